@@ -1,0 +1,95 @@
+# vdsokit: test and benchmark the Linux vDSO. 'make help' lists the targets.
+
+VERSION := 0.1.0
+
+# Build knobs: O=DIR, CROSS_COMPILE=prefix-, STATIC=1, SANITIZE=1, V=1.
+# A sanitized build gets its own directory, so the two never mix objects.
+ifeq ($(SANITIZE),1)
+O ?= build/san
+else
+O ?= build
+endif
+# CC defaults to $(CROSS_COMPILE)gcc unless it was set on the command line
+# or in the environment; a plain ?= would not work, as make presets CC=cc.
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
+	-Wstrict-prototypes -Wpointer-arith -Wundef
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DVK_VERSION='"$(VERSION)"'
+ifeq ($(STATIC),1)
+override LDFLAGS += -static
+endif
+ifeq ($(SANITIZE),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+override CFLAGS += $(SAN_FLAGS)
+override LDFLAGS += $(SAN_FLAGS)
+endif
+
+ifneq ($(V),1)
+Q := @
+QUIET_CC = @echo '  CC      $@';
+QUIET_AR = @echo '  AR      $@';
+QUIET_LINK = @echo '  LINK    $@';
+endif
+
+CORE_SRCS := $(wildcard core/*.c)
+TOOL_SRCS := main.c $(wildcard commands/*.c) $(wildcard report/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(O)/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
+LIB := $(O)/libvdsokit.a
+BIN := $(O)/vdsokit
+
+.PHONY: all run check install uninstall clean help
+all: $(BIN)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(CORE_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(TOOL_OBJS) $(LIB)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) $(TOOL_OBJS) $(LIB) -lm -o $@
+
+run: $(BIN)
+	$(BIN) all
+
+include tests/tests.mk
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/vdsokit
+	install -m 644 doc/vdsokit.1 $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+
+clean:
+	rm -rf $(O)
+
+help:
+	@echo 'Targets:'
+	@echo '  all (default)  build $(BIN)'
+	@echo '  run            build, then run the main job: vdsokit all'
+	@echo '  check          build every variant and run the whole test suite'
+	@echo '  install        install the binary and man page (PREFIX, DESTDIR)'
+	@echo '  uninstall, clean'
+	@echo 'Knobs:'
+	@echo '  O=DIR                build directory (default: build)'
+	@echo '  CC=..., CROSS_COMPILE=aarch64-linux-gnu-   compiler or cross prefix'
+	@echo '  STATIC=1             link statically'
+	@echo '  SANITIZE=1           build with ASan and UBSan (check runs under them)'
+	@echo '  V=1                  show the full commands'
+
+-include $(CORE_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command table's prototypes and what commands share. Each command is
+ * a cmd_<name>() in its own file, called with argv[0] set to
+ * "vdsokit <name>", and returns an exit status.
+ */
+#ifndef VK_COMMANDS_H
+#define VK_COMMANDS_H
+
+#include "../core/image.h"
+
+/* Exit statuses, kselftest's where they overlap. */
+enum vk_exit {
+	VK_EXIT_OK = 0,		/* every check passed */
+	VK_EXIT_FAIL = 1,	/* a check failed */
+	VK_EXIT_USAGE = 2,	/* bad arguments or bad input */
+	VK_EXIT_SKIP = 4,	/* nothing could run, e.g. no vDSO */
+};
+
+struct vk_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_all(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_list_apis(int argc, char **argv);
+
+extern const char vk_version[];
+
+/* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
+int vk_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print a usage error for an option getopt_long() rejected; returns 2. */
+int vk_bad_option(const char *cmd);
+/* Open FILE, or the live vDSO when it is NULL; print why not. */
+int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
+/* The work of `vdsokit info`, also run by `vdsokit all`. */
+int vk_run_info(const char *cmd, const char *path, int json);
+/* Parse "text" or "json" (the formats every command has). */
+int vk_parse_text_json(const char *cmd, const char *arg, int *json);
+
+/*
+ * Parse [-i|--image FILE] [-f|--format text|json] [-h|--help], printing
+ * usage for --help. Returns -1 to go on, else the exit status to return.
+ */
+int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **path,
+			int *json);
+
+#endif /* VK_COMMANDS_H */

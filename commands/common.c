@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+int vk_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
+	return VK_EXIT_USAGE;
+}
+
+int vk_bad_option(const char *cmd)
+{
+	/* getopt_long() has already said what was wrong. */
+	fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
+	return VK_EXIT_USAGE;
+}
+
+int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
+{
+	int err = path ? vk_image_open_file(im, path) : vk_image_open_live(im);
+
+	if (err == 0)
+		return VK_EXIT_OK;
+	fprintf(stderr, "%s: %s\n", cmd, im->err);
+	vk_image_close(im);
+	return err == -VK_IMAGE_ENOVDSO ? VK_EXIT_SKIP : VK_EXIT_USAGE;
+}
+
+int vk_parse_text_json(const char *cmd, const char *arg, int *json)
+{
+	if (strcmp(arg, "text") == 0)
+		*json = 0;
+	else if (strcmp(arg, "json") == 0)
+		*json = 1;
+	else
+		return vk_usage_error(cmd, "unknown format '%s' (text or json)", arg);
+	return VK_EXIT_OK;
+}
+
+int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **path,
+			int *json)
+{
+	static const struct option opts[] = {
+		{ "image", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			*path = optarg;
+			break;
+		case 'f':
+			if (vk_parse_text_json(argv[0], optarg, json))
+				return VK_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	if (optind < argc)
+		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	return -1;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "../report/info.h"
+#include "commands.h"
+
+#define NT_GNU_BUILD_ID_TYPE 3
+
+static const char usage[] =
+	"Usage: vdsokit info [--image FILE] [--format text|json]\n\n"
+	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
+	"Linux version note and build-id, hash tables, version definitions, every\n"
+	"exported symbol, the symbol serving each function, the clocksource and\n"
+	"whether this process is in a non-initial time namespace.\n\n"
+	"  -i, --image FILE   read a vDSO image from FILE instead of this process's\n"
+	"  -f, --format FMT   text (default) or json\n"
+	"  -h, --help         show this help\n\n"
+	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
+
+static void read_notes(struct vk_info *in, const struct vk_elf *e)
+{
+	struct vk_elf_note n;
+	uint32_t code;
+
+	if (vk_elf_linux_version(e, &code) == 0)
+		snprintf(in->linux_note, sizeof(in->linux_note), "%u.%u.%u", code >> 16,
+			 (code >> 8) & 0xff, code & 0xff);
+	if (vk_elf_find_note(e, "GNU", NT_GNU_BUILD_ID_TYPE, &n) == 0) {
+		for (size_t i = 0; i < n.descsz && i < 64; i++)
+			sprintf(in->build_id + 2 * i, "%02x", n.desc[i]);
+	}
+}
+
+/* Everything the reporters print, read from the image and the system. */
+static void gather(struct vk_info *in, const struct vk_image *im)
+{
+	in->version = vk_version;
+	in->build_abi = vk_build_abi();
+	vk_sysinfo_read(&in->sys);
+	in->im = im;
+	if (!im)
+		return;
+	in->size = im->elf.size;
+	read_notes(in, &im->elf);
+	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		struct vk_info_func *fn = &in->funcs[i];
+
+		fn->id = i;
+		fn->applies = im->arch && (im->arch->funcs & VK_FN_BIT(i));
+		vk_image_func(im, i, &fn->f);
+	}
+}
+
+int vk_run_info(const char *cmd, const char *path, int json)
+{
+	struct vk_info in = { 0 };
+	struct vk_image im;
+	int status = vk_open_image(cmd, path, &im);
+
+	if (status == VK_EXIT_USAGE)
+		return status;
+	gather(&in, status == VK_EXIT_OK ? &im : NULL);
+	in.no_image = im.err;
+	if (json)
+		vk_report_info_json(stdout, &in);
+	else
+		vk_report_info_text(stdout, &in);
+	vk_image_close(&im);
+	return status;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *path = NULL;
+	int json = 0, status;
+
+	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
+	if (status >= 0)
+		return status;
+	return vk_run_info(argv[0], path, json);
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One row per vDSO ABI, from the kernel's arch/<arch>/.../vdso*.lds.S
+ * linker scripts. The version names are the ones glibc asks for.
+ */
+#include <elf.h>
+#include <stddef.h>
+
+#include "arch.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+
+#define TIME32_FUNCS                                                            \
+	(VK_FN_BIT(VK_FN_CLOCK_GETTIME) | VK_FN_BIT(VK_FN_CLOCK_GETRES) |      \
+	 VK_FN_BIT(VK_FN_GETTIMEOFDAY))
+#define TIME64_FUNCS                                                            \
+	(VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | VK_FN_BIT(VK_FN_CLOCK_GETRES_TIME64))
+#define TIME VK_FN_BIT(VK_FN_TIME)
+#define GETCPU VK_FN_BIT(VK_FN_GETCPU)
+#define GETRANDOM VK_FN_BIT(VK_FN_GETRANDOM)
+
+static const struct vk_arch arches[] = {
+	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM },
+	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU },
+	{ "i386", EM_386, 0, "LINUX_2.6", "__vdso_",
+	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU },
+	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM },
+	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS },
+	{ "ppc64", EM_PPC64, 1, "LINUX_2.6.15", "__kernel_",
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM },
+	{ "ppc", EM_PPC, 0, "LINUX_2.6.15", "__kernel_",
+	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM },
+	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM },
+	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU },
+	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS },
+	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
+	  TIME32_FUNCS | GETCPU | GETRANDOM },
+};
+
+const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
+{
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+		if (arches[i].machine == machine && arches[i].is64 == is64)
+			return &arches[i];
+	}
+	return NULL;
+}
+
+#if defined(__x86_64__)
+#define HOST_MACHINE EM_X86_64
+#elif defined(__i386__)
+#define HOST_MACHINE EM_386
+#elif defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+#elif defined(__arm__)
+#define HOST_MACHINE EM_ARM
+#elif defined(__powerpc64__)
+#define HOST_MACHINE EM_PPC64
+#elif defined(__powerpc__)
+#define HOST_MACHINE EM_PPC
+#elif defined(__s390x__)
+#define HOST_MACHINE EM_S390
+#elif defined(__riscv)
+#define HOST_MACHINE EM_RISCV
+#elif defined(__mips__)
+#define HOST_MACHINE EM_MIPS
+#elif defined(__loongarch__)
+#define HOST_MACHINE EM_LOONGARCH
+#else
+#define HOST_MACHINE EM_NONE
+#endif
+
+const struct vk_arch *vk_arch_host(void)
+{
+	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Facts about the running system that decide how its vDSO behaves. */
+#ifndef VK_SYSINFO_H
+#define VK_SYSINFO_H
+
+#include <sys/utsname.h>
+
+enum vk_tristate { VK_NO, VK_YES, VK_UNKNOWN };
+
+struct vk_sysinfo {
+	struct utsname uts;
+	char clocksource[64];		/* "" if sysfs does not say */
+	char clocksources[256];		/* available ones, space-separated */
+	enum vk_tristate cs_vdso;	/* can the vDSO read this clocksource? */
+	const char *cs_note;		/* why, or a condition */
+	enum vk_tristate timens;	/* in a non-initial time namespace? */
+	long long mono_offset[2];	/* timens offsets: seconds, nanoseconds */
+	long long boot_offset[2];
+	int have_offsets;
+};
+
+void vk_sysinfo_read(struct vk_sysinfo *si);
+/* This build's ABI: architecture, libc, width of time_t. */
+const char *vk_build_abi(void);
+
+#endif /* VK_SYSINFO_H */

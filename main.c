@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vdsokit: test and benchmark the Linux vDSO. This file is only the
+ * command table and the dispatch: one row per command, each command in
+ * commands/<name>.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+
+const char vk_version[] = VK_VERSION;
+
+static const struct vk_cmd commands[] = {
+	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)" },
+	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file" },
+	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
+	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: vdsokit [--help] [--version] COMMAND [ARGS]\n\n"
+		   "Test and benchmark the Linux vDSO.\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
+		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
+}
+
+static const struct vk_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	}
+	return NULL;
+}
+
+/* A failed write to stdout is a failure even when the command succeeded. */
+static int finish(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vdsokit: write error: %s\n", strerror(errno));
+		return VK_EXIT_USAGE;
+	}
+	return status;
+}
+
+static int run(const struct vk_cmd *cmd, int argc, char **argv)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "vdsokit %s", cmd->name);
+	argv[0] = name;
+	return finish(cmd->fn(argc, argv));
+}
+
+int main(int argc, char **argv)
+{
+	const struct vk_cmd *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return VK_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
+		usage(stdout);
+		return finish(VK_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("vdsokit %s\n", vk_version);
+		return finish(VK_EXIT_OK);
+	}
+	/* "vdsokit help CMD" is "vdsokit CMD --help". */
+	if (!strcmp(argv[1], "help")) {
+		argv[1] = argv[2];
+		argv[2] = "--help";
+		argc = 3;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "vdsokit: '%s' is not a command. See 'vdsokit --help'.\n",
+			argv[1]);
+		return VK_EXIT_USAGE;
+	}
+	return run(cmd, argc - 1, argv + 1);
+}

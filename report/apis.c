@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "apis.h"
+#include "json.h"
+
+static const char *status(const struct vk_api_list *l, const struct vk_api_row *r)
+{
+	if (!l->image)
+		return "no vDSO";
+	if (r->f.found)
+		return "exported";
+	return r->f.wrong_version ? "wrong version" : "absent";
+}
+
+static void syscall_name(char *buf, size_t len, const struct vk_func_info *fn)
+{
+	if (fn->sysno < 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%s(%ld)", fn->syscall, fn->sysno);
+}
+
+void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
+{
+	char sys[48];
+
+	fprintf(f, "%-34s %-20s %5s %-28s %-14s %-24s %s\n", "API", "function", "clock",
+		"symbol", "libc", "syscall", "vDSO");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vk_api_row *r = &l->rows[i];
+		const struct vk_func_info *fn = &vk_funcs[r->api->func];
+
+		syscall_name(sys, sizeof(sys), fn);
+		fprintf(f, "%-34s %-20s ", r->api->name, fn->name);
+		if (r->api->clock >= 0)
+			fprintf(f, "%5d ", r->api->clock);
+		else
+			fprintf(f, "%5s ", "-");
+		fprintf(f, "%-28s %-14s %-24s %s\n", r->f.want[0] ? r->f.want : "?", fn->libc, sys,
+			status(l, r));
+	}
+	fprintf(f, "\n%zu APIs for the %s ABI%s%s\n", l->n, l->abi ? l->abi : "unknown",
+		l->image ? "; vDSO: " : "", l->image ? l->image : "");
+}
+
+void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
+{
+	struct vk_json j;
+
+	vk_json_init(&j, f);
+	vk_json_object(&j, NULL);
+	vk_json_str(&j, "image", l->image);
+	vk_json_str(&j, "abi", l->abi);
+	vk_json_array(&j, "apis");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vk_api_row *r = &l->rows[i];
+		const struct vk_func_info *fn = &vk_funcs[r->api->func];
+
+		vk_json_object(&j, NULL);
+		vk_json_str(&j, "name", r->api->name);
+		vk_json_str(&j, "function", fn->name);
+		if (r->api->clock >= 0)
+			vk_json_int(&j, "clock", r->api->clock);
+		vk_json_str(&j, "symbol", r->f.want[0] ? r->f.want : NULL);
+		vk_json_str(&j, "version", r->f.want_version);
+		vk_json_str(&j, "libc", fn->libc);
+		vk_json_str(&j, "syscall", fn->sysno < 0 ? NULL : fn->syscall);
+		if (fn->sysno >= 0)
+			vk_json_int(&j, "sysno", fn->sysno);
+		vk_json_str(&j, "status", status(l, r));
+		vk_json_end(&j);
+	}
+	vk_json_end(&j);
+	vk_json_end(&j);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The API table as `vdsokit list-apis` shows it, beside one vDSO image. */
+#ifndef VK_REPORT_APIS_H
+#define VK_REPORT_APIS_H
+
+#include <stdio.h>
+
+#include "../core/image.h"
+
+struct vk_api_row {
+	const struct vk_api *api;
+	struct vk_image_func f;	/* f.found: this image exports it */
+};
+
+struct vk_api_list {
+	const char *image;	/* the image's source, NULL without one */
+	const char *abi;	/* the ABI whose symbol names are shown */
+	size_t n;
+	struct vk_api_row *rows;
+};
+
+void vk_report_apis_text(FILE *f, const struct vk_api_list *l);
+void vk_report_apis_json(FILE *f, const struct vk_api_list *l);
+
+#endif /* VK_REPORT_APIS_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `vdsokit info` found, gathered by commands/info.c and printed by
+ * the info reporters, which compute nothing of their own.
+ */
+#ifndef VK_REPORT_INFO_H
+#define VK_REPORT_INFO_H
+
+#include <stdio.h>
+
+#include "../core/image.h"
+#include "../core/sysinfo.h"
+
+struct vk_info_func {
+	enum vk_func id;
+	int applies;		/* the function exists for this image's ABI */
+	struct vk_image_func f;
+};
+
+struct vk_info {
+	const char *version;	/* vdsokit's */
+	const char *build_abi;
+	struct vk_sysinfo sys;
+	const struct vk_image *im;	/* NULL when there is no image */
+	const char *no_image;	/* why not */
+	size_t size;
+	char linux_note[32];	/* kernel version from the "Linux" note, or "" */
+	char build_id[2 * 64 + 1];	/* hex, or "" */
+	char hash_problem[160];	/* "" when every hash table agrees */
+	struct vk_info_func funcs[VK_NFUNCS];
+};
+
+void vk_report_info_text(FILE *f, const struct vk_info *info);
+void vk_report_info_json(FILE *f, const struct vk_info *info);
+
+/* Shared by both reporters: a symbol's name with its version. */
+const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s);
+const char *vk_report_tristate(enum vk_tristate t);
+
+#endif /* VK_REPORT_INFO_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+
+#include "json.h"
+
+void vk_json_init(struct vk_json *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->count[0] = 0;
+}
+
+static void indent(struct vk_json *j)
+{
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Start a member: comma, newline and indent, then the key if any. */
+static void member(struct vk_json *j, const char *key)
+{
+	if (j->depth > 0) {
+		if (j->count[j->depth]++)
+			fputc(',', j->f);
+		indent(j);
+	}
+	if (key) {
+		put_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void open_level(struct vk_json *j, const char *key, char open, char close)
+{
+	member(j, key);
+	fputc(open, j->f);
+	if (j->depth + 1 < VK_JSON_MAX_DEPTH) {
+		j->depth++;
+		j->count[j->depth] = 0;
+		j->close[j->depth] = close;
+	}
+}
+
+void vk_json_object(struct vk_json *j, const char *key)
+{
+	open_level(j, key, '{', '}');
+}
+
+void vk_json_array(struct vk_json *j, const char *key)
+{
+	open_level(j, key, '[', ']');
+}
+
+void vk_json_end(struct vk_json *j)
+{
+	char close;
+
+	if (j->depth == 0)
+		return;
+	close = j->close[j->depth];
+	j->depth--;
+	if (j->count[j->depth + 1])
+		indent(j);
+	fputc(close, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+void vk_json_str(struct vk_json *j, const char *key, const char *val)
+{
+	if (!val) {
+		vk_json_null(j, key);
+		return;
+	}
+	member(j, key);
+	put_string(j->f, val);
+}
+
+void vk_json_int(struct vk_json *j, const char *key, long long val)
+{
+	member(j, key);
+	fprintf(j->f, "%lld", val);
+}
+
+void vk_json_uint(struct vk_json *j, const char *key, unsigned long long val)
+{
+	member(j, key);
+	fprintf(j->f, "%llu", val);
+}
+
+void vk_json_double(struct vk_json *j, const char *key, double val)
+{
+	if (!isfinite(val)) {
+		vk_json_null(j, key);
+		return;
+	}
+	member(j, key);
+	fprintf(j->f, "%.17g", val);
+}
+
+void vk_json_bool(struct vk_json *j, const char *key, int val)
+{
+	member(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
+void vk_json_null(struct vk_json *j, const char *key)
+{
+	member(j, key);
+	fputs("null", j->f);
+}

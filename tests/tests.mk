@@ -1,0 +1,23 @@
+# The test suite (included by the Makefile). Every tests/unit/NAME.c is a
+# TAP-style test program linked with the core library, every
+# tests/tools/NAME.c a helper the cases use; tests/run.sh runs the cases
+# in tests/cases/ and prints the "N passed, N failed, N skipped" line.
+
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
+TOOL_BINS := $(patsubst tests/tools/%.c,$(O)/tests/tools/%,$(wildcard tests/tools/*.c))
+
+.PHONY: check-build
+check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+
+$(O)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -Icore -MMD -MP $(LDFLAGS) $< $(LIB) -lm -o $@
+
+$(O)/tests/tools/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< -o $@
+
+check: check-build
+	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
+
+-include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d)
