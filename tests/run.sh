@@ -16,6 +16,7 @@ passed=0 failed=0 skipped=0
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("$TOP"/tests/cases/*.sh)
 for c in "${cases[@]}"; do
+	c=$(realpath "$c")
 	name=$(basename "$c" .sh)
 	echo "# $name"
 	out="$TMP/$name.log"

@@ -1,0 +1,75 @@
+# Every build the project promises: clang, static, musl, i386 (run here
+# natively), and cross builds for other architectures, which run under
+# qemu-user, where there is no vDSO: they must say so cleanly (exit 4).
+. "$TOP/tests/lib.sh"
+
+# The parent make's command-line variables (SANITIZE=1, O=...) must not
+# leak into these builds.
+unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# build NAME MAKE-ARGS...: builds vdsokit and its test programs into $O/v/NAME.
+build() {
+	local name=$1 log="$TMP/build-$1.log"
+	shift
+	if make -C "$TOP" -j"$jobs" O="$O/v/$name" "$@" check-build >"$log" 2>&1; then
+		ok "the $name build ($*) compiles warning-free"
+	else
+		not_ok "the $name build ($*) compiles warning-free" "$(tail -n 5 "$log")"
+		return 1
+	fi
+}
+
+# native NAME: the build runs here and finds its own vDSO's functions.
+native() {
+	local bin="$O/v/$1"
+	expect_status 0 "the $1 build runs info" "$bin/vdsokit" info
+	contains "the $1 build finds clock_gettime" "$TMP/out" '^  clock_gettime +__vdso_clock_gettime@@LINUX_2\.6$'
+	if "$bin/tests/live" >"$TMP/live-$1.txt"; then
+		ok "the $1 build passes the live reader test"
+	else
+		not_ok "the $1 build passes the live reader test" "$(grep '^not ok' "$TMP/live-$1.txt")"
+	fi
+}
+
+if need clang; then
+	build clang CC=clang && native clang
+else
+	skip "the clang build" "clang is not installed"
+fi
+build static STATIC=1 && native static
+if need musl-gcc; then
+	build musl CC=musl-gcc STATIC=1 && native musl
+else
+	skip "the musl build" "musl-gcc is not installed (Debian package musl-tools)"
+fi
+if need i686-linux-gnu-gcc; then
+	if build i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+		native i386
+		contains "the i386 build finds clock_gettime64" "$TMP/out" \
+			'^  clock_gettime64 +__vdso_clock_gettime64@@LINUX_2\.6$'
+		contains "the i386 vDSO is linux-gate.so.1" "$TMP/out" '^  soname: +linux-gate\.so\.1$'
+	fi
+else
+	skip "the i386 build" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"
+fi
+
+# Foreign builds: qemu-user maps no vDSO, so info must report its absence.
+for t in aarch64:aarch64-linux-gnu- arm:arm-linux-gnueabihf- s390x:s390x-linux-gnu- \
+	 ppc64le:powerpc64le-linux-gnu- ppc:powerpc-linux-gnu-; do
+	name=${t%%:*} prefix=${t#*:}
+	if ! need "${prefix}gcc"; then
+		skip "the $name build" "${prefix}gcc is not installed"
+		continue
+	fi
+	build "$name" CROSS_COMPILE="$prefix" STATIC=1 || continue
+	qemu=qemu-$name
+	[ "$name" = ppc64le ] && qemu=qemu-ppc64le
+	if ! need "$qemu"; then
+		skip "the $name build under qemu-user" "$qemu is not installed (Debian package qemu-user)"
+		continue
+	fi
+	expect_status 4 "the $name build under qemu-user reports no vDSO (exit 4)" "$qemu" "$O/v/$name/vdsokit" info
+	contains "the $name build says why" "$TMP/err" 'no vDSO \(AT_SYSINFO_EHDR is 0\)'
+	contains "the $name build still describes the system" "$TMP/out" '^vDSO: +none: '
+done
