@@ -25,9 +25,13 @@ MANDIR ?= $(PREFIX)/share/man
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
 	-Wstrict-prototypes -Wpointer-arith -Wundef
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DVK_VERSION='"$(VERSION)"'
+override CFLAGS += -std=gnu11 -pthread $(WARNINGS) -D_GNU_SOURCE -DVK_VERSION='"$(VERSION)"'
+# A static binary has no dlopen(), so --impl is compiled out of it.
 ifeq ($(STATIC),1)
 override LDFLAGS += -static
+override CFLAGS += -DVK_STATIC
+else
+LDLIBS := -ldl
 endif
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -60,10 +64,12 @@ $(LIB): $(CORE_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(TOOL_OBJS) $(LIB)
-	$(QUIET_LINK)$(CC) $(LDFLAGS) $(TOOL_OBJS) $(LIB) -lm -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) $(TOOL_OBJS) $(LIB) $(LDLIBS) -lm -o $@
 
+# Status 1 is a finding about this machine's vDSO and 4 a machine without
+# one: the job ran, and its report says what it found.
 run: $(BIN)
-	$(BIN) all
+	@$(BIN) all; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 1 ] || [ $$s -eq 4 ]
 
 include tests/tests.mk
 

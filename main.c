@@ -17,6 +17,7 @@ static const struct vk_cmd commands[] = {
 	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file" },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
+	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

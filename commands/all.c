@@ -1,16 +1,46 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
 
+#include "../report/report.h"
 #include "commands.h"
 
 static const char usage[] =
 	"Usage: vdsokit all [--format text|json]\n\n"
-	"The main job: run every command on this process's vDSO. For now that is\n"
-	"'info'; verify, bench, abi and fallback join it as they land.\n\n"
+	"The main job: run every command on this process's vDSO with its\n"
+	"defaults: info, then verify. With --format json, one object holds\n"
+	"each command's report under its name.\n\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
+
+static int worst(int a, int b)
+{
+	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1,
+				    [VK_EXIT_FAIL] = 2, [VK_EXIT_USAGE] = 3 };
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+static int run_all(const char *cmd, int json)
+{
+	int status;
+
+	if (json)
+		printf("{\"info\": ");
+	else
+		printf("== info ==\n");
+	status = vk_run_info(cmd, NULL, json);
+	fflush(stdout);
+	if (json)
+		printf(", \"verify\": ");
+	else
+		printf("\n== verify ==\n");
+	status = worst(status, vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
+	if (json)
+		printf("}\n");
+	return status;
+}
 
 int cmd_all(int argc, char **argv)
 {
@@ -23,5 +53,5 @@ int cmd_all(int argc, char **argv)
 	if (path)
 		return vk_usage_error(argv[0], "--image is for info and list-apis: "
 				      "all runs on this process's vDSO");
-	return vk_run_info(argv[0], NULL, json);
+	return run_all(argv[0], json);
 }

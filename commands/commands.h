@@ -27,6 +27,7 @@ int cmd_all(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list_apis(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 extern const char vk_version[];
 
@@ -39,6 +40,8 @@ int vk_bad_option(const char *cmd);
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 /* The work of `vdsokit info`, also run by `vdsokit all`. */
 int vk_run_info(const char *cmd, const char *path, int json);
+/* `vdsokit verify` with its defaults, in a report format, for `all`. */
+int vk_run_verify(const char *cmd, int format);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);
 

@@ -5,17 +5,25 @@
 
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/*.c))
 TOOL_BINS := $(patsubst tests/tools/%.c,$(O)/tests/tools/%,$(wildcard tests/tools/*.c))
+# Implementations for --impl: shared objects, so none in a static build.
+ifneq ($(STATIC),1)
+IMPL_LIBS := $(patsubst tests/impl/%.c,$(O)/tests/impl/%.so,$(wildcard tests/impl/*.c))
+endif
 
 .PHONY: check-build
-check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS)
+check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(IMPL_LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(CFLAGS) -Icore -MMD -MP $(LDFLAGS) $< $(LIB) -lm -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) -Icore -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
 
 $(O)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< -o $@
+
+$(O)/tests/impl/%.so: tests/impl/%.c $(wildcard tests/impl/*.h)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -fPIC -shared $< -o $@
 
 check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh

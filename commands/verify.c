@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/verify.h"
+#include "../report/report.h"
+#include "commands.h"
+
+static const char usage[] =
+	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"
+	"Check every vDSO API on every path against the kernel's own syscalls:\n"
+	"return values and errno for every clock id, ordering, normalization,\n"
+	"monotonicity, resolutions, relations between clocks, gettimeofday's\n"
+	"timezone, time(), getcpu on each CPU, getrandom's lengths, flags and\n"
+	"fork safety, and cross-CPU ordering across threads. With no API, all of\n"
+	"them; an API is a name from 'vdsokit list-apis' (clock-gettime-tai,\n"
+	"getcpu, ...), clock-gettime-id:N for any clock id, or a function name\n"
+	"(clock_gettime) for all its clocks.\n\n"
+	"  -d, --duration SECONDS  budget per API and path (default 1)\n"
+	"  -f, --max-fails N       stop after N failed checks (default 10, 0: never)\n"
+	"  -p, --paths LIST        paths to check: vdso,libc,syscall,impl\n"
+	"                          (default vdso,libc, and impl with --impl)\n"
+	"  -I, --impl LIB.so       also check the __vdso_* functions LIB.so exports\n"
+	"  -t, --threads N         threads for the cross-CPU check (default: one per CPU)\n"
+	"  -F, --format FMT        text (default), ktap or json\n"
+	"  -h, --help              show this help\n\n"
+	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
+	"4 every check was skipped.\n";
+
+struct opts {
+	double seconds;
+	unsigned long long max_fails;
+	unsigned paths;
+	const char *impl;
+	int threads;
+	int format;
+};
+
+static int parse_number(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (end == arg || *end || !isfinite(d) || d <= 0)
+		return vk_usage_error(cmd, "%s: '%s' is not a positive number", opt, arg);
+	*out = d;
+	return 0;
+}
+
+static int parse_count(const char *cmd, const char *opt, const char *arg,
+		       unsigned long long *out)
+{
+	char *end;
+	unsigned long long n = strtoull(arg, &end, 10);
+
+	if (end == arg || *end || arg[0] == '-')
+		return vk_usage_error(cmd, "%s: '%s' is not a whole number", opt, arg);
+	*out = n;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "max-fails", required_argument, NULL, 'f' },
+		{ "paths", required_argument, NULL, 'p' },
+		{ "impl", required_argument, NULL, 'I' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long long n = 0;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:f:p:I:t:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (parse_number(argv[0], "-d", optarg, &o->seconds))
+				return VK_EXIT_USAGE;
+			break;
+		case 'f':
+			if (parse_count(argv[0], "--max-fails", optarg, &o->max_fails))
+				return VK_EXIT_USAGE;
+			break;
+		case 'p':
+			if (vk_paths_parse(optarg, &o->paths))
+				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+						      optarg);
+			break;
+		case 'I':
+			o->impl = optarg;
+			break;
+		case 't':
+			if (parse_count(argv[0], "--threads", optarg, &n))
+				return VK_EXIT_USAGE;
+			if (n < 1 || n > 64)
+				return vk_usage_error(argv[0], "--threads takes 1 to 64");
+			o->threads = n;
+			break;
+		case 'F':
+			o->format = vk_format_parse(optarg);
+			if (o->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
+						      optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	return -1;
+}
+
+static struct vk_target *target_for(struct vk_target *t, int *n, enum vk_func f)
+{
+	for (int i = 0; i < *n; i++) {
+		if (t[i].func == f)
+			return &t[i];
+	}
+	memset(&t[*n], 0, sizeof(t[*n]));
+	t[*n].func = f;
+	return &t[(*n)++];
+}
+
+/* "clock-gettime-id:N" and its siblings: a clock function and any id. */
+static int parse_clock_api(const char *name, enum vk_func *f, struct vk_clock *c)
+{
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		struct vk_clock probe = { .name = "" };
+		char prefix[40];
+		size_t len;
+
+		if (vk_funcs[i].shape != VK_SHAPE_CLOCK_TS)
+			continue;
+		vk_clock_api(prefix, sizeof(prefix), i, &probe);
+		len = strlen(prefix);
+		if (!strncmp(name, prefix, len) && vk_clock_parse(name + len, c) == 0) {
+			*f = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int add_api(const char *cmd, const char *name, struct vk_target *t, int *n)
+{
+	struct vk_target *tg;
+	struct vk_clock c;
+	enum vk_func f;
+
+	for (f = 0; f < VK_NFUNCS && strcmp(name, vk_funcs[f].name); f++)
+		;
+	if (f < VK_NFUNCS) {
+		tg = target_for(t, n, f);
+		if (vk_funcs[f].shape == VK_SHAPE_CLOCK_TS)
+			tg->nclocks = vk_clocks_all(tg->clocks, VK_MAX_CLOCKS);
+		return 0;
+	}
+	if (parse_clock_api(name, &f, &c) == 0) {
+		tg = target_for(t, n, f);
+		if (tg->nclocks < VK_MAX_CLOCKS)
+			tg->clocks[tg->nclocks++] = c;
+		return 0;
+	}
+	return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", name);
+}
+
+static int all_targets(struct vk_target *t)
+{
+	const struct vk_arch *arch = vk_arch_host();
+	int n = 0;
+
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_api probe = { .func = f };
+
+		if (!vk_api_applies(&probe, sizeof(void *) == 8) ||
+		    (arch && !(arch->funcs & VK_FN_BIT(f))))
+			continue;
+		add_api("", vk_funcs[f].name, t, &n);
+	}
+	return n;
+}
+
+static int exit_status(const struct vk_results *rs)
+{
+	size_t skips = 0;
+
+	if (rs->fails)
+		return VK_EXIT_FAIL;
+	for (size_t i = 0; i < rs->n; i++)
+		skips += rs->r[i]->status == VK_SKIP;
+	return skips == rs->n ? VK_EXIT_SKIP : VK_EXIT_OK;
+}
+
+static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt)
+{
+	struct vk_results rs = { .max_fails = o->max_fails };
+	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->paths,
+			       .threads = o->threads };
+	struct vk_report rep = { .command = "verify", .version = vk_version,
+				 .seconds = o->seconds, .paths = o->paths, .rs = &rs };
+	struct vk_callset cs;
+	struct vk_image im;
+	char err[256];
+	int have_vdso = vk_image_open_live(&im) == 0;
+	int status;
+
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	v.cs = &cs;
+	for (int i = 0; i < nt; i++)
+		vk_verify_run(&v, &t[i]);
+	rep.stopped = vk_results_full(&rs);
+	if (o->format == VK_FMT_KTAP)
+		vk_report_ktap(stdout, &rep);
+	else if (o->format == VK_FMT_JSON)
+		vk_report_json(stdout, &rep);
+	else
+		vk_report_text(stdout, &rep);
+	status = exit_status(&rs);
+	vk_results_free(&rs);
+	vk_callset_close(&cs);
+	return status;
+}
+
+#define DEFAULT_OPTS { .seconds = 1, .max_fails = 10, .format = VK_FMT_TEXT }
+
+int vk_run_verify(const char *cmd, int format)
+{
+	struct opts o = DEFAULT_OPTS;
+	struct vk_target t[VK_NFUNCS];
+	int nt = all_targets(t);
+
+	o.format = format;
+	o.paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC);
+	return run(cmd, &o, t, nt);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct opts o = DEFAULT_OPTS;
+	struct vk_target t[VK_NFUNCS];
+	int nt = 0, status = parse_opts(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	if (!o.paths)
+		o.paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) |
+			  (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
+	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
+		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
+	for (int i = optind; i < argc; i++) {
+		if (add_api(argv[0], argv[i], t, &nt))
+			return VK_EXIT_USAGE;
+	}
+	if (optind == argc)
+		nt = all_targets(t);
+	return run(argv[0], &o, t, nt);
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+#ifndef VK_STATIC
+#include <dlfcn.h>
+#endif
+
+#include "call.h"
+
+/* The syscall path: the raw kernel entry, in the vDSO's convention. */
+static long sys_ret(long r)
+{
+	return r == -1 ? -errno : r;
+}
+
+#define SYS_WRAPPERS(gettime, getres, ts)                                       \
+	static int sys_##gettime(clockid_t c, void *t)                          \
+	{                                                                       \
+		return sys_ret(syscall(SYS_##gettime, c, (ts *)t));             \
+	}                                                                       \
+	static int sys_##getres(clockid_t c, void *t)                           \
+	{                                                                       \
+		return sys_ret(syscall(SYS_##getres, c, (ts *)t));              \
+	}
+
+SYS_WRAPPERS(clock_gettime, clock_getres, struct vk_kts)
+#ifdef SYS_clock_gettime64
+SYS_WRAPPERS(clock_gettime64, clock_getres_time64, struct vk_kts64)
+#endif
+
+static int sys_gettimeofday(void *tv, void *tz)
+{
+	return sys_ret(syscall(SYS_gettimeofday, tv, tz));
+}
+
+#ifdef SYS_time
+static long sys_time(long *t)
+{
+	return sys_ret(syscall(SYS_time, t));
+}
+#endif
+
+static int sys_getcpu(unsigned *cpu, unsigned *node, void *cache)
+{
+	return sys_ret(syscall(SYS_getcpu, cpu, node, cache));
+}
+
+static ssize_t sys_getrandom(void *buf, size_t len, unsigned flags, void *state,
+			     size_t state_len)
+{
+	(void)state;
+	(void)state_len;
+	return sys_ret(syscall(SYS_getrandom, buf, len, flags));
+}
+
+/* The libc path: what a program calling libc gets. */
+static int libc_clock_gettime(clockid_t c, void *t)
+{
+	return clock_gettime(c, t) ? -errno : 0;
+}
+
+static int libc_clock_getres(clockid_t c, void *t)
+{
+	return clock_getres(c, t) ? -errno : 0;
+}
+
+static int libc_gettimeofday(void *tv, void *tz)
+{
+	return gettimeofday(tv, tz) ? -errno : 0;
+}
+
+static long libc_time(long *t)
+{
+	time_t r = time((time_t *)t);
+
+	return r == (time_t)-1 ? -errno : (long)r;
+}
+
+/* libc has no getcpu() everywhere; sched_getcpu() gives the cpu only. */
+static int libc_getcpu(unsigned *cpu, unsigned *node, void *cache)
+{
+	int r = sched_getcpu();
+
+	(void)node;
+	(void)cache;
+	if (r < 0)
+		return -errno;
+	if (cpu)
+		*cpu = r;
+	return 0;
+}
+
+static ssize_t libc_getrandom(void *buf, size_t len, unsigned flags, void *state,
+			      size_t state_len)
+{
+	ssize_t r = getrandom(buf, len, flags);
+
+	(void)state;
+	(void)state_len;
+	return r < 0 ? -errno : r;
+}
+
+static void set(struct vk_callset *cs, enum vk_path p, enum vk_func f, void *fn,
+		const char *why)
+{
+	cs->fn[p][f].p = fn;
+	cs->why[p][f] = fn ? NULL : why;
+}
+
+static void init_syscall(struct vk_callset *cs)
+{
+	static const char none[] = "no such syscall on this ABI";
+
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME, sys_clock_gettime, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES, sys_clock_getres, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_GETTIMEOFDAY, sys_gettimeofday, none);
+#ifdef SYS_time
+	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, sys_time, none);
+#else
+	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, NULL, none);
+#endif
+	set(cs, VK_PATH_SYSCALL, VK_FN_GETCPU, sys_getcpu, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_GETRANDOM, sys_getrandom, none);
+#ifdef SYS_clock_gettime64
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME64, sys_clock_gettime64, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES_TIME64, sys_clock_getres_time64, none);
+#else
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME64, NULL, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES_TIME64, NULL, none);
+#endif
+}
+
+/*
+ * libc's clock calls take libc's timespec: the kernel's native one when
+ * time_t is a long, the time64 one in a 32-bit build with 64-bit time_t.
+ */
+static void init_libc(struct vk_callset *cs)
+{
+	int native = sizeof(time_t) == sizeof(long);
+	static const char other[] = "libc's time_t is not this entry's in this build";
+	enum vk_func gettime = native ? VK_FN_CLOCK_GETTIME : VK_FN_CLOCK_GETTIME64;
+	enum vk_func getres = native ? VK_FN_CLOCK_GETRES : VK_FN_CLOCK_GETRES_TIME64;
+
+	for (int f = 0; f < VK_NFUNCS; f++)
+		set(cs, VK_PATH_LIBC, f, NULL, other);
+	set(cs, VK_PATH_LIBC, gettime, libc_clock_gettime, other);
+	set(cs, VK_PATH_LIBC, getres, libc_clock_getres, other);
+	if (native) {
+		set(cs, VK_PATH_LIBC, VK_FN_GETTIMEOFDAY, libc_gettimeofday, other);
+		set(cs, VK_PATH_LIBC, VK_FN_TIME, libc_time, other);
+	}
+	set(cs, VK_PATH_LIBC, VK_FN_GETCPU, libc_getcpu, other);
+	set(cs, VK_PATH_LIBC, VK_FN_GETRANDOM, libc_getrandom, other);
+}
+
+static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
+{
+	struct vk_image_func f;
+
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		if (!im) {
+			set(cs, VK_PATH_VDSO, i, NULL, "this process has no vDSO");
+			continue;
+		}
+		if (vk_image_func(im, i, &f)) {
+			set(cs, VK_PATH_VDSO, i, NULL, "the vDSO does not export it");
+			continue;
+		}
+		set(cs, VK_PATH_VDSO, i, vk_image_addr(im, &f.sym), "its address is not mapped");
+	}
+}
+
+#ifdef VK_STATIC
+static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
+{
+	for (int i = 0; i < VK_NFUNCS; i++)
+		set(cs, VK_PATH_IMPL, i, NULL, "no --impl given");
+	if (impl) {
+		snprintf(err, len, "--impl is unavailable in a static build (no dlopen)");
+		return -1;
+	}
+	return 0;
+}
+#else
+/* An implementation may use either naming: __vdso_* or __kernel_*. */
+static void *impl_sym(void *h, const char *name)
+{
+	char buf[64];
+	void *p;
+
+	snprintf(buf, sizeof(buf), "__vdso_%s", name);
+	p = dlsym(h, buf);
+	if (!p) {
+		snprintf(buf, sizeof(buf), "__kernel_%s", name);
+		p = dlsym(h, buf);
+	}
+	return p;
+}
+
+static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
+{
+	for (int i = 0; i < VK_NFUNCS; i++)
+		set(cs, VK_PATH_IMPL, i, NULL, "no --impl given");
+	if (!impl)
+		return 0;
+	/* A bare name would be searched for in the library path. */
+	if (!strchr(impl, '/')) {
+		snprintf(err, len, "--impl %s: give a path, e.g. ./%s", impl, impl);
+		return -1;
+	}
+	cs->impl = dlopen(impl, RTLD_NOW | RTLD_LOCAL);
+	if (!cs->impl) {
+		snprintf(err, len, "--impl: %s", dlerror());
+		return -1;
+	}
+	for (int i = 0; i < VK_NFUNCS; i++)
+		set(cs, VK_PATH_IMPL, i, impl_sym(cs->impl, vk_funcs[i].name),
+		    "the --impl library does not export it");
+	return 0;
+}
+#endif
+
+int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
+		    char *err, size_t len)
+{
+	memset(cs, 0, sizeof(*cs));
+	init_syscall(cs);
+	init_libc(cs);
+	init_vdso(cs, im);
+	return init_impl(cs, impl, err, len);
+}
+
+void vk_callset_close(struct vk_callset *cs)
+{
+#ifndef VK_STATIC
+	if (cs->impl)
+		dlclose(cs->impl);
+#endif
+	cs->impl = NULL;
+}
+
+const char *vk_path_name(enum vk_path p)
+{
+	static const char *const names[VK_NPATHS] = {
+		[VK_PATH_VDSO] = "vdso",
+		[VK_PATH_LIBC] = "libc",
+		[VK_PATH_IMPL] = "impl",
+		[VK_PATH_SYSCALL] = "syscall",
+	};
+
+	return (unsigned)p < VK_NPATHS ? names[p] : "?";
+}
+
+int vk_paths_parse(const char *list, unsigned *mask)
+{
+	char buf[128], *tok, *save;
+
+	if (strlen(list) >= sizeof(buf))
+		return -1;
+	strcpy(buf, list);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int p;
+
+		for (p = 0; p < VK_NPATHS && strcmp(tok, vk_path_name(p)); p++)
+			;
+		if (p == VK_NPATHS)
+			return -1;
+		*mask |= VK_PATH_BIT(p);
+	}
+	return *mask ? 0 : -1;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+/* Running out of memory for a few results leaves nothing sensible to do. */
+static void *must(void *p)
+{
+	if (!p) {
+		perror("vdsokit");
+		exit(2);
+	}
+	return p;
+}
+
+struct vk_result *vk_results_add(struct vk_results *rs, const char *api, enum vk_path path,
+				 const char *check)
+{
+	struct vk_result *r = must(calloc(1, sizeof(*r)));
+
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 64;
+		rs->r = must(realloc(rs->r, rs->cap * sizeof(*rs->r)));
+	}
+	rs->r[rs->n++] = r;
+	snprintf(r->api, sizeof(r->api), "%s", api);
+	r->path = path;
+	r->check = check;
+	r->status = VK_PASS;
+	return r;
+}
+
+/* Only the first failure's values are kept; later ones are counted. */
+void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->fails++)
+		return;
+	r->status = VK_FAIL;
+	rs->fails++;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+void vk_result_skip(struct vk_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->status = VK_SKIP;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+int vk_results_full(const struct vk_results *rs)
+{
+	return rs->max_fails && rs->fails >= rs->max_fails;
+}
+
+void vk_results_free(struct vk_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->r[i]);
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results of checks: what tests produce and reporters print. One result
+ * is one check of one API on one path; it passed, failed (with the values
+ * seen and the rule broken) or was skipped (with the reason).
+ */
+#ifndef VK_RESULT_H
+#define VK_RESULT_H
+
+#include <stddef.h>
+
+#include "call.h"
+
+enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
+
+struct vk_result {
+	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
+	enum vk_path path;
+	const char *check;	/* the rule: "ordered", "errno", ... */
+	enum vk_status status;
+	unsigned long long calls;	/* calls made on the path under test */
+	char detail[384];	/* the first failure's values, or why skipped */
+	unsigned long long fails;	/* how many times the rule broke */
+};
+
+/* Results are allocated one by one, so a pointer to one stays valid. */
+struct vk_results {
+	struct vk_result **r;
+	size_t n, cap;
+	unsigned long long fails;	/* failed results */
+	unsigned long long max_fails;	/* stop after this many (0: never) */
+};
+
+struct vk_result *vk_results_add(struct vk_results *rs, const char *api, enum vk_path path,
+				 const char *check);
+void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void vk_result_skip(struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether the failure limit has been reached. */
+int vk_results_full(const struct vk_results *rs);
+void vk_results_free(struct vk_results *rs);
+
+#endif /* VK_RESULT_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/* verify's driver and what its families of checks share. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "verify.h"
+
+/* <linux/posix-timers.h>: CPU-time clocks of a pid or tid, fd clocks. */
+#define CPUCLOCK_SCHED 2
+#define CPUCLOCK_PERTHREAD 4
+#define CLOCKFD 3
+#define MAKE_CPUCLOCK(pid, clock) ((int)(~(unsigned)(pid) << 3) | (clock))
+
+double vk_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts)
+{
+	int r;
+
+	if (time64) {
+		struct vk_kts64 t = { 0, 0 };
+
+		r = fn(id, &t);
+		ts->sec = t.sec;
+		ts->nsec = t.nsec;
+	} else {
+		struct vk_kts t = { 0, 0 };
+
+		r = fn(id, &t);
+		ts->sec = t.sec;
+		ts->nsec = t.nsec;
+	}
+	return r;
+}
+
+int64_t vk_ts_ns(const struct vk_ts *ts)
+{
+	return ts->sec * 1000000000 + ts->nsec;
+}
+
+void vk_clock_api(char *buf, size_t len, enum vk_func f, const struct vk_clock *c)
+{
+	static const char *const prefix[VK_NFUNCS] = {
+		[VK_FN_CLOCK_GETTIME] = "clock-gettime-",
+		[VK_FN_CLOCK_GETRES] = "clock-getres-",
+		[VK_FN_CLOCK_GETTIME64] = "clock-gettime64-",
+		[VK_FN_CLOCK_GETRES_TIME64] = "clock-getres-time64-",
+	};
+
+	snprintf(buf, len, "%s%s", prefix[f] ? prefix[f] : "", c->name);
+}
+
+static void add(struct vk_clock *clocks, int *n, int max, int id, const char *name)
+{
+	if (*n >= max)
+		return;
+	clocks[*n].id = id;
+	snprintf(clocks[*n].name, sizeof(clocks[*n].name), "%s", name);
+	(*n)++;
+}
+
+/* A pid that existed and is gone: a reaped child's. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid > 0 ? pid : INT_MAX / 8;
+}
+
+int vk_clocks_all(struct vk_clock *clocks, int max)
+{
+	int n = 0, fd = dup(0);
+	char name[24];
+
+	for (int id = 0; id < 32; id++) {
+		const char *named = vk_clock_name(id);
+
+		snprintf(name, sizeof(name), "id:%d", id);
+		add(clocks, &n, max, id, named ? named : name);
+	}
+	add(clocks, &n, max, -1, "id:-1");
+	add(clocks, &n, max, MAKE_CPUCLOCK(getpid(), CPUCLOCK_SCHED), "cpu:self");
+	add(clocks, &n, max, MAKE_CPUCLOCK(gettid(), CPUCLOCK_SCHED | CPUCLOCK_PERTHREAD),
+	    "cpu:thread");
+	add(clocks, &n, max, MAKE_CPUCLOCK(dead_pid(), CPUCLOCK_SCHED), "cpu:dead-pid");
+	/* An fd clock of an fd that was open and is now closed. */
+	if (fd >= 0)
+		close(fd);
+	add(clocks, &n, max, MAKE_CPUCLOCK(fd < 0 ? 1000 : fd, CLOCKFD), "fd:closed");
+	add(clocks, &n, max, INT_MIN, "id:INT_MIN");
+	add(clocks, &n, max, INT_MAX, "id:INT_MAX");
+	return n;
+}
+
+int vk_clock_parse(const char *name, struct vk_clock *c)
+{
+	char *end;
+	long id;
+
+	for (int i = 0; i < 32; i++) {
+		const char *named = vk_clock_name(i);
+
+		if (named && strcmp(name, named) == 0) {
+			c->id = i;
+			snprintf(c->name, sizeof(c->name), "%s", named);
+			return 0;
+		}
+	}
+	if (strncmp(name, "id:", 3) != 0)
+		return -1;
+	id = strtol(name + 3, &end, 0);
+	if (end == name + 3 || *end || id < INT_MIN || id > INT_MAX)
+		return -1;
+	c->id = id;
+	snprintf(c->name, sizeof(c->name), "id:%ld", id);
+	return 0;
+}
+
+static int is_clock_func(enum vk_func f)
+{
+	return vk_funcs[f].shape == VK_SHAPE_CLOCK_TS;
+}
+
+static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	switch (t->func) {
+	case VK_FN_CLOCK_GETTIME:
+	case VK_FN_CLOCK_GETTIME64:
+		vk_verify_clocks(v, t, p);
+		vk_verify_relations(v, t, p);
+		vk_verify_threads(v, t, p);
+		break;
+	case VK_FN_CLOCK_GETRES:
+	case VK_FN_CLOCK_GETRES_TIME64:
+		vk_verify_getres(v, t, p);
+		break;
+	case VK_FN_GETTIMEOFDAY:
+		vk_verify_gettimeofday(v, p);
+		break;
+	case VK_FN_TIME:
+		vk_verify_time(v, p);
+		break;
+	case VK_FN_GETCPU:
+		vk_verify_getcpu(v, p);
+		break;
+	case VK_FN_GETRANDOM:
+		vk_verify_getrandom(v, p);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A path without the function, or without its syscall twin, is a SKIP. */
+static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_path p)
+{
+	if (!v->cs->fn[p][f].p)
+		return v->cs->why[p][f];
+	if (!v->cs->fn[VK_PATH_SYSCALL][f].p)
+		return "no syscall to compare with on this ABI";
+	return NULL;
+}
+
+static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
+			const char *why)
+{
+	char api[40];
+
+	if (!is_clock_func(t->func)) {
+		vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"), "%s", why);
+		return;
+	}
+	for (int i = 0; i < t->nclocks; i++) {
+		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
+		vk_result_skip(vk_results_add(v->rs, api, p, "all"), "%s", why);
+	}
+}
+
+void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
+{
+	for (int p = 0; p < VK_NPATHS; p++) {
+		const char *why;
+
+		if (!(v->paths & VK_PATH_BIT(p)) || vk_results_full(v->rs))
+			continue;
+		why = missing(v, t->func, p);
+		if (why)
+			skip_target(v, t, p, why);
+		else
+			run_path(v, t, p);
+	}
+}

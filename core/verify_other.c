@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* verify's checks of gettimeofday, time and getcpu. */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verify.h"
+
+#define ROUND 256
+/* What the kernel's struct timezone holds; a canary shows an unwritten one. */
+struct ktz {
+	int minuteswest;
+	int dsttime;
+};
+#define TZ_CANARY 0x5a5a5a5a
+
+static struct vk_result *add(struct vk_verify *v, const char *api, enum vk_path p,
+			     const char *rule)
+{
+	return vk_results_add(v->rs, api, p, rule);
+}
+
+static int64_t realtime_ns(const struct vk_verify *v, clockid_t id)
+{
+	vk_clock_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
+	int t64 = 0;
+	struct vk_ts ts;
+
+	if (!sys) {
+		sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME64].clock;
+		t64 = 1;
+	}
+	vk_clock_call(sys, t64, id, &ts);
+	return vk_ts_ns(&ts);
+}
+
+/* gettimeofday with each of tv and tz NULL or not returns as the syscall. */
+static void gtod_null_args(struct vk_verify *v, vk_tod_fn sys, vk_tod_fn fn, enum vk_path p)
+{
+	struct vk_result *r = add(v, "gettimeofday", p, "null-args");
+	struct vk_ktv tv;
+	struct ktz tz;
+
+	for (int i = 0; i < 4; i++) {
+		void *tvp = i & 1 ? &tv : NULL, *tzp = i & 2 ? &tz : NULL;
+		int rs = sys(tvp, tzp), rx = fn(tvp, tzp);
+
+		r->calls++;
+		if (rs != rx)
+			vk_result_fail(v->rs, r, "tv %s, tz %s: %s returned %d, the syscall %d",
+				       tvp ? "valid" : "NULL", tzp ? "valid" : "NULL",
+				       vk_path_name(p), rx, rs);
+	}
+}
+
+void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
+{
+	vk_tod_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETTIMEOFDAY].tod;
+	vk_tod_fn fn = v->cs->fn[p][VK_FN_GETTIMEOFDAY].tod;
+	struct vk_result *real, *norm, *tzr;
+	double deadline = vk_now() + v->seconds;
+	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY };
+	struct vk_ktv tv;
+
+	gtod_null_args(v, sys, fn, p);
+	tzr = add(v, "gettimeofday", p, "timezone");
+	sys(&tv, &tz_sys);
+	fn(&tv, &tz);
+	tzr->calls = 1;
+	if (memcmp(&tz, &tz_sys, sizeof(tz)))
+		vk_result_fail(v->rs, tzr, "%s gave tz {%d, %d}, the syscall {%d, %d}",
+			       vk_path_name(p), tz.minuteswest, tz.dsttime, tz_sys.minuteswest,
+			       tz_sys.dsttime);
+	real = add(v, "gettimeofday", p, "realtime");
+	norm = add(v, "gettimeofday", p, "normalized");
+	do {
+		for (int i = 0; i < ROUND; i++) {
+			int64_t a = realtime_ns(v, CLOCK_REALTIME) / 1000, x, b;
+			int r = fn(&tv, NULL);
+
+			b = realtime_ns(v, CLOCK_REALTIME) / 1000;
+			x = (int64_t)tv.sec * 1000000 + tv.usec;
+			if (r || tv.usec < 0 || tv.usec >= 1000000)
+				vk_result_fail(v->rs, norm, "%s returned %d with tv {%ld, %ld}",
+					       vk_path_name(p), r, tv.sec, tv.usec);
+			else if (x < a || x > b)
+				vk_result_fail(v->rs, real, "CLOCK_REALTIME %lld us, then %s %lld us, then CLOCK_REALTIME %lld us",
+					       (long long)a, vk_path_name(p), (long long)x,
+					       (long long)b);
+		}
+		real->calls += ROUND;
+		norm->calls += ROUND;
+	} while (vk_now() < deadline && !vk_results_full(v->rs));
+}
+
+/* time() reads the seconds of the coarse realtime clock. */
+void vk_verify_time(struct vk_verify *v, enum vk_path p)
+{
+	vk_time_fn fn = v->cs->fn[p][VK_FN_TIME].time;
+	struct vk_result *ptr = add(v, "time", p, "time-pointer");
+	struct vk_result *coarse = add(v, "time", p, "coarse-seconds");
+	double deadline = vk_now() + v->seconds;
+
+	do {
+		for (int i = 0; i < ROUND; i++) {
+			long t = -1, r = fn(&t);
+			int64_t a = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+			long x = fn(NULL);
+			int64_t b = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+
+			if (r != t)
+				vk_result_fail(v->rs, ptr, "%s returned %ld but stored %ld",
+					       vk_path_name(p), r, t);
+			if (x < a || x > b)
+				vk_result_fail(v->rs, coarse, "CLOCK_REALTIME_COARSE %lld s, then %s %ld s, then %lld s",
+					       (long long)a, vk_path_name(p), x, (long long)b);
+		}
+		ptr->calls += ROUND;
+		coarse->calls += ROUND;
+	} while (vk_now() < deadline && !vk_results_full(v->rs));
+}
+
+static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,
+		      struct vk_result *rn)
+{
+	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
+	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
+	unsigned c_sys, n_sys, c, n;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return;
+	for (int i = 0; i < ROUND; i++) {
+		c = n = ~0u;
+		sys(&c_sys, &n_sys, NULL);
+		if (fn(&c, &n, NULL) || c != c_sys || c != (unsigned)cpu)
+			vk_result_fail(v->rs, rc, "pinned to CPU %d: %s says CPU %u, the syscall %u",
+				       cpu, vk_path_name(p), c, c_sys);
+		else if (rn && n != n_sys)
+			vk_result_fail(v->rs, rn, "on CPU %d: %s says node %u, the syscall %u", cpu,
+				       vk_path_name(p), n, n_sys);
+	}
+	rc->calls += ROUND;
+	if (rn)
+		rn->calls += ROUND;
+}
+
+static void getcpu_null_args(struct vk_verify *v, enum vk_path p)
+{
+	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
+	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
+	struct vk_result *r = add(v, "getcpu", p, "null-args");
+	unsigned c, n;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned *cp = i & 1 ? &c : NULL, *np = i & 2 ? &n : NULL;
+		int rs = sys(cp, np, NULL), rx = fn(cp, np, NULL);
+
+		r->calls++;
+		if (rs != rx)
+			vk_result_fail(v->rs, r, "cpu %s, node %s: %s returned %d, the syscall %d",
+				       cp ? "valid" : "NULL", np ? "valid" : "NULL",
+				       vk_path_name(p), rx, rs);
+	}
+}
+
+void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
+{
+	struct vk_result *rc = add(v, "getcpu", p, "cpu"), *rn = NULL;
+	cpu_set_t saved;
+
+	/* libc's sched_getcpu() reports no node. */
+	if (p != VK_PATH_LIBC)
+		rn = add(v, "getcpu", p, "node");
+	else
+		vk_result_skip(add(v, "getcpu", p, "node"), "sched_getcpu() reports no node");
+	if (sched_getaffinity(0, sizeof(saved), &saved)) {
+		vk_result_skip(rc, "sched_getaffinity() failed");
+		return;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, &saved))
+			getcpu_on(v, p, cpu, rc, rn);
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	if (p != VK_PATH_LIBC)
+		getcpu_null_args(v, p);
+}

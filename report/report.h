@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reporters of check results (verify, abi, fallback): they print what the
+ * checks recorded, in the format asked for, and compute nothing.
+ */
+#ifndef VK_REPORT_H
+#define VK_REPORT_H
+
+#include <stdio.h>
+
+#include "../core/result.h"
+
+enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON };
+
+/* Parse a --format value; -1 if unknown. */
+int vk_format_parse(const char *name);
+
+struct vk_report {
+	const char *command;	/* "verify" */
+	const char *version;	/* vdsokit's */
+	double seconds;		/* -d */
+	unsigned paths;
+	int stopped;		/* the failure limit cut the run short */
+	const struct vk_results *rs;
+};
+
+void vk_report_text(FILE *f, const struct vk_report *r);
+void vk_report_ktap(FILE *f, const struct vk_report *r);
+void vk_report_json(FILE *f, const struct vk_report *r);
+
+#endif /* VK_REPORT_H */

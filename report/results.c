@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "json.h"
+#include "report.h"
+
+int vk_format_parse(const char *name)
+{
+	if (!strcmp(name, "text"))
+		return VK_FMT_TEXT;
+	if (!strcmp(name, "ktap"))
+		return VK_FMT_KTAP;
+	if (!strcmp(name, "json"))
+		return VK_FMT_JSON;
+	return -1;
+}
+
+struct totals {
+	size_t pass, fail, skip;
+};
+
+static struct totals count(const struct vk_results *rs)
+{
+	struct totals t = { 0 };
+
+	for (size_t i = 0; i < rs->n; i++) {
+		switch (rs->r[i]->status) {
+		case VK_PASS: t.pass++; break;
+		case VK_FAIL: t.fail++; break;
+		default: t.skip++; break;
+		}
+	}
+	return t;
+}
+
+static const char *status_name(enum vk_status s)
+{
+	return s == VK_PASS ? "pass" : s == VK_FAIL ? "fail" : "skip";
+}
+
+/* Results of one API on one path are adjacent; i is the first of a run. */
+static size_t group_end(const struct vk_results *rs, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < rs->n && rs->r[j]->path == rs->r[i]->path && !strcmp(rs->r[j]->api, rs->r[i]->api))
+		j++;
+	return j;
+}
+
+static void text_group(FILE *f, const struct vk_results *rs, size_t i, size_t end)
+{
+	unsigned long long calls = 0;
+	size_t fails = 0, skips = 0;
+	const char *first_fail = NULL;
+
+	for (size_t k = i; k < end; k++) {
+		calls += rs->r[k]->calls;
+		fails += rs->r[k]->status == VK_FAIL;
+		skips += rs->r[k]->status == VK_SKIP;
+		if (!first_fail && rs->r[k]->status == VK_FAIL)
+			first_fail = rs->r[k]->check;
+	}
+	fprintf(f, "%-34s %-8s %6zu %12llu  ", rs->r[i]->api, vk_path_name(rs->r[i]->path),
+		end - i, calls);
+	if (fails)
+		fprintf(f, "FAIL (%s%s)\n", first_fail, fails > 1 ? ", ..." : "");
+	else if (skips == end - i)
+		fprintf(f, "SKIP\n");
+	else
+		fprintf(f, "ok%s\n", skips ? " (some skipped)" : "");
+}
+
+static void text_details(FILE *f, const struct vk_results *rs, enum vk_status want,
+			 const char *title)
+{
+	int header = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct vk_result *r = rs->r[i];
+
+		if (r->status != want)
+			continue;
+		if (!header++)
+			fprintf(f, "\n%s:\n", title);
+		fprintf(f, "  %s %s %s: %s", r->api, vk_path_name(r->path), r->check, r->detail);
+		if (r->fails > 1)
+			fprintf(f, " (broken %llu times in %llu calls)", r->fails, r->calls);
+		fputc('\n', f);
+	}
+}
+
+void vk_report_text(FILE *f, const struct vk_report *r)
+{
+	struct totals t = count(r->rs);
+
+	fprintf(f, "%-34s %-8s %6s %12s  %s\n", "API", "path", "checks", "calls", "result");
+	for (size_t i = 0; i < r->rs->n; i = group_end(r->rs, i))
+		text_group(f, r->rs, i, group_end(r->rs, i));
+	text_details(f, r->rs, VK_FAIL, "Failures");
+	text_details(f, r->rs, VK_SKIP, "Skipped");
+	if (r->stopped)
+		fprintf(f, "\nStopped after %llu failures (--max-fails).\n", r->rs->fails);
+	fprintf(f, "\n%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
+		r->rs->n, t.pass, t.fail, t.skip);
+}
+
+void vk_report_ktap(FILE *f, const struct vk_report *r)
+{
+	struct totals t = count(r->rs);
+
+	fprintf(f, "KTAP version 1\n# vdsokit %s %s\n1..%zu\n", r->version, r->command, r->rs->n);
+	for (size_t i = 0; i < r->rs->n; i++) {
+		const struct vk_result *x = r->rs->r[i];
+
+		fprintf(f, "%s %zu %s %s %s", x->status == VK_FAIL ? "not ok" : "ok", i + 1, x->api,
+			vk_path_name(x->path), x->check);
+		if (x->status == VK_SKIP)
+			fprintf(f, " # SKIP %s", x->detail);
+		fputc('\n', f);
+		if (x->status == VK_FAIL)
+			fprintf(f, "# %s (broken %llu times in %llu calls)\n", x->detail, x->fails,
+				x->calls);
+	}
+	if (r->stopped)
+		fprintf(f, "# stopped after %llu failures (--max-fails)\n", r->rs->fails);
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", t.pass, t.fail,
+		t.skip);
+}
+
+void vk_report_json(FILE *f, const struct vk_report *r)
+{
+	struct totals t = count(r->rs);
+	struct utsname u;
+	struct vk_json j;
+
+	uname(&u);
+	vk_json_init(&j, f);
+	vk_json_object(&j, NULL);
+	vk_json_str(&j, "command", r->command);
+	vk_json_str(&j, "tool_version", r->version);
+	vk_json_str(&j, "kernel", u.release);
+	vk_json_str(&j, "machine", u.machine);
+	vk_json_double(&j, "seconds", r->seconds);
+	vk_json_array(&j, "paths");
+	for (int p = 0; p < VK_NPATHS; p++) {
+		if (r->paths & VK_PATH_BIT(p))
+			vk_json_str(&j, NULL, vk_path_name(p));
+	}
+	vk_json_end(&j);
+	vk_json_bool(&j, "stopped", r->stopped);
+	vk_json_array(&j, "results");
+	for (size_t i = 0; i < r->rs->n; i++) {
+		const struct vk_result *x = r->rs->r[i];
+
+		vk_json_object(&j, NULL);
+		vk_json_str(&j, "api", x->api);
+		vk_json_str(&j, "path", vk_path_name(x->path));
+		vk_json_str(&j, "check", x->check);
+		vk_json_str(&j, "status", status_name(x->status));
+		vk_json_uint(&j, "calls", x->calls);
+		vk_json_uint(&j, "fails", x->fails);
+		vk_json_str(&j, "detail", x->detail[0] ? x->detail : NULL);
+		vk_json_end(&j);
+	}
+	vk_json_end(&j);
+	vk_json_object(&j, "totals");
+	vk_json_uint(&j, "pass", t.pass);
+	vk_json_uint(&j, "fail", t.fail);
+	vk_json_uint(&j, "skip", t.skip);
+	vk_json_end(&j);
+	vk_json_end(&j);
+}

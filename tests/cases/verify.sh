@@ -1,0 +1,58 @@
+# verify on this machine's vDSO: the report's form, options and timing.
+# Whether the host's vDSO is free of bugs is not asserted here: what verify
+# finds on the host is reported as a finding. The proof that verify
+# catches bugs is tests/cases/verify_impl.sh, with planted ones.
+. "$TOP/tests/lib.sh"
+
+start=$(date +%s%N)
+"$VK" verify --max-fails 0 --format ktap >"$TMP/ktap" 2>"$TMP/err"
+status=$?
+elapsed=$((($(date +%s%N) - start) / 1000000))
+if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "verify over all APIs exits 0 or 1 ($status)"; else not_ok "verify over all APIs exits 0 or 1" "exit $status" "$(head -c 300 "$TMP/err")"; fi
+if [ $elapsed -lt 20000 ]; then ok "verify with defaults takes under 20 s (${elapsed} ms)"; else not_ok "verify with defaults takes under 20 s" "${elapsed} ms"; fi
+check "the report starts with a KTAP version line" test "$(head -n 1 "$TMP/ktap")" = "KTAP version 1"
+plan=$(grep -E '^1\.\.[0-9]+$' "$TMP/ktap" | cut -d. -f3)
+results=$(grep -cE '^(not )?ok [0-9]+ ' "$TMP/ktap")
+if [ -n "$plan" ] && [ "$plan" = "$results" ]; then ok "the plan (1..$plan) counts the results"; else not_ok "the plan counts the results" "plan ${plan:-none}, results $results"; fi
+bad=$(grep -vE '^(KTAP version 1|1\.\.[0-9]+|# .*|(not )?ok [0-9]+ [A-Za-z0-9:_-]+ (vdso|libc|syscall|impl) [a-z-]+( # SKIP .+)?)$' "$TMP/ktap" | head -n 3)
+if [ -z "$bad" ]; then ok "every line follows the KTAP grammar"; else not_ok "every line follows the KTAP grammar" "$bad"; fi
+contains "the report ends with the totals" "$TMP/ktap" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:[0-9]+ error:0$'
+if [ $status -eq 1 ]; then
+	contains "a failing run says what failed" "$TMP/ktap" '^not ok '
+else
+	check "a passing run has no failed result" sh -c "! grep -q '^not ok ' '$TMP/ktap'"
+fi
+for api in clock-gettime-monotonic clock-getres-realtime gettimeofday time getcpu getrandom; do
+	contains "$api is checked on the vdso path" "$TMP/ktap" "^(not )?ok [0-9]+ $api vdso "
+	contains "$api is checked on the libc path" "$TMP/ktap" "^(not )?ok [0-9]+ $api libc "
+done
+for id in id:15 id:-1 cpu:self fd:closed id:INT_MIN id:INT_MAX; do
+	contains "clock_gettime is checked for clock $id" "$TMP/ktap" "^(not )?ok [0-9]+ clock-gettime-$id vdso errno"
+done
+contains "the threads rule runs" "$TMP/ktap" '^(not )?ok [0-9]+ clock-gettime-monotonic vdso threads$'
+
+expect_status 0 "verify of one API runs only it" "$VK" verify -d 0.1 --format ktap clock-gettime-id:1 --paths vdso
+check "the one API is the only one reported" sh -c "! grep -E '^(not )?ok' '$TMP/out' | grep -v ' clock-gettime-id:1 '"
+expect_status 0 "verify --format json exits as the text report does" "$VK" verify -d 0.05 --format json time
+if need python3; then
+	check "verify's JSON parses and counts its results" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["totals"]; assert t["pass"]+t["fail"]+t["skip"]==len(d["results"])>0' "$TMP/out"
+else
+	skip "verify's JSON parses" "python3 is not installed"
+fi
+for d in 0 -1 junk 1x inf nan; do
+	expect_status 2 "-d $d is a usage error" "$VK" verify -d "$d"
+done
+expect_status 2 "an unknown API is a usage error" "$VK" verify no-such-api
+contains "the unknown API is named" "$TMP/err" "unknown API 'no-such-api'"
+expect_status 2 "an unknown path is a usage error" "$VK" verify --paths vdso,bogus
+expect_status 2 "the impl path needs --impl" "$VK" verify --paths impl
+expect_status 2 "a missing --impl library is an input error" "$VK" verify --impl ./no-such-lib.so
+expect_status 2 "--impl wants a path, not a bare name" "$VK" verify --impl libc.so.6
+expect_status 2 "--threads 0 is a usage error" "$VK" verify --threads 0
+expect_status 2 "--max-fails -1 is a usage error" "$VK" verify --max-fails -1
+if [ -x "$O/v/static/vdsokit" ]; then
+	expect_status 2 "--impl in a static build is refused" "$O/v/static/vdsokit" verify --impl /dev/null
+	contains "the static build says why" "$TMP/err" 'unavailable in a static build'
+else
+	skip "--impl in a static build is refused" "no static build (tests/cases/builds.sh makes it)"
+fi
