@@ -69,3 +69,11 @@ void vk_results_free(struct vk_results *rs)
 	free(rs->r);
 	memset(rs, 0, sizeof(*rs));
 }
+
+void vk_results_append(struct vk_results *rs, const struct vk_result *src)
+{
+	struct vk_result *r = vk_results_add(rs, src->api, src->path, src->check);
+
+	*r = *src;
+	rs->fails += r->status == VK_FAIL;
+}

@@ -37,6 +37,8 @@ void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt,
 	__attribute__((format(printf, 3, 4)));
 void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Add a copy of a result made elsewhere, e.g. in a child process. */
+void vk_results_append(struct vk_results *rs, const struct vk_result *src);
 /* Whether the failure limit has been reached. */
 int vk_results_full(const struct vk_results *rs);
 void vk_results_free(struct vk_results *rs);

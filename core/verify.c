@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "isolate.h"
 #include "verify.h"
 
 /* <linux/posix-timers.h>: CPU-time clocks of a pid or tid, fd clocks. */
@@ -130,11 +131,6 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 	return 0;
 }
 
-static int is_clock_func(enum vk_func f)
-{
-	return vk_funcs[f].shape == VK_SHAPE_CLOCK_TS;
-}
-
 static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	switch (t->func) {
@@ -175,19 +171,94 @@ static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_pa
 	return NULL;
 }
 
+/* One SKIP for the whole function: its clocks would only repeat it. */
 static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
 			const char *why)
 {
-	char api[40];
+	vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"), "%s", why);
+}
 
-	if (!is_clock_func(t->func)) {
-		vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"), "%s", why);
+#define GUARD_TIMEOUT 5.0
+
+struct guarded {
+	long (*call)(void *ctx);
+	void *ctx;
+};
+
+static void guarded_child(void *ctx, int fd)
+{
+	struct guarded *g = ctx;
+	long ret = g->call(g->ctx);
+
+	vk_write_all(fd, &ret, sizeof(ret));
+}
+
+int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t len)
+{
+	struct guarded g = { call, ctx };
+	struct vk_isolated out;
+	int ok;
+
+	if (vk_isolate(guarded_child, &g, GUARD_TIMEOUT, &out)) {
+		snprintf(why, len, "could not fork");
+		return -1;
+	}
+	ok = out.len == sizeof(*ret) && out.exited;
+	if (ok)
+		memcpy(ret, out.data, sizeof(*ret));
+	else
+		vk_isolated_describe(&out, GUARD_TIMEOUT, why, len);
+	vk_isolated_free(&out);
+	return ok ? 0 : -1;
+}
+
+struct job {
+	struct vk_verify *v;
+	const struct vk_target *t;
+	enum vk_path p;
+};
+
+/* In the child: run the checks, then send their results to the parent. */
+static void child(void *ctx, int fd)
+{
+	struct job *j = ctx;
+	size_t first = j->v->rs->n;
+
+	run_path(j->v, j->t, j->p);
+	for (size_t i = first; i < j->v->rs->n; i++)
+		vk_write_all(fd, j->v->rs->r[i], sizeof(struct vk_result));
+}
+
+/*
+ * A path under test may crash or hang (a libc bug, a broken --impl): the
+ * checks of one function on one path run in a child, and its death is a
+ * failure of its own.
+ */
+static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	struct job j = { v, t, p };
+	double timeout = 4 * v->seconds + 20;
+	struct vk_isolated out;
+	const struct vk_result *r;
+	size_t n;
+	char why[64];
+
+	if (vk_isolate(child, &j, timeout, &out)) {
+		vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"),
+			       "could not fork a child to run the checks in");
 		return;
 	}
-	for (int i = 0; i < t->nclocks; i++) {
-		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
-		vk_result_skip(vk_results_add(v->rs, api, p, "all"), "%s", why);
+	r = (const struct vk_result *)out.data;
+	n = out.len / sizeof(*r);
+	for (size_t i = 0; i < n; i++)
+		vk_results_append(v->rs, &r[i]);
+	if (!out.exited || out.exit_status) {
+		vk_isolated_describe(&out, timeout, why, sizeof(why));
+		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, p, "survives"),
+			       "the checks of %s on the %s path were %s after %zu results",
+			       vk_funcs[t->func].name, vk_path_name(p), why, n);
 	}
+	vk_isolated_free(&out);
 }
 
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
@@ -201,6 +272,6 @@ void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 		if (why)
 			skip_target(v, t, p, why);
 		else
-			run_path(v, t, p);
+			run_isolated(v, t, p);
 	}
 }

@@ -15,6 +15,7 @@
  *                 it by at most its resolution and the reading gap
  *   threads       no thread reads a time earlier than one another thread
  *                 published before its read began
+ *   survives      the checks of a function on a path neither crash nor hang
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   query, length, flags, differs, fork, straddle: see their checks.
  */
@@ -72,6 +73,8 @@ struct vk_ts {
 };
 int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts);
 int64_t vk_ts_ns(const struct vk_ts *ts);
+/* A call that may crash, made in a child: 0 and its value, or -1 and why. */
+int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t len);
 /* The API row name for a clock function and clock: "clock-gettime-tai". */
 void vk_clock_api(char *buf, size_t len, enum vk_func f, const struct vk_clock *c);
 

@@ -34,21 +34,39 @@ static int64_t realtime_ns(const struct vk_verify *v, clockid_t id)
 	return vk_ts_ns(&ts);
 }
 
+struct tod_call {
+	vk_tod_fn fn;
+	void *tv, *tz;
+};
+
+static long call_tod(void *ctx)
+{
+	struct tod_call *c = ctx;
+
+	return c->fn(c->tv, c->tz);
+}
+
 /* gettimeofday with each of tv and tz NULL or not returns as the syscall. */
 static void gtod_null_args(struct vk_verify *v, vk_tod_fn sys, vk_tod_fn fn, enum vk_path p)
 {
 	struct vk_result *r = add(v, "gettimeofday", p, "null-args");
 	struct vk_ktv tv;
 	struct ktz tz;
+	char why[64];
 
 	for (int i = 0; i < 4; i++) {
-		void *tvp = i & 1 ? &tv : NULL, *tzp = i & 2 ? &tz : NULL;
-		int rs = sys(tvp, tzp), rx = fn(tvp, tzp);
+		struct tod_call c = { fn, i & 1 ? &tv : NULL, i & 2 ? &tz : NULL };
+		int rs = sys(c.tv, c.tz);
+		long rx;
 
 		r->calls++;
-		if (rs != rx)
-			vk_result_fail(v->rs, r, "tv %s, tz %s: %s returned %d, the syscall %d",
-				       tvp ? "valid" : "NULL", tzp ? "valid" : "NULL",
+		if (vk_guarded(call_tod, &c, &rx, why, sizeof(why)))
+			vk_result_fail(v->rs, r, "tv %s, tz %s: %s was %s; the syscall returned %d",
+				       c.tv ? "valid" : "NULL", c.tz ? "valid" : "NULL",
+				       vk_path_name(p), why, rs);
+		else if (rs != rx)
+			vk_result_fail(v->rs, r, "tv %s, tz %s: %s returned %ld, the syscall %d",
+				       c.tv ? "valid" : "NULL", c.tz ? "valid" : "NULL",
 				       vk_path_name(p), rx, rs);
 	}
 }
@@ -147,21 +165,39 @@ static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_re
 		rn->calls += ROUND;
 }
 
+struct getcpu_call {
+	vk_getcpu_fn fn;
+	unsigned *cpu, *node;
+};
+
+static long call_getcpu(void *ctx)
+{
+	struct getcpu_call *c = ctx;
+
+	return c->fn(c->cpu, c->node, NULL);
+}
+
 static void getcpu_null_args(struct vk_verify *v, enum vk_path p)
 {
 	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
-	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
 	struct vk_result *r = add(v, "getcpu", p, "null-args");
-	unsigned c, n;
+	unsigned cpu, node;
+	char why[64];
 
 	for (int i = 0; i < 4; i++) {
-		unsigned *cp = i & 1 ? &c : NULL, *np = i & 2 ? &n : NULL;
-		int rs = sys(cp, np, NULL), rx = fn(cp, np, NULL);
+		struct getcpu_call c = { v->cs->fn[p][VK_FN_GETCPU].getcpu, i & 1 ? &cpu : NULL,
+					 i & 2 ? &node : NULL };
+		int rs = sys(c.cpu, c.node, NULL);
+		long rx;
 
 		r->calls++;
-		if (rs != rx)
-			vk_result_fail(v->rs, r, "cpu %s, node %s: %s returned %d, the syscall %d",
-				       cp ? "valid" : "NULL", np ? "valid" : "NULL",
+		if (vk_guarded(call_getcpu, &c, &rx, why, sizeof(why)))
+			vk_result_fail(v->rs, r, "cpu %s, node %s: %s was %s; the syscall returned %d",
+				       c.cpu ? "valid" : "NULL", c.node ? "valid" : "NULL",
+				       vk_path_name(p), why, rs);
+		else if (rs != rx)
+			vk_result_fail(v->rs, r, "cpu %s, node %s: %s returned %ld, the syscall %d",
+				       c.cpu ? "valid" : "NULL", c.node ? "valid" : "NULL",
 				       vk_path_name(p), rx, rs);
 	}
 }

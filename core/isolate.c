@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "isolate.h"
+
+int vk_write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
+{
+	unsigned char *p = realloc(out->data, out->len + n);
+
+	if (!p)
+		return -1;
+	memcpy(p + out->len, buf, n);
+	out->data = p;
+	out->len += n;
+	return 0;
+}
+
+/* Read until EOF or the deadline; 1 if the deadline came first. */
+static int collect(int fd, double deadline, struct vk_isolated *out)
+{
+	unsigned char buf[4096];
+
+	for (;;) {
+		double left = deadline - now();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r;
+		ssize_t n;
+
+		if (left <= 0)
+			return 1;
+		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || append(out, buf, n))
+			return 0;
+	}
+}
+
+int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
+	       struct vk_isolated *out)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds))
+		return -1;
+	/* Buffered output would be written twice, once by the child. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		fn(ctx, fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	out->timed_out = collect(fds[0], now() + timeout, out);
+	close(fds[0]);
+	if (out->timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!out->timed_out && WIFSIGNALED(status))
+		out->signal = WTERMSIG(status);
+	if (WIFEXITED(status)) {
+		out->exited = 1;
+		out->exit_status = WEXITSTATUS(status);
+	}
+	return 0;
+}
+
+void vk_isolated_free(struct vk_isolated *out)
+{
+	free(out->data);
+	out->data = NULL;
+	out->len = 0;
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGABRT: return "SIGABRT";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGSYS: return "SIGSYS";
+	case SIGKILL: return "SIGKILL";
+	case SIGALRM: return "SIGALRM";
+	default: return NULL;
+	}
+}
+
+void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
+			  size_t len)
+{
+	if (out->timed_out)
+		snprintf(buf, len, "hung for more than %g s", timeout);
+	else if (out->signal && signame(out->signal))
+		snprintf(buf, len, "killed by %s", signame(out->signal));
+	else if (out->signal)
+		snprintf(buf, len, "killed by signal %d", out->signal);
+	else
+		snprintf(buf, len, "exited with status %d", out->exit_status);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running code that may crash or hang (a libc or --impl under test, a
+ * hostile argument) in a forked child under a watchdog. The child writes
+ * its answer to a pipe; the parent collects it, and learns whether the
+ * child exited, was killed by a signal, or ran out of time.
+ */
+#ifndef VK_ISOLATE_H
+#define VK_ISOLATE_H
+
+#include <stddef.h>
+
+struct vk_isolated {
+	unsigned char *data;	/* what the child wrote, malloc()ed */
+	size_t len;
+	int exited;		/* exited normally, with exit_status */
+	int exit_status;
+	int signal;		/* or killed by this signal */
+	int timed_out;		/* or killed by the watchdog */
+};
+
+/* Run fn(ctx, fd) in a child; 0 if the child could be run at all. */
+int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
+	       struct vk_isolated *out);
+void vk_isolated_free(struct vk_isolated *out);
+/* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
+void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
+			  size_t len);
+/* Write all of buf to fd, retrying short writes; -1 on error. */
+int vk_write_all(int fd, const void *buf, size_t len);
+
+#endif /* VK_ISOLATE_H */
