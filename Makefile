@@ -33,6 +33,11 @@ override CFLAGS += -DVK_STATIC
 else
 LDLIBS := -ldl
 endif
+# 64-bit atomics (the threads check) need libatomic on some 32-bit
+# targets, ppc among them; link it wherever the compiler has it.
+ifneq ($(shell $(CC) -print-file-name=libatomic.a),libatomic.a)
+LDLIBS += -latomic
+endif
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 override CFLAGS += $(SAN_FLAGS)

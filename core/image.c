@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -137,9 +138,15 @@ int vk_image_func(const struct vk_image *im, enum vk_func f,
 		out->found = 1;
 		return 0;
 	}
-	/* Tell "absent" apart from "exported, but under another version". */
-	if (vk_elf_lookup_in(&im->elf, VK_SYMSRC_SECTIONS, out->want, NULL, &out->sym) == 0)
-		out->wrong_version = 1;
+	/* Tell "absent" apart from "exported, but under another version",
+	 * hidden versions included. */
+	for (size_t i = 1; i < im->elf.nsyms; i++) {
+		if (vk_elf_sym(&im->elf, i, &out->sym) == 0 && out->sym.shndx != SHN_UNDEF &&
+		    strcmp(out->sym.name, out->want) == 0) {
+			out->wrong_version = 1;
+			break;
+		}
+	}
 	return -1;
 }
 

@@ -15,7 +15,7 @@ check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(IMPL_LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(CFLAGS) -Icore -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) -iquote core -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
 
 $(O)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
