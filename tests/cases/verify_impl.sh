@@ -1,0 +1,157 @@
+# verify --impl: each planted bug in tests/impl/bug-*.c is caught by the
+# rule that describes it, and the correct pass-through passes every time.
+. "$TOP/tests/lib.sh"
+
+IMPL=$O/tests/impl
+
+# Each planted bug, the rules (an ERE) of which one must report it, and
+# optionally the API to verify and its budget. A step back once in 10^5
+# calls needs millions of calls on the one clock it affects to be seen.
+rules='
+bug-clock-stands-still	ordered
+bug-coarse-ahead	coarse-bound
+bug-getcpu-node		node
+bug-getrandom-fork	fork
+bug-getrandom-short	length
+bug-invalid-success	errno
+bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
+bug-nsec-overflow	normalized
+bug-res-off-by-one	resolution
+bug-thread-late		threads
+bug-time-pointer	time-pointer
+bug-tz-ignored		timezone
+bug-wrong-errno		errno
+'
+
+rule_of() {
+	echo "$rules" | awk -v b="$1" '$1 == b { print $2 }'
+}
+
+api_of() {
+	echo "$rules" | awk -v b="$1" '$1 == b { print $3 }'
+}
+
+seconds_of() {
+	echo "$rules" | awk -v b="$1" '$1 == b { print ($4 == "" ? 0.3 : $4) }'
+}
+
+# The bugs: every tests/impl/bug-*.c, and every bug the table names.
+bugs=$({
+	for f in "$TOP"/tests/impl/bug-*.c; do [ -e "$f" ] && basename "$f" .c; done
+	echo "$rules" | awk 'NF { print $1 }'
+} | sort -u)
+
+# is_static FILE: an ELF executable without a program interpreter (a
+# wrapper script is none).
+is_static() {
+	[ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ] || return 1
+	if need readelf; then
+		! LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q ' INTERP '
+	else
+		LC_ALL=C ldd "$1" 2>&1 | grep -Eq 'not a dynamic|statically linked'
+	fi
+}
+
+# A static vdsokit has no dlopen(), and a sanitized build may have no
+# impl libraries: then every check is a SKIP, with the reason.
+why=
+if is_static "$VK"; then
+	why="vdsokit is statically linked: no dlopen(), so no --impl"
+elif [ ! -d "$IMPL" ] && [ "${SANITIZE:-}" = 1 ]; then
+	why="SANITIZE=1: the --impl libraries were not built ($IMPL)"
+fi
+
+# verify OUT IMPL SECONDS [API]: runs verify on the impl path alone,
+# output in OUT and OUT.err, and returns its exit status (124 if it hung).
+verify() {
+	local out=$1 so=$2 secs=$3 t=
+	shift 3
+	need timeout && t="timeout 120"
+	$t "$VK" verify --impl "$so" --paths impl -d "$secs" --format ktap "$@" >"$out" 2>"$out.err"
+}
+
+# A KTAP result line on the impl path: "[not ]ok N API impl RULE".
+line() {
+	echo "^[[:space:]]*$1 [0-9]+ [^ ]+ impl ($2)( |\$)"
+}
+
+caught=0 total=0
+for b in $bugs; do
+	total=$((total + 1))
+	rule=$(rule_of "$b")
+	desc="verify catches $b by its rule ${rule:-?}"
+	if [ -n "$why" ]; then
+		skip "$desc" "$why"
+		continue
+	fi
+	if [ -z "$rule" ]; then
+		not_ok "$desc" "$b has no rule in the table of tests/cases/verify_impl.sh"
+		continue
+	fi
+	if [ ! -f "$TOP/tests/impl/$b.c" ]; then
+		not_ok "$desc" "the table names $b, but tests/impl/$b.c does not exist"
+		continue
+	fi
+	if [ ! -f "$IMPL/$b.so" ]; then
+		not_ok "$desc" "$IMPL/$b.so is not built (make check-build)"
+		continue
+	fi
+	out=$TMP/$b.ktap
+	secs=$(seconds_of "$b")
+	api=$(api_of "$b")
+	verify "$out" "$IMPL/$b.so" "$secs" $api
+	status=$?
+	if grep -Eq "$(line 'not ok' "$rule")" "$out"; then
+		caught=$((caught + 1))
+		hit=yes
+	else
+		hit=no
+	fi
+	if [ "$status" = 1 ] && [ "$hit" = yes ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $VK verify --impl $IMPL/$b.so --paths impl -d $secs --format ktap $api" \
+			"exit $status, expected 1; a 'not ok N API impl ($rule)' line: $hit" \
+			"failures seen: $(grep -E "$(line 'not ok' '[^ ]+')" "$out" | head -n 5 | tr '\n' ';')" \
+			"stderr: $(head -c 300 "$out.err")"
+	fi
+done
+
+desc="$caught of $total planted bugs caught by their rule"
+if [ -n "$why" ]; then
+	skip "$total planted bugs caught by their rule" "$why"
+elif [ "$total" -gt 0 ] && [ "$caught" = "$total" ]; then
+	ok "$desc"
+else
+	not_ok "$desc"
+fi
+
+# The pass-through, again and again: no run may exit non-zero or report a
+# failure, and each must show results that are not all SKIPs, so that
+# silence is no pass.
+desc="passthrough passes 20 runs in a row"
+so=$IMPL/passthrough.so
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+elif [ ! -f "$so" ]; then
+	not_ok "$desc" "$so is not built (make check-build)"
+else
+	for run in $(seq 1 20); do
+		out=$TMP/passthrough.ktap
+		verify "$out" "$so" 0.2
+		status=$?
+		if [ "$status" != 0 ] || grep -q 'not ok' "$out" ||
+		   ! grep -E "$(line ok '[^ ]+')" "$out" | grep -vq '# *SKIP'; then
+			break
+		fi
+		run=
+	done
+	if [ -z "$run" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "run $run: $VK verify --impl $so --paths impl -d 0.2 --format ktap" \
+			"exit $status, expected 0, with 'ok N API impl RULE' lines (not all SKIP) and no 'not ok'" \
+			"failures seen: $(grep 'not ok' "$out" | head -n 5 | tr '\n' ';')" \
+			"stderr: $(head -c 300 "$out.err")"
+	fi
+fi
