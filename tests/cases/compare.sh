@@ -1,0 +1,178 @@
+# vdsokit compare on hand-written bench files: verdicts and exit statuses
+# for identical, slower, faster and slightly changed runs, the warning for
+# runs from different machines, and every input error. First, the unit
+# tests of what it is built on: the statistics and the JSON reader.
+. "$TOP/tests/lib.sh"
+
+"$O/tests/stats"
+"$O/tests/json_read"
+
+# bench FILE FACTOR [MACHINE]: a bench file whose clock-gettime-monotonic
+# samples on vdso are tight ones around 22.6 ns times FACTOR; time's are
+# the same in every file, and getrandom's libc path was skipped. Escapes,
+# exponents and unknown keys are there for the reader to get past.
+bench() {
+	local samples
+	samples=$(awk -v f="$2" 'BEGIN {
+		n = split("22.60 22.61 22.59 22.62 22.58 22.60 22.63 22.57 " \
+			  "22.61 22.59 22.60 22.64 22.56 22.62 22.58", s, " ")
+		for (i = 1; i <= n; i++) printf "%s%.4f", (i > 1 ? ", " : ""), s[i] * f }')
+	cat >"$1" <<EOF
+{
+  "schema": "vdsokit-bench/1",
+  "tool_version": "0.1.0",
+  "time": "2026-12-02T11:55:00Z",
+  "kernel": {"release": "6.18.44", "machine": "${3:-x86_64}"},
+  "cpu_model": "AMD EPYC 9R45 \u0028\"Turin\"\u0029",
+  "clocksource": "tsc",
+  "options": {"seconds": 3e-1, "samples": 15, "cpu": 0, "cold": false},
+  "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
+  "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
+  "results": [
+    {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 15,
+     "multimodal": false, "samples_ns": [$samples]},
+    {"api": "time", "path": "vdso", "samples_ns": [1.29, 1.30, 1.29, 1.31, 1.29, 1.30, 1.29]},
+    {"api": "getrandom", "path": "libc", "skipped": "glibc 2.36 has no \\"getrandom\\" vDSO"}
+  ]
+}
+EOF
+}
+
+mkdir -p "$TMP/compare" && cd "$TMP/compare" || exit 1
+bench old.json 1
+bench same.json 1
+bench slower.json 1.10
+bench faster.json 0.90
+bench slight.json 1.02
+bench arm.json 1 aarch64
+
+# row API VERDICT: the pattern of API's row on vdso with that verdict.
+row() {
+	echo "^$1 +vdso +[0-9.]+ ns +[0-9.]+ ns .* $2\$"
+}
+
+expect_status 0 "identical runs exit 0" "$VK" compare old.json same.json
+contains "identical runs: ~ for clock-gettime-monotonic" "$TMP/out" "$(row clock-gettime-monotonic '100\.0% .* ~')"
+contains "identical runs: ~ for time" "$TMP/out" "$(row time '~')"
+contains "identical runs: a summary line" "$TMP/out" \
+	'^2 compared at a threshold of 5%: 0 regressions, 0 improvements, 2 within the threshold \(0 significant\); 2 results not compared'
+
+expect_status 1 "10% slower exits 1" "$VK" compare old.json slower.json
+contains "10% slower: a regression at 110.0%" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* regression')"
+contains "10% slower: time is unchanged" "$TMP/out" "$(row time '~')"
+contains "10% slower: counted in the summary" "$TMP/out" ': 1 regression, 0 improvements, 1 within'
+
+expect_status 0 "10% faster exits 0" "$VK" compare old.json faster.json
+contains "10% faster: an improvement at 90.0%" "$TMP/out" "$(row clock-gettime-monotonic '90\.0% .* improvement')"
+
+expect_status 0 "2% slower with --threshold 5 exits 0" "$VK" compare --threshold 5 old.json slight.json
+contains "2% slower: significant, within the threshold" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~ \(significant\)')"
+expect_status 1 "2% slower with --threshold 1 exits 1" "$VK" compare old.json slight.json -t 1
+contains "2% slower with --threshold 1 is a regression" "$TMP/out" "$(row clock-gettime-monotonic 'regression')"
+
+expect_status 0 "runs from different machines still compare" "$VK" compare old.json arm.json
+contains "runs from different machines: a warning" "$TMP/err" \
+	"^vdsokit compare: warning: the runs come from different machines: x86_64 \(old\.json\), aarch64 \(arm\.json\)$"
+expect_status 0 "runs from one machine: no warning" "$VK" compare old.json same.json
+check "runs from one machine: stderr is empty" test ! -s "$TMP/err"
+
+expect_status 1 "--format json exits 1 on a regression" "$VK" compare --format json old.json slower.json
+contains "--format json gives the verdict" "$TMP/out" '^      "verdict": "regression"$'
+if need python3; then
+	check "--format json is valid JSON with the fields" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"][0]
+assert d["schema"] == "vdsokit-compare/1" and d["threshold_pct"] == 5
+assert (r["api"], r["path"], r["verdict"], r["significant"]) == ("clock-gettime-monotonic", "vdso", "regression", True)
+assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] <= 110 <= r["ci95_high_pct"] and r["p"] < 0.01
+assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 15
+assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "not_compared": 2}
+' "$TMP/out"
+else
+	skip "--format json is valid JSON with the fields" "python3 is not installed"
+fi
+"$VK" compare old.json slower.json >"$TMP/again" 2>&1
+"$VK" compare old.json slower.json >"$TMP/again2" 2>&1
+check "the output is the same from run to run" cmp "$TMP/again" "$TMP/again2"
+
+# Every error exits 2 with its message.
+expect_status 0 "--help exits 0" "$VK" compare --help
+contains "--help shows the usage" "$TMP/out" '^Usage: vdsokit compare '
+expect_status 0 "help compare is compare --help" "$VK" help compare
+expect_status 2 "no files" "$VK" compare
+contains "no files: said" "$TMP/err" 'expected two files, OLD.json and NEW.json, got 0'
+expect_status 2 "one file" "$VK" compare old.json
+expect_status 2 "three files" "$VK" compare old.json same.json slower.json
+contains "three files: said" "$TMP/err" 'got 3'
+expect_status 2 "an unknown option" "$VK" compare --no-such-option old.json same.json
+contains "an unknown option: points to --help" "$TMP/err" "Try 'vdsokit compare --help'"
+expect_status 2 "an unknown format" "$VK" compare --format yaml old.json same.json
+contains "an unknown format: named" "$TMP/err" "unknown format 'yaml'"
+for t in abc -1 5x inf nan ''; do
+	expect_status 2 "--threshold '$t' is refused" "$VK" compare --threshold "$t" old.json same.json
+	contains "--threshold '$t': said" "$TMP/err" "bad threshold '$t' \(a percentage: a number >= 0\)"
+done
+expect_status 0 "--threshold 0 is accepted" "$VK" compare --threshold 0 old.json same.json
+
+expect_status 2 "a missing file" "$VK" compare old.json nonexistent.json
+contains "a missing file: said" "$TMP/err" '^vdsokit compare: nonexistent\.json: No such file or directory$'
+mkdir -p adir
+expect_status 2 "a directory" "$VK" compare adir old.json
+contains "a directory: said" "$TMP/err" '^vdsokit compare: adir: Is a directory$'
+
+# bad NAME DESC PATTERN: FILE (written from stdin) as NEW is refused, saying PATTERN.
+bad() {
+	cat >"$1"
+	expect_status 2 "$2" "$VK" compare old.json "$1"
+	contains "$2: said" "$TMP/err" "$3"
+}
+printf '' | bad empty.json "an empty file" '^vdsokit compare: empty\.json:1:1: not valid JSON: expected a value'
+bad notjson.json "not JSON" '^vdsokit compare: notjson\.json:3:16: not valid JSON: trailing comma before '"']'"'$' <<'EOF'
+{
+  "schema": "vdsokit-bench/1",
+  "results": [1,]
+}
+EOF
+bad text.json "a text file" '^vdsokit compare: text\.json:1:1: not valid JSON: expected a value, found '"'h'" <<'EOF'
+hello
+EOF
+bad truncated.json "a truncated file" 'truncated\.json:2:[0-9]+: not valid JSON: unterminated string' <<'EOF'
+{"schema": "vdsokit-bench/1",
+ "results": [{"api": "ti
+EOF
+bad v2.json "another schema" '^vdsokit compare: v2\.json: schema is "vdsokit-bench/2", expected "vdsokit-bench/1"$' <<'EOF'
+{"schema": "vdsokit-bench/2", "results": []}
+EOF
+bad noschema.json "no schema" 'noschema\.json: no "schema" string: not a vdsokit bench file' <<'EOF'
+[{"api": "time"}]
+EOF
+bad noresults.json "no results" 'noresults\.json: no "results" array' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": {}}
+EOF
+bad noapi.json "a result without an api" 'noapi\.json: results\[1\] has no "api" string' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "skipped": "x"}, {"path": "vdso"}]}
+EOF
+bad nopath.json "a result without a path" 'nopath\.json: results\[0\] has no "path" string' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": 3}]}
+EOF
+bad nosamples.json "a result without samples" 'results\[0\] \(time on vdso\) has neither "samples_ns" nor "skipped"' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "median_ns": 1.3}]}
+EOF
+bad emptysamples.json "a result with no samples" 'results\[0\] \(time on vdso\): "samples_ns" is not a non-empty array' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "samples_ns": []}]}
+EOF
+bad strsample.json "a sample that is not a number" 'results\[0\] \(time on vdso\): samples_ns\[1\] is not a number' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "samples_ns": [1.3, "1.4"]}]}
+EOF
+bad repeat.json "a repeated result" 'repeat\.json: results\[1\] repeats time on vdso$' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "skipped": "x"},
+ {"api": "time", "path": "vdso", "samples_ns": [1.3]}]}
+EOF
+bad none.json "no results at all" '^vdsokit compare: old\.json and none\.json have no API and path with samples in both$' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": []}
+EOF
+bad other.json "nothing in common" 'have no API and path with samples in both' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "getcpu", "path": "vdso", "samples_ns": [1.3]},
+ {"api": "getrandom", "path": "libc", "samples_ns": [259]}]}
+EOF
