@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/sysinfo.h"
+#include "../core/verify.h"
+#include "../report/bench.h"
+#include "commands.h"
+
+static const char usage[] =
+	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
+	"Measure ns per call of each API on each path: the median of samples,\n"
+	"each the fastest of many batches of calls timed with the CPU's fenced\n"
+	"counter (its own cost subtracted), with the minimum, a bootstrap 95%\n"
+	"confidence interval and the coefficient of variation. With no API,\n"
+	"every API of the table; an API is a name from 'vdsokit list-apis',\n"
+	"clock-gettime-id:N or clock-getres-id:N for any clock id, or a function\n"
+	"name (clock_gettime) for all its clocks.\n\n"
+	"  -d, --duration SECONDS  budget per API and path (default 0.08)\n"
+	"  -n, --samples N         samples per API and path (default 10, 2-64)\n"
+	"  -c, --cpu N             pin to CPU N (default: the CPU it starts on)\n"
+	"      --cold              time single calls after disturbing caches and TLB;\n"
+	"                          report median, p90 and p99\n"
+	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
+	"                          and impl with --impl)\n"
+	"  -I, --impl LIB.so       also measure the __vdso_* functions LIB.so exports\n"
+	"  -F, --format FMT        text (default), json, csv, ktap, or vdsotest\n"
+	"                          ('API:    vdso: N nsec/call' lines)\n"
+	"  -h, --help              show this help\n\n"
+	"Exit status: 0 measured, 2 usage error, 4 nothing could be measured.\n";
+
+struct opts {
+	double seconds;
+	unsigned long long samples;
+	long cpu;
+	int cold;
+	unsigned paths;
+	const char *impl;
+	int format;
+};
+
+#define MAX_CASES 256
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "cold", no_argument, NULL, 'C' },
+		{ "paths", required_argument, NULL, 'p' },
+		{ "impl", required_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned long long n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:n:c:p:I:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
+				return VK_EXIT_USAGE;
+			break;
+		case 'n':
+			if (vk_parse_count(argv[0], "--samples", optarg, &o->samples))
+				return VK_EXIT_USAGE;
+			if (o->samples < 2 || o->samples > 64)
+				return vk_usage_error(argv[0], "--samples takes 2 to 64");
+			break;
+		case 'c':
+			if (vk_parse_count(argv[0], "--cpu", optarg, &n))
+				return VK_EXIT_USAGE;
+			o->cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
+			break;
+		case 'C':
+			o->cold = 1;
+			break;
+		case 'p':
+			if (vk_paths_parse(optarg, &o->paths))
+				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+						      optarg);
+			break;
+		case 'I':
+			o->impl = optarg;
+			break;
+		case 'F':
+			o->format = vk_bench_format_parse(optarg);
+			if (o->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, json, csv, ktap or vdsotest)",
+						      optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	return -1;
+}
+
+static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
+		     int clock)
+{
+	if (*n >= MAX_CASES)
+		return;
+	snprintf(cs[*n].api, sizeof(cs[*n].api), "%s", name);
+	cs[*n].func = f;
+	cs[*n].clock = clock;
+	(*n)++;
+}
+
+/* Every row of the API table that this ABI has. */
+static void add_rows(struct vk_bench_case *cs, size_t *n, int only_func)
+{
+	const struct vk_arch *arch = vk_arch_host();
+
+	for_each_api(a) {
+		if (only_func >= 0 && a->func != (enum vk_func)only_func)
+			continue;
+		if (!vk_api_applies(a, sizeof(void *) == 8) ||
+		    (arch && !(arch->funcs & VK_FN_BIT(a->func))))
+			continue;
+		add_case(cs, n, a->name, a->func, a->clock);
+	}
+}
+
+static int add_arg(const char *cmd, const char *name, struct vk_bench_case *cs, size_t *n)
+{
+	const struct vk_api *a = vk_api_find(name);
+	struct vk_clock c;
+	enum vk_func f;
+
+	if (a) {
+		add_case(cs, n, a->name, a->func, a->clock);
+		return 0;
+	}
+	for (f = 0; f < VK_NFUNCS; f++) {
+		if (!strcmp(name, vk_funcs[f].name)) {
+			add_rows(cs, n, f);
+			return 0;
+		}
+	}
+	if (vk_clock_api_parse(name, &f, &c) == 0) {
+		add_case(cs, n, name, f, c.id);
+		return 0;
+	}
+	return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", name);
+}
+
+static int pin(const char *cmd, long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "%s: cannot run on CPU %ld (not in this process's CPU set)\n", cmd,
+			cpu);
+		return -1;
+	}
+	return 0;
+}
+
+static void read_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && !strncmp(line, "model name", 10)) {
+			snprintf(buf, len, "%s", colon + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
+{
+	struct vk_sysinfo si;
+	struct rusage ru;
+	time_t now = time(NULL);
+	double load[1] = { 0 };
+
+	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	uname(&rep->uts);
+	read_cpu_model(rep->cpu_model, sizeof(rep->cpu_model));
+	vk_sysinfo_read(&si);
+	snprintf(rep->clocksource, sizeof(rep->clocksource), "%s",
+		 si.clocksource[0] ? si.clocksource : "unknown");
+	if (getloadavg(load, 1) == 1)
+		rep->loadavg = load[0];
+	getrusage(RUSAGE_SELF, &ru);
+	rep->voluntary = ru.ru_nvcsw - vol0;
+	rep->involuntary = ru.ru_nivcsw - invol0;
+	/* More than one preemption per sample, or more runnable tasks than CPUs. */
+	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples) ||
+			 rep->loadavg > sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_path p)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, c->api, vk_path_name(p));
+}
+
+static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
+		   struct vk_bench *b, struct vk_bench_result *res)
+{
+	struct vk_bench_report rep = {
+		.version = vk_version, .seconds = o->seconds, .samples = o->samples,
+		.cpu = o->cpu, .cold = o->cold, .timer = b->timer, .r = res,
+	};
+	struct rusage ru;
+	size_t n = 0, measured = 0;
+
+	getrusage(RUSAGE_SELF, &ru);
+	for (size_t i = 0; i < ncases; i++) {
+		for (int p = 0; p < VK_NPATHS; p++) {
+			if (!(o->paths & VK_PATH_BIT(p)))
+				continue;
+			progress(i, ncases, &cases[i], p);
+			vk_bench_run(b, &cases[i], p, &res[n]);
+			measured += !res[n++].skipped;
+		}
+	}
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	rep.n = n;
+	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
+	vk_report_bench(stdout, o->format, &rep);
+	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+}
+
+static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases)
+{
+	struct vk_timer timer;
+	struct vk_bench b = { .timer = &timer, .seconds = o->seconds, .samples = o->samples,
+			      .cold = o->cold };
+	struct vk_bench_result *res;
+	struct vk_callset cs;
+	struct vk_image im;
+	char err[256];
+	int status, have_vdso = vk_image_open_live(&im) == 0;
+
+	if (o->cpu < 0)
+		o->cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	if (pin(cmd, o->cpu))
+		return VK_EXIT_USAGE;
+	if (vk_timer_init(&timer)) {
+		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
+			VK_TIMER_NAME);
+		return VK_EXIT_SKIP;
+	}
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	res = calloc(ncases * VK_NPATHS, sizeof(*res));
+	if (!res || vk_bench_init(&b)) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		free(res);
+		return VK_EXIT_USAGE;
+	}
+	b.cs = &cs;
+	status = measure(o, cases, ncases, &b, res);
+	vk_bench_free(&b);
+	vk_callset_close(&cs);
+	free(res);
+	return status;
+}
+
+#define DEFAULT_OPTS { .seconds = 0.08, .samples = 10, .cpu = -1 }
+#define DEFAULT_PATHS                                                           \
+	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
+
+int vk_run_bench(const char *cmd, int format)
+{
+	struct opts o = DEFAULT_OPTS;
+	struct vk_bench_case cases[MAX_CASES];
+	size_t n = 0;
+
+	o.format = format;
+	o.paths = DEFAULT_PATHS;
+	add_rows(cases, &n, -1);
+	return run(cmd, &o, cases, n);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct opts o = DEFAULT_OPTS;
+	struct vk_bench_case cases[MAX_CASES];
+	size_t n = 0;
+	int status = parse_opts(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	if (!o.paths)
+		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
+	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
+		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
+	for (int i = optind; i < argc; i++) {
+		if (add_arg(argv[0], argv[i], cases, &n))
+			return VK_EXIT_USAGE;
+	}
+	if (optind == argc)
+		add_rows(cases, &n, -1);
+	return run(argv[0], &o, cases, n);
+}

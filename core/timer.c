@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdio.h>
+
+#include "timer.h"
+
+#define CALIBRATE_NS 50000000	/* twice: the two rates must agree */
+
+static int64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Ticks per CLOCK_MONOTONIC_RAW nanosecond over one interval. */
+static double rate(void)
+{
+	int64_t n0 = raw_ns(), n1;
+	uint64_t t0 = vk_tick_start(), t1;
+
+	do {
+		n1 = raw_ns();
+		t1 = vk_tick_stop();
+	} while (n1 - n0 < CALIBRATE_NS);
+	return (double)(t1 - t0) / (double)(n1 - n0);
+}
+
+/* The cost of the timer itself: the cheapest empty start/stop pair. */
+static void measure_overhead(struct vk_timer *t)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 100000; i++) {
+		uint64_t a = vk_tick_start(), b = vk_tick_stop();
+
+		if (b - a < best)
+			best = b - a;
+	}
+	t->overhead = best;
+}
+
+int vk_timer_init(struct vk_timer *t)
+{
+	double r1 = rate(), r2 = rate();
+
+	t->name = VK_TIMER_NAME;
+	/* A counter whose rate drifts between two calibrations (a TSC that
+	 * is not invariant, a migrating VM) cannot be trusted. */
+	if (!(r1 > 0) || fabs(r1 - r2) / r1 > 0.001)
+		return -1;
+	t->ns_per_tick = 2 / (r1 + r2);
+	measure_overhead(t);
+	return 0;
+}
+
+double vk_timer_ns(const struct vk_timer *t, uint64_t ticks)
+{
+	return ticks * t->ns_per_tick;
+}

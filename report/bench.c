@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "bench.h"
+#include "json.h"
+
+int vk_bench_format_parse(const char *name)
+{
+	static const char *const names[] = {
+		[VK_BENCH_TEXT] = "text", [VK_BENCH_JSON] = "json", [VK_BENCH_CSV] = "csv",
+		[VK_BENCH_KTAP] = "ktap", [VK_BENCH_VDSOTEST] = "vdsotest",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i]))
+			return i;
+	}
+	return -1;
+}
+
+static void text(FILE *f, const struct vk_bench_report *rep)
+{
+	const char *stat = rep->cold ? "p90" : "CV%";
+
+	fprintf(f, "%-34s %-8s %9s %9s %21s %6s %4s\n", "API", "path", "median", "min",
+		"95% CI", stat, "n");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_result *r = &rep->r[i];
+
+		if (r->skipped) {
+			fprintf(f, "%-34s %-8s %9s   (%s)\n", r->api, vk_path_name(r->path), "-",
+				r->skipped);
+			continue;
+		}
+		fprintf(f, "%-34s %-8s %9.1f %9.1f %9.1f - %9.1f %6.1f %4d%s\n", r->api,
+			vk_path_name(r->path), r->median, r->min, r->ci_lo, r->ci_hi,
+			rep->cold ? r->p90 : r->cv, r->n, r->multimodal ? "  multimodal" : "");
+	}
+	fprintf(f, "\nns per call%s; timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
+		rep->cold ? ", one cold call at a time" : "", rep->timer->name,
+		1 / rep->timer->ns_per_tick, rep->timer->overhead * rep->timer->ns_per_tick,
+		rep->cpu);
+	if (rep->disturbed)
+		fprintf(f, "warning: the run was disturbed (load %.2f, %ld involuntary context switches): repeat it on a quieter machine\n",
+			rep->loadavg, rep->involuntary);
+}
+
+static void json_result(struct vk_json *j, const struct vk_bench_result *r, int cold)
+{
+	vk_json_object(j, NULL);
+	vk_json_str(j, "api", r->api);
+	vk_json_str(j, "path", vk_path_name(r->path));
+	if (r->skipped) {
+		vk_json_str(j, "skipped", r->skipped);
+		vk_json_end(j);
+		return;
+	}
+	vk_json_double(j, "median_ns", r->median);
+	vk_json_double(j, "min_ns", r->min);
+	vk_json_double(j, "ci95_low_ns", r->ci_lo);
+	vk_json_double(j, "ci95_high_ns", r->ci_hi);
+	vk_json_double(j, "cv_pct", r->cv);
+	if (cold) {
+		vk_json_double(j, "p90_ns", r->p90);
+		vk_json_double(j, "p99_ns", r->p99);
+	}
+	vk_json_int(j, "samples", r->n);
+	vk_json_uint(j, "batch", r->batch);
+	vk_json_bool(j, "multimodal", r->multimodal);
+	vk_json_uint(j, "calls", r->calls);
+	vk_json_int(j, "involuntary_switches", r->involuntary_switches);
+	vk_json_array(j, "samples_ns");
+	for (int i = 0; i < r->n; i++)
+		vk_json_double(j, NULL, r->samples[i]);
+	vk_json_end(j);
+	vk_json_end(j);
+}
+
+static void json(FILE *f, const struct vk_bench_report *rep)
+{
+	struct vk_json j;
+
+	vk_json_init(&j, f);
+	vk_json_object(&j, NULL);
+	vk_json_str(&j, "schema", VK_BENCH_SCHEMA);
+	vk_json_str(&j, "tool_version", rep->version);
+	vk_json_str(&j, "time", rep->time);
+	vk_json_object(&j, "kernel");
+	vk_json_str(&j, "release", rep->uts.release);
+	vk_json_str(&j, "machine", rep->uts.machine);
+	vk_json_end(&j);
+	vk_json_str(&j, "cpu_model", rep->cpu_model);
+	vk_json_str(&j, "clocksource", rep->clocksource);
+	vk_json_object(&j, "options");
+	vk_json_double(&j, "seconds", rep->seconds);
+	vk_json_int(&j, "samples", rep->samples);
+	vk_json_int(&j, "cpu", rep->cpu);
+	vk_json_bool(&j, "cold", rep->cold);
+	vk_json_end(&j);
+	vk_json_object(&j, "timer");
+	vk_json_str(&j, "name", rep->timer->name);
+	vk_json_double(&j, "ghz", 1 / rep->timer->ns_per_tick);
+	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
+	vk_json_end(&j);
+	vk_json_object(&j, "environment");
+	vk_json_double(&j, "loadavg", rep->loadavg);
+	vk_json_int(&j, "voluntary_switches", rep->voluntary);
+	vk_json_int(&j, "involuntary_switches", rep->involuntary);
+	vk_json_bool(&j, "disturbed", rep->disturbed);
+	vk_json_end(&j);
+	vk_json_array(&j, "results");
+	for (size_t i = 0; i < rep->n; i++)
+		json_result(&j, &rep->r[i], rep->cold);
+	vk_json_end(&j);
+	vk_json_end(&j);
+}
+
+static void csv(FILE *f, const struct vk_bench_report *rep)
+{
+	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_result *r = &rep->r[i];
+
+		if (r->skipped)
+			fprintf(f, "%s,%s,,,,,,,,,,,\"%s\"\n", r->api, vk_path_name(r->path), r->skipped);
+		else
+			fprintf(f, "%s,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%lu,%d,\n", r->api,
+				vk_path_name(r->path), r->median, r->min, r->ci_lo, r->ci_hi, r->cv,
+				r->p90, r->p99, r->n, r->batch, r->multimodal);
+	}
+}
+
+static void ktap(FILE *f, const struct vk_bench_report *rep)
+{
+	fprintf(f, "KTAP version 1\n# vdsokit %s bench\n1..%zu\n", rep->version, rep->n);
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_result *r = &rep->r[i];
+
+		fprintf(f, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
+		if (r->skipped)
+			fprintf(f, " # SKIP %s\n", r->skipped);
+		else
+			fprintf(f, "\n# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples\n",
+				r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n);
+	}
+}
+
+/*
+ * vdsotest's own lines, which LKFT and MMTests parse: syscall, libc and
+ * vdso, whole nanoseconds, and "not tested" for a path it could not run.
+ */
+static void vdsotest(FILE *f, const struct vk_bench_report *rep)
+{
+	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
+					      VK_PATH_IMPL };
+
+	size_t end;
+
+	for (size_t i = 0; i < rep->n; i = end) {
+		for (end = i; end < rep->n && !strcmp(rep->r[end].api, rep->r[i].api); end++)
+			;
+		for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+			for (size_t k = i; k < end; k++) {
+				const struct vk_bench_result *r = &rep->r[k];
+
+				if (r->path != order[o])
+					continue;
+				if (r->skipped)
+					fprintf(f, "%s: %7s: not tested\n", r->api, vk_path_name(r->path));
+				else
+					fprintf(f, "%s: %7s: %llu nsec/call\n", r->api,
+						vk_path_name(r->path), (unsigned long long)r->median);
+			}
+		}
+	}
+}
+
+void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep)
+{
+	switch (format) {
+	case VK_BENCH_JSON: json(f, rep); break;
+	case VK_BENCH_CSV: csv(f, rep); break;
+	case VK_BENCH_KTAP: ktap(f, rep); break;
+	case VK_BENCH_VDSOTEST: vdsotest(f, rep); break;
+	default: text(f, rep); break;
+	}
+}

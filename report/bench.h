@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Reporters of bench results: the figures as measured, in each format. */
+#ifndef VK_REPORT_BENCH_H
+#define VK_REPORT_BENCH_H
+
+#include <stdio.h>
+#include <sys/utsname.h>
+
+#include "../core/bench.h"
+
+#define VK_BENCH_SCHEMA "vdsokit-bench/1"
+
+enum vk_bench_format {
+	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST
+};
+
+struct vk_bench_report {
+	const char *version;
+	char time[32];		/* ISO 8601, UTC */
+	struct utsname uts;
+	char cpu_model[128];
+	char clocksource[64];
+	double seconds;
+	int samples;
+	int cpu;
+	int cold;
+	const struct vk_timer *timer;
+	double loadavg;
+	long voluntary, involuntary;	/* context switches during the run */
+	int disturbed;
+	size_t n;
+	const struct vk_bench_result *r;
+};
+
+int vk_bench_format_parse(const char *name);
+void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep);
+
+#endif /* VK_REPORT_BENCH_H */

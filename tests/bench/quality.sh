@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make bench-quality: how good bench's figures are, measured here and now
+# against the targets set for it. A benchmark is judged by a benchmark
+# run, never by a timed unit test; this prints the figures and the
+# commands that gave them, and exits 1 when a target is missed.
+#   accuracy     vdso clock_gettime(MONOTONIC) within 3% of a plain
+#                reference loop (tests/bench/reference.c), same CPU
+#   precision    CV of the vdso median over 10 separate runs <= 2%
+#   speed        bench of every API on its three paths in <= 10 s
+#   sensitivity  a planted 5% slowdown (tests/impl/slow-5pct.c) called
+#                significant by compare in >= 9 of 10 trials, and two
+#                identical implementations in <= 1 of 10
+set -u
+O=${O:-build}
+VK=$O/vdsokit
+IMPL=$O/tests/impl
+TRIALS=${TRIALS:-10}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cpu=$(( $(nproc) - 1 ))
+api=clock-gettime-monotonic
+missed=0
+
+# median_of CSV: the median_ns of the first measured row.
+median_of() {
+	awk -F, 'NR > 1 && $3 != "" { print $3; exit }' "$1"
+}
+
+verdict() {
+	if [ "$1" = 1 ]; then echo "met"; else echo "MISSED"; missed=$((missed + 1)); fi
+}
+
+stats() {
+	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.3f %.3f\n", m, sqrt((q - n * m * m) / (n - 1)) / m * 100 }'
+}
+
+echo "# accuracy: $VK bench $api --paths vdso --cpu $cpu vs $O/tests/bench/reference (taskset -c $cpu)"
+worst=0
+for i in 1 2 3; do
+	"$VK" bench -d 0.3 --cpu $cpu $api --paths vdso --format csv >"$tmp/a.csv"
+	b=$(median_of "$tmp/a.csv")
+	r=$(taskset -c $cpu "$O/tests/bench/reference")
+	dev=$(awk -v b="$b" -v r="$r" 'BEGIN { d = (b / r - 1) * 100; printf "%.2f", d }')
+	echo "  run $i: bench $b ns, reference $r ns: ${dev}%"
+	worst=$(awk -v w="$worst" -v d="$dev" 'BEGIN { d = d < 0 ? -d : d; print d > w ? d : w }')
+done
+echo "accuracy: worst deviation ${worst}% (target <= 3%): $(verdict "$(awk -v w="$worst" 'BEGIN { print w <= 3 }')")"
+
+echo "# precision: 10 runs of $VK bench $api --paths vdso"
+for i in $(seq 1 10); do
+	"$VK" bench $api --paths vdso --format csv >"$tmp/p.csv"
+	median_of "$tmp/p.csv"
+done >"$tmp/medians"
+read -r mean cv < <(stats <"$tmp/medians")
+echo "  medians: $(tr '\n' ' ' <"$tmp/medians")"
+echo "precision: mean ${mean} ns, CV ${cv}% (target <= 2%): $(verdict "$(awk -v c="$cv" 'BEGIN { print c <= 2 }')")"
+
+echo "# speed: time $VK bench (every API, paths vdso, libc, syscall)"
+start=$(date +%s%N)
+"$VK" bench --format csv >"$tmp/all.csv"
+secs=$(awk -v n=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.2f", n / 1e9 }')
+rows=$(($(wc -l <"$tmp/all.csv") - 1))
+echo "speed: $rows API x path figures in ${secs} s (target <= 10 s): $(verdict "$(awk -v s="$secs" 'BEGIN { print s <= 10 }')")"
+
+echo "# sensitivity: $TRIALS trials of bench --impl A then --impl B on $api, then compare A B"
+trial() {
+	"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old.json" &&
+	"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new.json" &&
+	"$VK" compare --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/cmp.json"
+	grep -q '"significant": true' "$tmp/cmp.json"
+}
+slow=0 same=0
+for i in $(seq 1 "$TRIALS"); do
+	trial "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && slow=$((slow + 1))
+	trial "$IMPL/passthrough.so" "$IMPL/passthrough.so" && same=$((same + 1))
+done
+echo "sensitivity: 5% slowdown significant in $slow of $TRIALS (target >= 9): $(verdict "$(( slow * 10 >= TRIALS * 9 ))")"
+echo "specificity: identical pair significant in $same of $TRIALS (target <= 1): $(verdict "$(( same * 10 <= TRIALS ))")"
+[ "$missed" = 0 ]

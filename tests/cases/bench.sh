@@ -1,0 +1,77 @@
+# bench's reports and options. No figure is asserted here: a benchmark's
+# claims come from a benchmark run (make bench-quality), not a unit test.
+. "$TOP/tests/lib.sh"
+
+api=clock-gettime-monotonic
+expect_status 0 "bench of one API exits 0" "$VK" bench -d 0.02 $api --format json
+cp "$TMP/out" "$TMP/bench.json"
+if need python3; then
+	check "the JSON report has schema vdsokit-bench/1 and three paths" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "vdsokit-bench/1"
+for k in ("tool_version", "time", "kernel", "cpu_model", "clocksource", "options", "timer", "environment"):
+    assert k in d, k
+r = d["results"]
+assert [x["path"] for x in r] == ["vdso", "libc", "syscall"], r
+for x in r:
+    assert x["api"] == sys.argv[2]
+    assert 0 < x["min_ns"] <= x["median_ns"], x
+    assert x["ci95_low_ns"] <= x["median_ns"] <= x["ci95_high_ns"], x
+    assert len(x["samples_ns"]) == x["samples"] == d["options"]["samples"], x
+' "$TMP/bench.json" $api
+else
+	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
+fi
+
+expect_status 0 "--format vdsotest exits 0" "$VK" bench -d 0.02 $api --format vdsotest
+check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): [0-9]+ nsec/call\$" "$TMP/out")" = 0
+check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
+if ! need i686-linux-gnu-gcc; then
+	skip "a path that cannot run is 'not tested'" "no i386 compiler (gcc-i686-linux-gnu)"
+elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+	not_ok "the i386 build for 'not tested'" "$(tail -n 3 "$TMP/variant-i386.log")"
+else
+	expect_status 0 "a path that cannot run is 'not tested' (i386, no getres_time64 before 7.0)" \
+		"$O/v/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
+	if grep -q 'clock_getres_time64' <("$O/v/i386/vdsokit" list-apis | grep -w exported); then
+		contains "the i386 vDSO's getres_time64 is measured" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: [0-9]+ nsec/call$'
+	else
+		contains "the missing getres_time64 is 'vdso: not tested'" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: not tested$'
+	fi
+fi
+
+expect_status 0 "--format csv exits 0" "$VK" bench -d 0.02 time --format csv
+contains "CSV has its header" "$TMP/out" '^api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped$'
+check "CSV has one row per path" test "$(grep -c '^time,' "$TMP/out")" = 3
+expect_status 0 "--format ktap exits 0" "$VK" bench -d 0.02 getcpu --format ktap
+contains "KTAP plans the three paths" "$TMP/out" '^1\.\.3$'
+contains "KTAP gives the figure" "$TMP/out" '^# median [0-9.]+ ns/call, min [0-9.]+, 95% CI'
+expect_status 0 "any clock id can be measured" "$VK" bench -d 0.02 clock-getres-id:15 clock-gettime-id:-1 --format csv
+contains "clock id 15 is measured" "$TMP/out" '^clock-getres-id:15,vdso,[0-9.]+,'
+contains "clock id -1 is measured" "$TMP/out" '^clock-gettime-id:-1,syscall,[0-9.]+,'
+expect_status 0 "--cold measures single calls" "$VK" bench --cold -d 0.05 $api --paths vdso --format json
+if need python3; then
+	check "--cold reports p90 and p99" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["batch"] == 1 and r["samples"] >= 20 and r["p90_ns"] <= r["p99_ns"], r
+' "$TMP/out"
+fi
+expect_status 0 "a function name measures all its clocks" "$VK" bench -d 0.01 clock_getres --paths vdso --format csv
+check "all named clocks of clock_getres" test "$(grep -c '^clock-getres-' "$TMP/out")" = 11
+expect_status 0 "--impl adds the impl path" "$VK" bench -d 0.02 time --impl "$O/tests/impl/passthrough.so" --format csv
+contains "the impl path is measured" "$TMP/out" '^time,impl,[0-9.]+,'
+
+for bad in "-d 0" "-d x" "--samples 1" "--samples 65" "--cpu 99999" "--format yaml" \
+	   "--paths bogus" "--paths impl" "no-such-api" "clock-gettime-id:x"; do
+	# shellcheck disable=SC2086 # each case is several words
+	expect_status 2 "bench $bad is a usage error" "$VK" bench $bad
+done
+
+# vdsotest's own command line.
+expect_status 0 "vdsotest's 'API bench' works" "$VK" -d 0.1 $api bench
+check "and prints vdsotest's lines" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
+expect_status 0 "vdsotest's 'API verify' works, options after" "$VK" getcpu verify -d 0.1 -f 3 -v -g
+expect_status 2 "vdsotest's -d 0 is refused, not a hang" "$VK" $api bench -d 0
+expect_status 2 "an unknown vdsotest test type is an error" "$VK" $api frobnicate
