@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/fallback.h"
+#include "../core/verify.h"
+#include "../report/report.h"
+#include "commands.h"
+
+static const char usage[] =
+	"Usage: vdsokit fallback [OPTIONS] [API...]\n\n"
+	"Prove whether each call stays in userspace: it is made in a child under a\n"
+	"seccomp filter that traps every syscall it could fall back to\n"
+	"(clock_gettime, clock_getres, their time64 forms, gettimeofday, time,\n"
+	"getcpu, getrandom), and reported as 'userspace' or 'falls back to\n"
+	"SYSCALL' with the reason: the vDSO does not serve that clock, the\n"
+	"clocksource is not vDSO-capable, or libc makes the syscall itself. With no\n"
+	"API, every function and every clock id; APIs as for verify.\n\n"
+	"  -r, --require LIST  exit 1 if any of these APIs (comma-separated) falls\n"
+	"                      back on the vdso path: a CI gate\n"
+	"  -p, --paths LIST    vdso,libc,impl (default vdso,libc, and impl with --impl)\n"
+	"  -I, --impl LIB.so   also probe the __vdso_* functions LIB.so exports\n"
+	"  -F, --format FMT    text (default), ktap or json\n"
+	"  -h, --help          show this help\n\n"
+	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
+	"2 usage error, 4 nothing could be probed.\n";
+
+struct opts {
+	const char *require;
+	unsigned paths;
+	const char *impl;
+	int format;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "require", required_argument, NULL, 'r' },
+		{ "paths", required_argument, NULL, 'p' },
+		{ "impl", required_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "r:p:I:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o->require = optarg;
+			break;
+		case 'p':
+			if (vk_paths_parse(optarg, &o->paths))
+				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+						      optarg);
+			break;
+		case 'I':
+			o->impl = optarg;
+			break;
+		case 'F':
+			o->format = vk_format_parse(optarg);
+			if (o->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
+						      optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	return -1;
+}
+
+/* Whether api (of function f) is in the comma-separated --require list. */
+static int required(const char *list, const char *api, enum vk_func f)
+{
+	size_t len;
+
+	for (const char *p = list; p && *p; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		if ((strlen(api) == len && !strncmp(p, api, len)) ||
+		    (strlen(vk_funcs[f].name) == len && !strncmp(p, vk_funcs[f].name, len)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Each name in --require must be an API that a target can hold. */
+static int check_require(const char *cmd, const char *list)
+{
+	struct vk_target t[VK_NFUNCS];
+	char name[64];
+	size_t len;
+	int n = 0;
+
+	for (const char *p = list; *p; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		n = 0;
+		if (!len || len >= sizeof(name) || vk_targets_add(t, &n, name))
+			return vk_usage_error(cmd, "--require: unknown API '%s'", name);
+	}
+	return 0;
+}
+
+static void probe(const struct vk_callset *cs, const struct opts *o, const struct vk_sysinfo *si,
+		  enum vk_path p, enum vk_func f, const char *api, int clock,
+		  struct vk_results *rs)
+{
+	struct vk_result *r = vk_results_add(rs, api, p, "fallback");
+	struct vk_fallback fb;
+
+	if (!cs->fn[p][f].p) {
+		vk_result_skip(r, "%s", cs->why[p][f]);
+		return;
+	}
+	vk_fallback_probe(cs, p, f, clock, &fb);
+	r->calls = 1;
+	if (fb.kind == VK_PROBE_DIED)
+		vk_result_fail(rs, r, "the probe was %s", fb.why);
+	else if (fb.kind == VK_USERSPACE)
+		snprintf(r->detail, sizeof(r->detail), "userspace");
+	else if (p == VK_PATH_VDSO && required(o->require, api, f))
+		vk_result_fail(rs, r, "falls back to %s: %s (required to stay in userspace)",
+			       fb.syscall, vk_fallback_reason(p, f, clock, si->cs_vdso));
+	else
+		snprintf(r->detail, sizeof(r->detail), "falls back to %s: %s", fb.syscall,
+			 vk_fallback_reason(p, f, clock, si->cs_vdso));
+}
+
+static void probe_target(const struct vk_callset *cs, const struct opts *o,
+			 const struct vk_sysinfo *si, const struct vk_target *t,
+			 struct vk_results *rs)
+{
+	char api[40];
+
+	for (int p = 0; p < VK_NPATHS; p++) {
+		if (!(o->paths & VK_PATH_BIT(p)) || p == VK_PATH_SYSCALL)
+			continue;
+		if (vk_funcs[t->func].shape != VK_SHAPE_CLOCK_TS) {
+			probe(cs, o, si, p, t->func, vk_funcs[t->func].name, 0, rs);
+			continue;
+		}
+		for (int i = 0; i < t->nclocks; i++) {
+			vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
+			probe(cs, o, si, p, t->func, api, t->clocks[i].id, rs);
+		}
+	}
+}
+
+static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
+{
+	const char *why = vk_fallback_unsupported();
+	struct vk_results rs = { 0 };
+	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->paths,
+				 .rs = &rs };
+	struct vk_sysinfo si;
+	struct vk_callset cs;
+	struct vk_image im;
+	char err[256];
+	int have_vdso = vk_image_open_live(&im) == 0, status;
+	size_t measured = 0;
+
+	if (why) {
+		fprintf(stderr, "%s: %s\n", cmd, why);
+		return VK_EXIT_SKIP;
+	}
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	vk_sysinfo_read(&si);
+	for (int i = 0; i < nt; i++)
+		probe_target(&cs, o, &si, &t[i], &rs);
+	if (o->format == VK_FMT_KTAP)
+		vk_report_ktap(stdout, &rep);
+	else if (o->format == VK_FMT_JSON)
+		vk_report_json(stdout, &rep);
+	else
+		vk_report_fallback_text(stdout, &rep);
+	for (size_t i = 0; i < rs.n; i++)
+		measured += rs.r[i]->status != VK_SKIP;
+	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+	vk_results_free(&rs);
+	vk_callset_close(&cs);
+	return status;
+}
+
+#define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
+
+int vk_run_fallback(const char *cmd, int format)
+{
+	struct opts o = { .paths = DEFAULT_PATHS, .format = format };
+	struct vk_target t[VK_NFUNCS];
+
+	return run(cmd, &o, t, vk_targets_all(t));
+}
+
+int cmd_fallback(int argc, char **argv)
+{
+	struct opts o = { .format = VK_FMT_TEXT };
+	struct vk_target t[VK_NFUNCS];
+	int nt = 0, status = parse_opts(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	if (!o.paths)
+		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
+	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
+		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
+	if (o.require && check_require(argv[0], o.require))
+		return VK_EXIT_USAGE;
+	for (int i = optind; i < argc; i++) {
+		if (vk_targets_add(t, &nt, argv[i]))
+			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
+					      argv[i]);
+	}
+	if (optind == argc)
+		nt = vk_targets_all(t);
+	return run(argv[0], &o, t, nt);
+}

@@ -1,0 +1,65 @@
+# fallback: the kernel's rule for which calls stay in userspace, the CI
+# gate, and an --impl that makes exactly one syscall.
+. "$TOP/tests/lib.sh"
+
+expect_status 0 "fallback over every API exits 0" "$VK" fallback --format ktap
+cp "$TMP/out" "$TMP/fb.ktap"
+contains "it answers in KTAP" "$TMP/fb.ktap" '^KTAP version 1$'
+check "no probe died" sh -c "! grep -q '^not ok' '$TMP/fb.ktap'"
+
+# answer API PATH: "userspace", or the syscall it falls back to.
+answer() {
+	awk -v api="$1" -v path="$2" '
+		found { sub(/^# /, ""); sub(/:.*/, ""); sub(/^falls back to /, ""); print; exit }
+		$1 == "ok" && $3 == api && $4 == path { found = 1 }' "$TMP/fb.ktap"
+}
+
+# lib/vdso's rule: REALTIME, MONOTONIC, MONOTONIC_RAW, BOOTTIME and TAI
+# are read from the counter, so only while the clocksource is vDSO-capable;
+# the coarse clocks always; CPU-time and alarm clocks never.
+capable=$("$VK" info --format json | sed -n 's/.*"vdso_capable": "\([a-z]*\)".*/\1/p')
+if [ "$capable" = unknown ] || [ -z "$capable" ]; then
+	skip "the kernel's rule for clock ids" "the clocksource is not known to vdsokit"
+else
+	for c in realtime monotonic monotonic-raw boottime tai; do
+		want=userspace
+		[ "$capable" = no ] && want=clock_gettime
+		check "clock-gettime-$c on the vdso path: $want (clocksource vDSO-capable: $capable)" \
+			test "$(answer clock-gettime-$c vdso)" = $want
+	done
+	for c in realtime-coarse monotonic-coarse; do
+		check "clock-gettime-$c on the vdso path: userspace" test "$(answer clock-gettime-$c vdso)" = userspace
+	done
+	for c in process-cputime thread-cputime realtime-alarm boottime-alarm; do
+		check "clock-gettime-$c on the vdso path: clock_gettime" test "$(answer clock-gettime-$c vdso)" = clock_gettime
+		check "clock-getres-$c on the vdso path: clock_getres" test "$(answer clock-getres-$c vdso)" = clock_getres
+	done
+	contains "a fallback says why" "$TMP/fb.ktap" '^# falls back to clock_gettime: the vDSO does not serve this clock$'
+fi
+
+expect_status 1 "--require fails when a required API falls back" \
+	"$VK" fallback --require clock-gettime-process-cputime clock-gettime-process-cputime
+contains "and says it was required" "$TMP/out" 'required to stay in userspace'
+expect_status 0 "--require passes when the required API stays in userspace" \
+	"$VK" fallback --require clock-gettime-monotonic-coarse clock-gettime-monotonic-coarse
+expect_status 2 "--require of an unknown API is a usage error" "$VK" fallback --require bogus
+expect_status 2 "an unknown API is a usage error" "$VK" fallback bogus
+expect_status 2 "the impl path needs --impl" "$VK" fallback --paths impl
+
+so=$O/tests/impl/fb-tai-syscall.so
+if [ ! -f "$so" ]; then
+	skip "fallback names exactly the clock an --impl makes a syscall for" "no impl libraries in this build ($so)"
+else
+	expect_status 0 "fallback probes an --impl" "$VK" fallback --impl "$so" --paths vdso,impl --format ktap clock_gettime
+	cp "$TMP/out" "$TMP/fb.ktap"
+	diff=
+	for c in realtime monotonic monotonic-raw realtime-coarse monotonic-coarse boottime tai process-cputime; do
+		[ "$(answer clock-gettime-$c vdso)" = "$(answer clock-gettime-$c impl)" ] || diff="$diff $c"
+	done
+	if [ "$(answer clock-gettime-tai vdso)" = userspace ]; then
+		check "the impl differs from the vDSO exactly on tai (differs on:$diff)" test "$diff" = " tai"
+		check "the impl's tai falls back to clock_gettime" test "$(answer clock-gettime-tai impl)" = clock_gettime
+	else
+		skip "the impl differs from the vDSO exactly on tai" "this vDSO's own tai falls back"
+	fi
+fi
