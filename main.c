@@ -14,7 +14,10 @@ const char vk_version[] = VK_VERSION;
 
 static const struct vk_cmd commands[] = {
 	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)" },
+	{ "bench", cmd_bench, "measure ns per call of every API on every path" },
+	{ "compare", cmd_compare, "compare two bench JSON files: ratios and significance" },
 	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file" },
+	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)" },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
 	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
@@ -28,7 +31,8 @@ static void usage(FILE *f)
 		   "Test and benchmark the Linux vDSO.\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
+	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench\n"
+		   "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
 		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
 }
 
@@ -63,6 +67,7 @@ static int run(const struct vk_cmd *cmd, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct vk_cmd *cmd;
+	int status;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -84,6 +89,8 @@ int main(int argc, char **argv)
 		argc = 3;
 	}
 	cmd = find_command(argv[1]);
+	if (!cmd && (status = vk_vdsotest_compat(argc, argv)) >= 0)
+		return finish(status);
 	if (!cmd) {
 		fprintf(stderr, "vdsokit: '%s' is not a command. See 'vdsokit --help'.\n",
 			argv[1]);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
 
+#include "../report/bench.h"
 #include "../report/report.h"
 #include "commands.h"
 
 static const char usage[] =
 	"Usage: vdsokit all [--format text|json]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
-	"defaults: info, then verify. With --format json, one object holds\n"
-	"each command's report under its name.\n\n"
+	"defaults: info, verify, fallback, then bench. With --format json, one\n"
+	"object holds each command's report under its name.\n\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
@@ -37,6 +38,18 @@ static int run_all(const char *cmd, int json)
 	else
 		printf("\n== verify ==\n");
 	status = worst(status, vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
+	fflush(stdout);
+	if (json)
+		printf(", \"fallback\": ");
+	else
+		printf("\n== fallback ==\n");
+	status = worst(status, vk_run_fallback(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
+	fflush(stdout);
+	if (json)
+		printf(", \"bench\": ");
+	else
+		printf("\n== bench ==\n");
+	status = worst(status, vk_run_bench(cmd, json ? VK_BENCH_JSON : VK_BENCH_TEXT));
 	if (json)
 		printf("}\n");
 	return status;

@@ -24,12 +24,18 @@ struct vk_cmd {
 };
 
 int cmd_all(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_fallback(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list_apis(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 extern const char vk_version[];
+
+/* "vdsokit [-d SEC] [-f NUM] API verify|bench": -1 if argv is not that. */
+int vk_vdsotest_compat(int argc, char **argv);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
 int vk_usage_error(const char *cmd, const char *fmt, ...)
@@ -40,11 +46,18 @@ int vk_bad_option(const char *cmd);
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 /* The work of `vdsokit info`, also run by `vdsokit all`. */
 int vk_run_info(const char *cmd, const char *path, int json);
+/* `vdsokit bench` with its defaults, in a bench format, for `all`. */
+int vk_run_bench(const char *cmd, int format);
+/* `vdsokit fallback` with its defaults, in a report format, for `all`. */
+int vk_run_fallback(const char *cmd, int format);
 /* `vdsokit verify` with its defaults, in a report format, for `all`. */
 int vk_run_verify(const char *cmd, int format);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);
 
+/* Option values: a positive number of seconds, a whole number. */
+int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
+int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);
 /*
  * Parse [-i|--image FILE] [-f|--format text|json] [-h|--help], printing
  * usage for --help. Returns -1 to go on, else the exit status to return.

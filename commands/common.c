@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -77,4 +79,26 @@ int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **p
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	return -1;
+}
+
+int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double d = strtod(arg, &end);
+
+	if (end == arg || *end || !isfinite(d) || d <= 0)
+		return vk_usage_error(cmd, "%s: '%s' is not a positive number of seconds", opt, arg);
+	*out = d;
+	return 0;
+}
+
+int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
+{
+	char *end;
+	unsigned long long n = strtoull(arg, &end, 10);
+
+	if (end == arg || *end || arg[0] == '-')
+		return vk_usage_error(cmd, "%s: '%s' is not a whole number", opt, arg);
+	*out = n;
+	return 0;
 }

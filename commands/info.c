@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/fallback.h"
 #include "../report/info.h"
 #include "commands.h"
 
@@ -12,7 +13,8 @@ static const char usage[] =
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
-	"whether this process is in a non-initial time namespace.\n\n"
+	"whether this process is in a non-initial time namespace; for this\n"
+	"process's vDSO, whether each function stays in userspace.\n\n"
 	"  -i, --image FILE   read a vDSO image from FILE instead of this process's\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
@@ -30,6 +32,34 @@ static void read_notes(struct vk_info *in, const struct vk_elf *e)
 		for (size_t i = 0; i < n.descsz && i < 64; i++)
 			sprintf(in->build_id + 2 * i, "%02x", n.desc[i]);
 	}
+}
+
+/* Where the live vDSO's functions run, by fallback's probe (MONOTONIC for
+ * the clock functions). */
+static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
+{
+	struct vk_callset cs;
+	struct vk_fallback fb;
+	char err[64];
+
+	if (!im->live || vk_fallback_unsupported() || vk_callset_init(&cs, im, NULL, err, sizeof(err)))
+		return;
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		struct vk_info_func *fn = &in->funcs[i];
+
+		if (!fn->applies || !fn->f.found)
+			continue;
+		vk_fallback_probe(&cs, VK_PATH_VDSO, i, CLOCK_MONOTONIC, &fb);
+		if (fb.kind == VK_USERSPACE)
+			snprintf(fn->runs, sizeof(fn->runs), "userspace");
+		else if (fb.kind == VK_SYSCALL)
+			snprintf(fn->runs, sizeof(fn->runs), "falls back to %s: %s", fb.syscall,
+				 vk_fallback_reason(VK_PATH_VDSO, i, CLOCK_MONOTONIC,
+						    in->sys.cs_vdso));
+		else
+			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe was %s", fb.why);
+	}
+	vk_callset_close(&cs);
 }
 
 /* Everything the reporters print, read from the image and the system. */
@@ -51,6 +81,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 		fn->applies = im->arch && (im->arch->funcs & VK_FN_BIT(i));
 		vk_image_func(im, i, &fn->f);
 	}
+	probe_fallbacks(in, im);
 }
 
 int vk_run_info(const char *cmd, const char *path, int json)

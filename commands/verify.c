@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,29 +38,6 @@ struct opts {
 	int format;
 };
 
-static int parse_number(const char *cmd, const char *opt, const char *arg, double *out)
-{
-	char *end;
-	double d = strtod(arg, &end);
-
-	if (end == arg || *end || !isfinite(d) || d <= 0)
-		return vk_usage_error(cmd, "%s: '%s' is not a positive number", opt, arg);
-	*out = d;
-	return 0;
-}
-
-static int parse_count(const char *cmd, const char *opt, const char *arg,
-		       unsigned long long *out)
-{
-	char *end;
-	unsigned long long n = strtoull(arg, &end, 10);
-
-	if (end == arg || *end || arg[0] == '-')
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number", opt, arg);
-	*out = n;
-	return 0;
-}
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -80,11 +56,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "d:f:p:I:t:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_number(argv[0], "-d", optarg, &o->seconds))
+			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
 				return VK_EXIT_USAGE;
 			break;
 		case 'f':
-			if (parse_count(argv[0], "--max-fails", optarg, &o->max_fails))
+			if (vk_parse_count(argv[0], "--max-fails", optarg, &o->max_fails))
 				return VK_EXIT_USAGE;
 			break;
 		case 'p':
@@ -96,7 +72,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->impl = optarg;
 			break;
 		case 't':
-			if (parse_count(argv[0], "--threads", optarg, &n))
+			if (vk_parse_count(argv[0], "--threads", optarg, &n))
 				return VK_EXIT_USAGE;
 			if (n < 1 || n > 64)
 				return vk_usage_error(argv[0], "--threads takes 1 to 64");
@@ -116,76 +92,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 	}
 	return -1;
-}
-
-static struct vk_target *target_for(struct vk_target *t, int *n, enum vk_func f)
-{
-	for (int i = 0; i < *n; i++) {
-		if (t[i].func == f)
-			return &t[i];
-	}
-	memset(&t[*n], 0, sizeof(t[*n]));
-	t[*n].func = f;
-	return &t[(*n)++];
-}
-
-/* "clock-gettime-id:N" and its siblings: a clock function and any id. */
-static int parse_clock_api(const char *name, enum vk_func *f, struct vk_clock *c)
-{
-	for (int i = 0; i < VK_NFUNCS; i++) {
-		struct vk_clock probe = { .name = "" };
-		char prefix[40];
-		size_t len;
-
-		if (vk_funcs[i].shape != VK_SHAPE_CLOCK_TS)
-			continue;
-		vk_clock_api(prefix, sizeof(prefix), i, &probe);
-		len = strlen(prefix);
-		if (!strncmp(name, prefix, len) && vk_clock_parse(name + len, c) == 0) {
-			*f = i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int add_api(const char *cmd, const char *name, struct vk_target *t, int *n)
-{
-	struct vk_target *tg;
-	struct vk_clock c;
-	enum vk_func f;
-
-	for (f = 0; f < VK_NFUNCS && strcmp(name, vk_funcs[f].name); f++)
-		;
-	if (f < VK_NFUNCS) {
-		tg = target_for(t, n, f);
-		if (vk_funcs[f].shape == VK_SHAPE_CLOCK_TS)
-			tg->nclocks = vk_clocks_all(tg->clocks, VK_MAX_CLOCKS);
-		return 0;
-	}
-	if (parse_clock_api(name, &f, &c) == 0) {
-		tg = target_for(t, n, f);
-		if (tg->nclocks < VK_MAX_CLOCKS)
-			tg->clocks[tg->nclocks++] = c;
-		return 0;
-	}
-	return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", name);
-}
-
-static int all_targets(struct vk_target *t)
-{
-	const struct vk_arch *arch = vk_arch_host();
-	int n = 0;
-
-	for (int f = 0; f < VK_NFUNCS; f++) {
-		struct vk_api probe = { .func = f };
-
-		if (!vk_api_applies(&probe, sizeof(void *) == 8) ||
-		    (arch && !(arch->funcs & VK_FN_BIT(f))))
-			continue;
-		add_api("", vk_funcs[f].name, t, &n);
-	}
-	return n;
 }
 
 static int exit_status(const struct vk_results *rs)
@@ -238,7 +144,7 @@ int vk_run_verify(const char *cmd, int format)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];
-	int nt = all_targets(t);
+	int nt = vk_targets_all(t);
 
 	o.format = format;
 	o.paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC);
@@ -259,10 +165,11 @@ int cmd_verify(int argc, char **argv)
 	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
 		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
 	for (int i = optind; i < argc; i++) {
-		if (add_api(argv[0], argv[i], t, &nt))
-			return VK_EXIT_USAGE;
+		if (vk_targets_add(t, &nt, argv[i]))
+			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
+					      argv[i]);
 	}
 	if (optind == argc)
-		nt = all_targets(t);
+		nt = vk_targets_all(t);
 	return run(argv[0], &o, t, nt);
 }

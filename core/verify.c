@@ -131,6 +131,75 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 	return 0;
 }
 
+int vk_clock_api_parse(const char *name, enum vk_func *f, struct vk_clock *c)
+{
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		struct vk_clock probe = { .name = "" };
+		char prefix[40];
+		size_t len;
+
+		if (vk_funcs[i].shape != VK_SHAPE_CLOCK_TS)
+			continue;
+		vk_clock_api(prefix, sizeof(prefix), i, &probe);
+		len = strlen(prefix);
+		if (!strncmp(name, prefix, len) && vk_clock_parse(name + len, c) == 0) {
+			*f = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static struct vk_target *target_for(struct vk_target *t, int *n, enum vk_func f)
+{
+	for (int i = 0; i < *n; i++) {
+		if (t[i].func == f)
+			return &t[i];
+	}
+	memset(&t[*n], 0, sizeof(t[*n]));
+	t[*n].func = f;
+	return &t[(*n)++];
+}
+
+int vk_targets_add(struct vk_target *t, int *n, const char *name)
+{
+	struct vk_target *tg;
+	struct vk_clock c;
+	enum vk_func f;
+
+	for (f = 0; f < VK_NFUNCS && strcmp(name, vk_funcs[f].name); f++)
+		;
+	if (f < VK_NFUNCS) {
+		tg = target_for(t, n, f);
+		if (vk_funcs[f].shape == VK_SHAPE_CLOCK_TS)
+			tg->nclocks = vk_clocks_all(tg->clocks, VK_MAX_CLOCKS);
+		return 0;
+	}
+	if (vk_clock_api_parse(name, &f, &c) == 0) {
+		tg = target_for(t, n, f);
+		if (tg->nclocks < VK_MAX_CLOCKS)
+			tg->clocks[tg->nclocks++] = c;
+		return 0;
+	}
+	return -1;
+}
+
+int vk_targets_all(struct vk_target *t)
+{
+	const struct vk_arch *arch = vk_arch_host();
+	int n = 0;
+
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_api probe = { .func = f };
+
+		if (!vk_api_applies(&probe, sizeof(void *) == 8) ||
+		    (arch && !(arch->funcs & VK_FN_BIT(f))))
+			continue;
+		vk_targets_add(t, &n, vk_funcs[f].name);
+	}
+	return n;
+}
+
 static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	switch (t->func) {

@@ -52,6 +52,17 @@ struct vk_verify {
 int vk_clocks_all(struct vk_clock *clocks, int max);
 /* The clock an API row names ("monotonic" or "id:N"); -1 if none. */
 int vk_clock_parse(const char *name, struct vk_clock *c);
+/* A clock API by name, "clock-gettime-tai" or "clock-getres-id:15". */
+int vk_clock_api_parse(const char *name, enum vk_func *f, struct vk_clock *c);
+
+/*
+ * The selection of APIs a command runs: every function of this ABI, or
+ * those named (a function for all its clocks, an API row, or a clock
+ * API such as clock-gettime-id:15), grouped by function. t holds
+ * VK_NFUNCS targets; vk_targets_add() returns -1 for an unknown name.
+ */
+int vk_targets_all(struct vk_target *t);
+int vk_targets_add(struct vk_target *t, int *n, const char *name);
 
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t);
 

@@ -15,6 +15,7 @@ struct vk_info_func {
 	enum vk_func id;
 	int applies;		/* the function exists for this image's ABI */
 	struct vk_image_func f;
+	char runs[96];		/* live image: "userspace" or "falls back to ..." */
 };
 
 struct vk_info {

@@ -84,7 +84,8 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 		if (!fn->applies)
 			continue;
 		if (fn->f.found)
-			fprintf(f, "  %-20s %s\n", name, vk_report_symver(buf, sizeof(buf), &fn->f.sym));
+			fprintf(f, "  %-20s %-34s %s\n", name,
+				vk_report_symver(buf, sizeof(buf), &fn->f.sym), fn->runs);
 		else if (fn->f.wrong_version)
 			fprintf(f, "  %-20s absent at %s: only %s\n", name, fn->f.want_version,
 				vk_report_symver(buf, sizeof(buf), &fn->f.sym));

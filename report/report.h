@@ -27,5 +27,7 @@ struct vk_report {
 void vk_report_text(FILE *f, const struct vk_report *r);
 void vk_report_ktap(FILE *f, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
+/* fallback's answers: one line per API and path, what it does and why. */
+void vk_report_fallback_text(FILE *f, const struct vk_report *r);
 
 #endif /* VK_REPORT_H */

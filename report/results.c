@@ -122,6 +122,8 @@ void vk_report_ktap(FILE *f, const struct vk_report *r)
 		if (x->status == VK_FAIL)
 			fprintf(f, "# %s (broken %llu times in %llu calls)\n", x->detail, x->fails,
 				x->calls);
+		else if (x->status == VK_PASS && x->detail[0])
+			fprintf(f, "# %s\n", x->detail);
 	}
 	if (r->stopped)
 		fprintf(f, "# stopped after %llu failures (--max-fails)\n", r->rs->fails);
@@ -171,4 +173,20 @@ void vk_report_json(FILE *f, const struct vk_report *r)
 	vk_json_uint(&j, "skip", t.skip);
 	vk_json_end(&j);
 	vk_json_end(&j);
+}
+
+void vk_report_fallback_text(FILE *f, const struct vk_report *r)
+{
+	struct totals t = count(r->rs);
+
+	fprintf(f, "%-34s %-8s %s\n", "API", "path", "where it runs");
+	for (size_t i = 0; i < r->rs->n; i++) {
+		const struct vk_result *x = r->rs->r[i];
+
+		fprintf(f, "%-34s %-8s %s%s\n", x->api, vk_path_name(x->path),
+			x->status == VK_FAIL ? "FAIL: " : x->status == VK_SKIP ? "not probed: " : "",
+			x->detail);
+	}
+	fprintf(f, "\n%s: %zu probes: %zu answered, %zu failed, %zu skipped\n", r->command,
+		r->rs->n, t.pass, t.fail, t.skip);
 }

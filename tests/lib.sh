@@ -35,3 +35,15 @@ need() {
 	local t
 	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || return 1; done
 }
+
+# variant NAME MAKE-ARGS...: builds vdsokit and its test programs into
+# $O/v/NAME (incrementally, so cases can share a build), with the parent
+# make's command-line variables (SANITIZE=1, O=...) kept out of it. The
+# log is $TMP/variant-NAME.log; false if the build fails.
+variant() {
+	local name=$1
+	shift
+	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
+	 make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
+		>"$TMP/variant-$name.log" 2>&1
+}

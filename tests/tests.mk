@@ -25,7 +25,18 @@ $(O)/tests/impl/%.so: tests/impl/%.c $(wildcard tests/impl/*.h)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -fPIC -shared $< -o $@
 
+# The benchmark's own quality, measured (not a test: figures for a note).
+BENCH_BINS := $(patsubst tests/bench/%.c,$(O)/tests/bench/%,$(wildcard tests/bench/*.c))
+
+$(O)/tests/bench/%: tests/bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -iquote core -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
+
+.PHONY: bench-quality
+bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
+	O=$(abspath $(O)) tests/bench/quality.sh
+
 check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
 
--include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d)
+-include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) $(BENCH_BINS:=.d)

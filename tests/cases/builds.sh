@@ -3,19 +3,14 @@
 # qemu-user, where there is no vDSO: they must say so cleanly (exit 4).
 . "$TOP/tests/lib.sh"
 
-# The parent make's command-line variables (SANITIZE=1, O=...) must not
-# leak into these builds.
-unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-jobs=$(nproc 2>/dev/null || echo 2)
-
 # build NAME MAKE-ARGS...: builds vdsokit and its test programs into $O/v/NAME.
 build() {
-	local name=$1 log="$TMP/build-$1.log"
+	local name=$1
 	shift
-	if make -C "$TOP" -j"$jobs" O="$O/v/$name" "$@" check-build >"$log" 2>&1; then
+	if variant "$name" "$@"; then
 		ok "the $name build ($*) compiles warning-free"
 	else
-		not_ok "the $name build ($*) compiles warning-free" "$(tail -n 5 "$log")"
+		not_ok "the $name build ($*) compiles warning-free" "$(tail -n 5 "$TMP/variant-$name.log")"
 		return 1
 	fi
 }

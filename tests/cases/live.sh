@@ -24,8 +24,12 @@ if need readelf; then
 else
 	skip "readelf reads the dump" "readelf is not installed"
 fi
-"$VK" info | sed -n '/^functions:/,$p' >"$TMP/live.txt"
-"$VK" info --image "$TMP/vdso.so" | sed -n '/^functions:/,$p' >"$TMP/file.txt"
+# The live image's functions also say where they run; the file's cannot.
+for src in live file; do
+	img=; [ $src = file ] && img="--image $TMP/vdso.so"
+	# shellcheck disable=SC2086 # $img is an option and its value
+	"$VK" info $img | sed -n '/^functions:/,$p' | awk '/^  [a-z_0-9]+ +__/ { print $1, $2; next } { print }' >"$TMP/$src.txt"
+done
 check "the dump has the same functions and symbols as the live image" cmp "$TMP/live.txt" "$TMP/file.txt"
 range=$(grep -F '[vdso]' /proc/self/maps | cut -d' ' -f1)
 [ -n "$range" ] && map=$((0x${range#*-} - 0x${range%-*}))
@@ -37,4 +41,11 @@ else
 fi
 "$VK" dump - >"$TMP/stdout.so"
 check "dump - writes the same bytes to stdout" cmp "$TMP/vdso.so" "$TMP/stdout.so"
-expect_status 0 "all (the main job) exits 0" "$VK" all
+# all's status is its commands' worst: 1 when verify finds the host's
+# vDSO at fault, which is a finding, not a failure of all.
+"$VK" all >"$TMP/all.txt" 2>"$TMP/err"
+status=$?
+if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "all (the main job) exits 0 or 1 ($status)"; else not_ok "all (the main job) exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
+for section in info verify fallback bench; do
+	contains "all runs $section" "$TMP/all.txt" "^== $section ==\$"
+done

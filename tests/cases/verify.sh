@@ -50,9 +50,9 @@ expect_status 2 "a missing --impl library is an input error" "$VK" verify --impl
 expect_status 2 "--impl wants a path, not a bare name" "$VK" verify --impl libc.so.6
 expect_status 2 "--threads 0 is a usage error" "$VK" verify --threads 0
 expect_status 2 "--max-fails -1 is a usage error" "$VK" verify --max-fails -1
-if [ -x "$O/v/static/vdsokit" ]; then
+if variant static STATIC=1; then
 	expect_status 2 "--impl in a static build is refused" "$O/v/static/vdsokit" verify --impl /dev/null
 	contains "the static build says why" "$TMP/err" 'unavailable in a static build'
 else
-	skip "--impl in a static build is refused" "no static build (tests/cases/builds.sh makes it)"
+	not_ok "--impl in a static build is refused" "the static build failed: $(tail -n 3 "$TMP/variant-static.log")"
 fi
