@@ -13,6 +13,7 @@
 const char vk_version[] = VK_VERSION;
 
 static const struct vk_cmd commands[] = {
+	{ "abi", cmd_abi, "hostile arguments on every path, outcomes against the syscall's" },
 	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)" },
 	{ "bench", cmd_bench, "measure ns per call of every API on every path" },
 	{ "compare", cmd_compare, "compare two bench JSON files: ratios and significance" },
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 		   "Test and benchmark the Linux vDSO.\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench\n"
+	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench|abi\n"
 		   "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
 		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
 }

@@ -8,7 +8,7 @@
 static const char usage[] =
 	"Usage: vdsokit all [--format text|json]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
-	"defaults: info, verify, fallback, then bench. With --format json, one\n"
+	"defaults: info, verify, abi, fallback, then bench. With --format json, one\n"
 	"object holds each command's report under its name.\n\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
@@ -38,6 +38,12 @@ static int run_all(const char *cmd, int json)
 	else
 		printf("\n== verify ==\n");
 	status = worst(status, vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
+	fflush(stdout);
+	if (json)
+		printf(", \"abi\": ");
+	else
+		printf("\n== abi ==\n");
+	status = worst(status, vk_run_abi(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
 	fflush(stdout);
 	if (json)
 		printf(", \"fallback\": ");

@@ -23,6 +23,7 @@ struct vk_cmd {
 	const char *summary;
 };
 
+int cmd_abi(int argc, char **argv);
 int cmd_all(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -34,7 +35,7 @@ int cmd_verify(int argc, char **argv);
 
 extern const char vk_version[];
 
-/* "vdsokit [-d SEC] [-f NUM] API verify|bench": -1 if argv is not that. */
+/* "vdsokit [-d SEC] [-f NUM] API verify|bench|abi": -1 if argv is not that. */
 int vk_vdsotest_compat(int argc, char **argv);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
@@ -46,6 +47,8 @@ int vk_bad_option(const char *cmd);
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 /* The work of `vdsokit info`, also run by `vdsokit all`. */
 int vk_run_info(const char *cmd, const char *path, int json);
+/* `vdsokit abi` with its defaults, in a report format, for `all`. */
+int vk_run_abi(const char *cmd, int format);
 /* `vdsokit bench` with its defaults, in a bench format, for `all`. */
 int vk_run_bench(const char *cmd, int format);
 /* `vdsokit fallback` with its defaults, in a report format, for `all`. */

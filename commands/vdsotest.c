@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * vdsotest's command line, for the scripts and test farms built on it:
- *   vdsokit [-d SEC] [-f NUM] [-v] [-g] API verify|bench
- * runs vdsokit's verify or bench of that API. bench prints vdsotest's
+ *   vdsokit [-d SEC] [-f NUM] [-v] [-g] API verify|bench|abi
+ * runs vdsokit's verify, bench or abi of that API. bench prints vdsotest's
  * "API: syscall: N nsec/call" lines. Unlike vdsotest, -d 0 and junk are
  * refused instead of hanging or being read as 0.
  */
@@ -73,10 +73,13 @@ int vk_vdsotest_compat(int argc, char **argv)
 			args[n++] = "--max-fails";
 			args[n++] = (char *)c.max_fails;
 		}
+	} else if (!strcmp(c.type, "abi")) {
+		snprintf(name, sizeof(name), "vdsokit abi");
+		args[n++] = name;
 	} else {
 		return -1;
 	}
-	if (c.seconds) {
+	if (c.seconds && c.type[0] != 'a') {
 		args[n++] = "--duration";
 		args[n++] = (char *)c.seconds;
 	}
@@ -84,5 +87,7 @@ int vk_vdsotest_compat(int argc, char **argv)
 	args[n] = NULL;
 	/* Let getopt_long() start afresh on the new argument vector. */
 	optind = 0;
+	if (c.type[0] == 'a')
+		return cmd_abi(n, args);
 	return c.type[0] == 'b' ? cmd_bench(n, args) : cmd_verify(n, args);
 }

@@ -27,8 +27,8 @@ struct vk_result *vk_results_add(struct vk_results *rs, const char *api, enum vk
 	}
 	rs->r[rs->n++] = r;
 	snprintf(r->api, sizeof(r->api), "%s", api);
+	snprintf(r->check, sizeof(r->check), "%s", check);
 	r->path = path;
-	r->check = check;
 	r->status = VK_PASS;
 	return r;
 }

@@ -27,6 +27,15 @@ struct vk_report {
 void vk_report_text(FILE *f, const struct vk_report *r);
 void vk_report_ktap(FILE *f, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
+/* abi's outcomes by class, per function and path (counted by the command). */
+struct vk_abi_count {
+	const char *func;
+	enum vk_path path;
+	size_t identical, allowed, unexpected, skipped;
+};
+
+void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_count *c,
+			size_t n);
 /* fallback's answers: one line per API and path, what it does and why. */
 void vk_report_fallback_text(FILE *f, const struct vk_report *r);
 

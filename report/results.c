@@ -190,3 +190,20 @@ void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 	fprintf(f, "\n%s: %zu probes: %zu answered, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
 }
+
+void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_count *c,
+			size_t n)
+{
+	struct totals t = count(r->rs);
+
+	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
+		"identical", "allowed", "unexpected", "skipped");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
+			vk_path_name(c[i].path),
+			c[i].identical + c[i].allowed + c[i].unexpected + c[i].skipped,
+			c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
+	text_details(f, r->rs, VK_FAIL, "Unexpected");
+	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
+		r->command, r->rs->n, t.pass, t.fail, t.skip);
+}

@@ -74,4 +74,5 @@ expect_status 0 "vdsotest's 'API bench' works" "$VK" -d 0.1 $api bench
 check "and prints vdsotest's lines" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
 expect_status 0 "vdsotest's 'API verify' works, options after" "$VK" getcpu verify -d 0.1 -f 3 -v -g
 expect_status 2 "vdsotest's -d 0 is refused, not a hang" "$VK" $api bench -d 0
+expect_status 0 "vdsotest's 'API abi' works" "$VK" time abi
 expect_status 2 "an unknown vdsotest test type is an error" "$VK" $api frobnicate

@@ -46,6 +46,6 @@ check "dump - writes the same bytes to stdout" cmp "$TMP/vdso.so" "$TMP/stdout.s
 "$VK" all >"$TMP/all.txt" 2>"$TMP/err"
 status=$?
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "all (the main job) exits 0 or 1 ($status)"; else not_ok "all (the main job) exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
-for section in info verify fallback bench; do
+for section in info verify abi fallback bench; do
 	contains "all runs $section" "$TMP/all.txt" "^== $section ==\$"
 done

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/abi.h"
+#include "../core/verify.h"
+#include "../report/report.h"
+#include "commands.h"
+
+static const char usage[] =
+	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"
+	"Call each API on each path with hostile arguments: pointers NULL, to an\n"
+	"unmapped, PROT_NONE or read-only page, into the vDSO and vvar pages, across\n"
+	"a page boundary, misaligned, into the kernel's half, UINTPTR_MAX; clock ids\n"
+	"-16..40, INT_MIN, INT_MAX, a dead pid's and closed or non-clock fds'\n"
+	"clocks; getcpu's and gettimeofday's every pointer combination; getrandom's\n"
+	"bad buffers, lengths, flags and states. Each case runs in its own child\n"
+	"under a watchdog; its outcome (return value, errno, signal, and which bytes\n"
+	"it wrote, by canaries) is compared with the raw syscall's and classified:\n"
+	"identical, allowed by the vDSO's documented ABI (the rule is named), or\n"
+	"unexpected, which is a failure. APIs as for verify.\n\n"
+	"  -p, --paths LIST     vdso,libc,impl (default vdso,libc, and impl with --impl)\n"
+	"  -I, --impl LIB.so    also test the __vdso_* functions LIB.so exports\n"
+	"  -t, --timeout SECS   per case (default 1); after 3 hangs an API's other\n"
+	"                       cases on that path are skipped\n"
+	"  -F, --format FMT     text (default), ktap or json\n"
+	"  -h, --help           show this help\n\n"
+	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
+	"4 nothing could run.\n";
+
+#define MAX_CASES 512
+
+struct opts {
+	unsigned paths;
+	const char *impl;
+	double timeout;
+	int format;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "paths", required_argument, NULL, 'p' },
+		{ "impl", required_argument, NULL, 'I' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "p:I:t:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (vk_paths_parse(optarg, &o->paths))
+				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+						      optarg);
+			break;
+		case 'I':
+			o->impl = optarg;
+			break;
+		case 't':
+			if (vk_parse_seconds(argv[0], "--timeout", optarg, &o->timeout))
+				return VK_EXIT_USAGE;
+			break;
+		case 'F':
+			o->format = vk_format_parse(optarg);
+			if (o->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
+						      optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	return -1;
+}
+
+/* A target naming some clocks keeps only their cases; a whole function all. */
+static size_t select_cases(const struct vk_target *t, struct vk_abi_case *c, size_t n)
+{
+	struct vk_clock all[VK_MAX_CLOCKS];
+	size_t kept = 0;
+
+	if (vk_funcs[t->func].shape != VK_SHAPE_CLOCK_TS ||
+	    t->nclocks == vk_clocks_all(all, VK_MAX_CLOCKS))
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < t->nclocks; k++) {
+			if (c[i].clock == t->clocks[k].id) {
+				c[kept++] = c[i];
+				break;
+			}
+		}
+	}
+	return kept;
+}
+
+/* Outcomes by class, per function and path, for the text report. */
+static void count(const struct vk_results *rs, size_t first, const char *func,
+		  struct vk_abi_count *counts, size_t *ncounts)
+{
+	for (size_t i = first; i < rs->n; i++) {
+		const struct vk_result *r = rs->r[i];
+		struct vk_abi_count *k = NULL;
+
+		for (size_t j = 0; j < *ncounts; j++) {
+			if (counts[j].func == func && counts[j].path == r->path)
+				k = &counts[j];
+		}
+		if (!k) {
+			k = &counts[(*ncounts)++];
+			memset(k, 0, sizeof(*k));
+			k->func = func;
+			k->path = r->path;
+		}
+		if (r->status == VK_SKIP)
+			k->skipped++;
+		else if (r->status == VK_FAIL)
+			k->unexpected++;
+		else if (!strncmp(r->detail, "allowed", 7))
+			k->allowed++;
+		else
+			k->identical++;
+	}
+}
+
+static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
+{
+	struct vk_results rs = { 0 };
+	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->paths,
+				 .rs = &rs };
+	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
+	struct vk_abi_case *cases = calloc(MAX_CASES, sizeof(*cases));
+	struct vk_abi a = { .rs = &rs, .paths = o->paths, .timeout = o->timeout };
+	struct vk_callset cs;
+	struct vk_image im;
+	size_t ncounts = 0, ran = 0;
+	char err[256];
+	int have_vdso = vk_image_open_live(&im) == 0, status;
+
+	if (!cases || vk_abi_init()) {
+		fprintf(stderr, "%s: cannot set up the test pages\n", cmd);
+		free(cases);
+		return VK_EXIT_USAGE;
+	}
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		free(cases);
+		return VK_EXIT_USAGE;
+	}
+	a.cs = &cs;
+	for (int i = 0; i < nt; i++) {
+		size_t first = rs.n, n = vk_abi_cases(t[i].func, cases, MAX_CASES);
+
+		vk_abi_run(&a, cases, select_cases(&t[i], cases, n));
+		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
+	}
+	if (o->format == VK_FMT_KTAP)
+		vk_report_ktap(stdout, &rep);
+	else if (o->format == VK_FMT_JSON)
+		vk_report_json(stdout, &rep);
+	else
+		vk_report_abi_text(stdout, &rep, counts, ncounts);
+	for (size_t i = 0; i < rs.n; i++)
+		ran += rs.r[i]->status != VK_SKIP;
+	status = rs.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
+	vk_results_free(&rs);
+	vk_callset_close(&cs);
+	free(cases);
+	return status;
+}
+
+#define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
+
+int vk_run_abi(const char *cmd, int format)
+{
+	struct opts o = { .paths = DEFAULT_PATHS, .timeout = 1, .format = format };
+	struct vk_target t[VK_NFUNCS];
+
+	return run(cmd, &o, t, vk_targets_all(t));
+}
+
+int cmd_abi(int argc, char **argv)
+{
+	struct opts o = { .timeout = 1, .format = VK_FMT_TEXT };
+	struct vk_target t[VK_NFUNCS];
+	int nt = 0, status = parse_opts(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	if (!o.paths)
+		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
+	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
+		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
+	for (int i = optind; i < argc; i++) {
+		if (vk_targets_add(t, &nt, argv[i]))
+			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
+					      argv[i]);
+	}
+	if (optind == argc)
+		nt = vk_targets_all(t);
+	return run(argv[0], &o, t, nt);
+}

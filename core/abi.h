@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * abi: each API on each path with hostile arguments, every case in its
+ * own child under a watchdog, its outcome (return value, errno, signal
+ * with si_code and fault address, and which bytes it wrote, found with
+ * canaries) compared with the raw syscall's and classified:
+ *   identical   the same outcome
+ *   allowed     a divergence the vDSO's documented ABI permits (named)
+ *   unexpected  any other divergence: a failure
+ */
+#ifndef VK_ABI_H
+#define VK_ABI_H
+
+#include "call.h"
+#include "result.h"
+
+/* Where a pointer argument points. */
+enum vk_ptr {
+	VK_PTR_VALID,		/* an object with canaries around it */
+	VK_PTR_NULL,
+	VK_PTR_UNMAPPED,
+	VK_PTR_PROT_NONE,
+	VK_PTR_READONLY,
+	VK_PTR_VDSO,		/* the vDSO's own text */
+	VK_PTR_VVAR,		/* the vDSO's data page */
+	VK_PTR_STRADDLE,	/* an object that runs into an unmapped page */
+	VK_PTR_MISALIGNED,
+	VK_PTR_KERNEL,		/* the kernel's half of the address space */
+	VK_PTR_MAX,		/* UINTPTR_MAX */
+	VK_NPTRS
+};
+
+/* One case: the function's arguments, pointers by kind. */
+struct vk_abi_case {
+	enum vk_func func;
+	int clock;
+	char clock_name[24];	/* "monotonic", "id:-16", "fd:closed" */
+	char args[48];		/* "ts:valid", "tv:NULL,tz:unmapped" */
+	enum vk_ptr ptr[3];	/* the shape's pointers, in argument order */
+	size_t len;		/* getrandom */
+	unsigned flags;		/* getrandom */
+	enum vk_ptr state;	/* getrandom: VK_PTR_VALID for a proper state */
+	long state_len_delta;	/* getrandom: added to the queried size */
+};
+
+struct vk_abi {
+	const struct vk_callset *cs;
+	struct vk_results *rs;
+	unsigned paths;
+	double timeout;		/* per case */
+};
+
+/* Every case for a function; returns how many were written (<= max). */
+size_t vk_abi_cases(enum vk_func f, struct vk_abi_case *cases, size_t max);
+int vk_abi_init(void);
+/* Run n cases of one function on every path under test. */
+void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n);
+const char *vk_ptr_name(enum vk_ptr p);
+
+#endif /* VK_ABI_H */

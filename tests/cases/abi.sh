@@ -1,0 +1,47 @@
+# abi: the hostile-argument matrix on the host, and planted implementations
+# that abi must classify correctly. Whether the host's vDSO diverges from
+# its syscalls is a finding of the run, not asserted here.
+. "$TOP/tests/lib.sh"
+
+start=$(date +%s%N)
+"$VK" abi --format ktap >"$TMP/abi.ktap" 2>"$TMP/err"
+status=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "abi over every API exits 0 or 1 ($status, ${ms} ms)"; else not_ok "abi over every API exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
+plan=$(grep -E '^1\.\.[0-9]+$' "$TMP/abi.ktap" | cut -d. -f3)
+results=$(grep -cE '^(not )?ok [0-9]+ ' "$TMP/abi.ktap")
+check "the plan (1..$plan) counts the results" test "$plan" = "$results"
+for c in "clock-gettime-realtime vdso ts:NULL" "clock-gettime-id:-16 vdso ts:valid" \
+	 "clock-gettime-id:INT_MIN vdso ts:valid" "clock-gettime-fd:not-a-clock vdso ts:valid" \
+	 "gettimeofday vdso tv:straddle,tz:valid" "getcpu vdso cpu:NULL,node:kernel-half,cache:read-only" \
+	 "getrandom vdso state:straddle" "getrandom vdso len:SIZE_MAX" "time vdso t:UINTPTR_MAX"; do
+	contains "the matrix has: $c" "$TMP/abi.ktap" "^(not )?ok [0-9]+ $c\$"
+done
+check "every answered case is classified" sh -c "! grep -A1 -E '^ok [0-9]+ [^#]*\$' '$TMP/abi.ktap' | grep '^# ' | grep -vE '^# (identical|allowed \\([a-z-]+\\)): '"
+contains "a NULL timespec on the vDSO is the documented fault" "$TMP/abi.ktap" '^# allowed \(fault-for-efault\): vdso SIGSEGV'
+
+# planted IMPL RULE-ERE EXIT: abi on the impl path exits EXIT and, for a
+# failure, a 'not ok' line's diagnostic matches RULE-ERE.
+planted() {
+	local so=$O/tests/impl/$1.so
+	if [ ! -f "$so" ]; then
+		skip "abi classifies $1" "no impl libraries in this build"
+		return
+	fi
+	expect_status "$3" "abi classifies $1 (exit $3)" timeout 120 "$VK" abi --impl "$so" --paths impl --format ktap
+	[ "$3" = 0 ] && return
+	if grep -A1 '^not ok' "$TMP/out" | grep -Eq "$2"; then ok "$1 is caught: $2"; else not_ok "$1 is caught: $2" "$(grep -A1 '^not ok' "$TMP/out" | head -n 4)"; fi
+}
+planted abi-write-past 'wrote 1 bytes outside its objects' 1
+planted abi-wrong-errno 'impl returned -EINVAL .* syscall returned -EFAULT' 1
+planted abi-sigbus 'impl SIGBUS' 1
+start=$(date +%s)
+planted abi-hang 'hung for more than' 1
+if [ $(($(date +%s) - start)) -lt 60 ]; then ok "a hanging implementation is cut short by the watchdog"; else not_ok "a hanging implementation is cut short by the watchdog"; fi
+contains "after three hangs the rest of that API is skipped" "$TMP/out" '# SKIP not run: 3 cases of this API hung$'
+planted passthrough '' 0
+check "abi leaves no zombie behind" sh -c "! ps -o stat= --ppid $$ | grep -q Z"
+
+expect_status 2 "an unknown API is a usage error" "$VK" abi bogus
+expect_status 2 "--timeout 0 is a usage error" "$VK" abi --timeout 0
+expect_status 2 "the impl path needs --impl" "$VK" abi --paths impl
