@@ -26,12 +26,14 @@ median_of() {
 	awk -F, 'NR > 1 && $3 != "" { print $3; exit }' "$1"
 }
 
+# verdict DESC OK: prints DESC with its verdict, counting a missed target
+# (not in a subshell, so that the count survives).
 verdict() {
-	if [ "$1" = 1 ]; then echo "met"; else echo "MISSED"; missed=$((missed + 1)); fi
+	if [ "$2" = 1 ]; then echo "$1: met"; else echo "$1: MISSED"; missed=$((missed + 1)); fi
 }
 
 stats() {
-	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.3f %.3f\n", m, sqrt((q - n * m * m) / (n - 1)) / m * 100 }'
+	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; v = (q - n * m * m) / (n - 1); printf "%.3f %.3f\n", m, sqrt(v > 0 ? v : 0) / m * 100 }'
 }
 
 echo "# accuracy: $VK bench $api --paths vdso --cpu $cpu vs $O/tests/bench/reference (taskset -c $cpu)"
@@ -42,9 +44,9 @@ for i in 1 2 3; do
 	r=$(taskset -c $cpu "$O/tests/bench/reference")
 	dev=$(awk -v b="$b" -v r="$r" 'BEGIN { d = (b / r - 1) * 100; printf "%.2f", d }')
 	echo "  run $i: bench $b ns, reference $r ns: ${dev}%"
-	worst=$(awk -v w="$worst" -v d="$dev" 'BEGIN { d = d < 0 ? -d : d; print d > w ? d : w }')
+	worst=$(awk -v w="$worst" -v d="$dev" 'BEGIN { d = d < 0 ? -d : d; print (d > w ? d : w) }')
 done
-echo "accuracy: worst deviation ${worst}% (target <= 3%): $(verdict "$(awk -v w="$worst" 'BEGIN { print w <= 3 }')")"
+verdict "accuracy: worst deviation ${worst}% (target <= 3%)" "$(awk -v w="$worst" 'BEGIN { print w <= 3 }')"
 
 echo "# precision: 10 runs of $VK bench $api --paths vdso"
 for i in $(seq 1 10); do
@@ -53,14 +55,14 @@ for i in $(seq 1 10); do
 done >"$tmp/medians"
 read -r mean cv < <(stats <"$tmp/medians")
 echo "  medians: $(tr '\n' ' ' <"$tmp/medians")"
-echo "precision: mean ${mean} ns, CV ${cv}% (target <= 2%): $(verdict "$(awk -v c="$cv" 'BEGIN { print c <= 2 }')")"
+verdict "precision: mean ${mean} ns, CV ${cv}% (target <= 2%)" "$(awk -v c="$cv" 'BEGIN { print c <= 2 }')"
 
 echo "# speed: time $VK bench (every API, paths vdso, libc, syscall)"
 start=$(date +%s%N)
 "$VK" bench --format csv >"$tmp/all.csv"
 secs=$(awk -v n=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.2f", n / 1e9 }')
 rows=$(($(wc -l <"$tmp/all.csv") - 1))
-echo "speed: $rows API x path figures in ${secs} s (target <= 10 s): $(verdict "$(awk -v s="$secs" 'BEGIN { print s <= 10 }')")"
+verdict "speed: $rows API x path figures in ${secs} s (target <= 10 s)" "$(awk -v s="$secs" 'BEGIN { print s <= 10 }')"
 
 echo "# sensitivity: $TRIALS trials of bench --impl A then --impl B on $api, then compare A B"
 trial() {
@@ -69,11 +71,16 @@ trial() {
 	"$VK" compare --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/cmp.json"
 	grep -q '"significant": true' "$tmp/cmp.json"
 }
+ratio() {
+	sed -n 's/.*"ratio_pct": \([0-9.]*\).*/\1/p' "$tmp/cmp.json" | head -n 1
+}
 slow=0 same=0
 for i in $(seq 1 "$TRIALS"); do
 	trial "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && slow=$((slow + 1))
+	r1=$(ratio)
 	trial "$IMPL/passthrough.so" "$IMPL/passthrough.so" && same=$((same + 1))
+	echo "  trial $i: slowed ${r1}%, identical $(ratio)%"
 done
-echo "sensitivity: 5% slowdown significant in $slow of $TRIALS (target >= 9): $(verdict "$(( slow * 10 >= TRIALS * 9 ))")"
-echo "specificity: identical pair significant in $same of $TRIALS (target <= 1): $(verdict "$(( same * 10 <= TRIALS ))")"
+verdict "sensitivity: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
+verdict "specificity: identical pair significant in $same of $TRIALS (target <= 1)" "$(( same * 10 <= TRIALS ))"
 [ "$missed" = 0 ]
