@@ -14,9 +14,17 @@ check "the plan (1..$plan) counts the results" test "$plan" = "$results"
 for c in "clock-gettime-realtime vdso ts:NULL" "clock-gettime-id:-16 vdso ts:valid" \
 	 "clock-gettime-id:INT_MIN vdso ts:valid" "clock-gettime-fd:not-a-clock vdso ts:valid" \
 	 "gettimeofday vdso tv:straddle,tz:valid" "getcpu vdso cpu:NULL,node:kernel-half,cache:read-only" \
-	 "getrandom vdso state:straddle" "getrandom vdso len:SIZE_MAX" "time vdso t:UINTPTR_MAX"; do
+	 "time vdso t:UINTPTR_MAX" "getrandom libc buf:straddle" "getrandom libc len:SIZE_MAX"; do
 	contains "the matrix has: $c" "$TMP/abi.ktap" "^(not )?ok [0-9]+ $c\$"
 done
+# getrandom's state cases on the vDSO, where it has getrandom.
+if grep -Eq '^ok [0-9]+ getrandom vdso all # SKIP' "$TMP/abi.ktap"; then
+	contains "a vDSO without getrandom is skipped with the reason" "$TMP/abi.ktap" '^ok [0-9]+ getrandom vdso all # SKIP the vDSO does not export it$'
+else
+	for c in "getrandom vdso state:straddle" "getrandom vdso state:NULL" "getrandom vdso len:SIZE_MAX"; do
+		contains "the matrix has: $c" "$TMP/abi.ktap" "^(not )?ok [0-9]+ $c\$"
+	done
+fi
 check "every answered case is classified" sh -c "! grep -A1 -E '^ok [0-9]+ [^#]*\$' '$TMP/abi.ktap' | grep '^# ' | grep -vE '^# (identical|allowed \\([a-z-]+\\)): '"
 contains "a NULL timespec on the vDSO is the documented fault" "$TMP/abi.ktap" '^# allowed \(fault-for-efault\): vdso SIGSEGV'
 
