@@ -21,6 +21,7 @@ static const struct vk_cmd commands[] = {
 	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)" },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
+	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit" },
 	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
 };
 

@@ -31,6 +31,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_fallback(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list_apis(int argc, char **argv);
+int cmd_timens(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 extern const char vk_version[];
@@ -53,6 +54,8 @@ int vk_run_abi(const char *cmd, int format);
 int vk_run_bench(const char *cmd, int format);
 /* `vdsokit fallback` with its defaults, in a report format, for `all`. */
 int vk_run_fallback(const char *cmd, int format);
+/* `vdsokit timens` with its default sets, in a report format, for `all`. */
+int vk_run_timens(const char *cmd, int format);
 /* `vdsokit verify` with its defaults, in a report format, for `all`. */
 int vk_run_verify(const char *cmd, int format);
 /* Parse "text" or "json" (the formats every command has). */

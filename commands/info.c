@@ -62,6 +62,20 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 	vk_callset_close(&cs);
 }
 
+/*
+ * A 32-bit ABI's time32 entries carry a 32-bit tv_sec, which overflows on
+ * 2038-01-19 (timens shows what each does past it); the time64 entries
+ * and every 64-bit ABI's are safe.
+ */
+static const char *y2038(const struct vk_image *im, enum vk_func f)
+{
+	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM)
+		return NULL;
+	if (im->elf.is64 || vk_funcs[f].time64)
+		return "y2038-safe";
+	return "32-bit time: overflows in 2038";
+}
+
 /* Everything the reporters print, read from the image and the system. */
 static void gather(struct vk_info *in, const struct vk_image *im)
 {
@@ -79,6 +93,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 
 		fn->id = i;
 		fn->applies = im->arch && (im->arch->funcs & VK_FN_BIT(i));
+		fn->y2038 = y2038(im, i);
 		vk_image_func(im, i, &fn->f);
 	}
 	probe_fallbacks(in, im);

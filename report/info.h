@@ -16,6 +16,7 @@ struct vk_info_func {
 	int applies;		/* the function exists for this image's ABI */
 	struct vk_image_func f;
 	char runs[96];		/* live image: "userspace" or "falls back to ..." */
+	const char *y2038;	/* a time entry: "y2038-safe" or why not; else NULL */
 };
 
 struct vk_info {

@@ -98,6 +98,7 @@ static void json_funcs(struct vk_json *j, const struct vk_info *in)
 		if (fn->f.found || fn->f.wrong_version)
 			json_sym(j, "symbol", &fn->f.sym);
 		vk_json_str(j, "runs", fn->runs[0] ? fn->runs : NULL);
+		vk_json_str(j, "y2038", fn->y2038);
 		vk_json_end(j);
 	}
 	vk_json_end(j);

@@ -94,6 +94,21 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 	}
 }
 
+/* Only a 32-bit image has entries that are not y2038-safe. */
+static void print_y2038(FILE *f, const struct vk_info *in)
+{
+	if (in->im->elf.is64)
+		return;
+	fprintf(f, "\ny2038:\n");
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		const struct vk_info_func *fn = &in->funcs[i];
+
+		if (fn->applies && fn->y2038)
+			fprintf(f, "  %-20s %s%s\n", vk_funcs[fn->id].name, fn->y2038,
+				fn->f.found ? "" : " (not exported)");
+	}
+}
+
 static void print_symbols(FILE *f, const struct vk_elf *e)
 {
 	struct vk_elf_sym s;
@@ -121,5 +136,6 @@ void vk_report_info_text(FILE *f, const struct vk_info *in)
 	}
 	print_image(f, in);
 	print_funcs(f, in);
+	print_y2038(f, in);
 	print_symbols(f, &in->im->elf);
 }

@@ -46,6 +46,15 @@ check "dump - writes the same bytes to stdout" cmp "$TMP/vdso.so" "$TMP/stdout.s
 "$VK" all >"$TMP/all.txt" 2>"$TMP/err"
 status=$?
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "all (the main job) exits 0 or 1 ($status)"; else not_ok "all (the main job) exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
-for section in info verify abi fallback bench; do
+for section in info verify abi timens fallback bench; do
 	contains "all runs $section" "$TMP/all.txt" "^== $section ==\$"
 done
+
+# A 32-bit vDSO's time32 entries overflow in 2038; info says which.
+"$VK" info >"$TMP/info.txt"
+if grep -q '^  ELF: *ELF32' "$TMP/info.txt"; then
+	contains "info names the time32 entries that overflow in 2038" "$TMP/info.txt" '^  clock_gettime +32-bit time: overflows in 2038$'
+	contains "info names the y2038-safe time64 entries" "$TMP/info.txt" '^  clock_gettime64 +y2038-safe$'
+else
+	check "a 64-bit vDSO's info needs no y2038 section" sh -c "! grep -q '^y2038:' '$TMP/info.txt'"
+fi

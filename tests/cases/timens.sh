@@ -1,0 +1,38 @@
+# timens: the vDSO inside time namespaces. The kernel's answers are not
+# asserted here (a wrong one is a finding of the run); the report's form,
+# the options and the SKIP without privilege are.
+. "$TOP/tests/lib.sh"
+
+if [ ! -e /proc/self/timens_offsets ]; then
+	expect_status 4 "without time namespaces, timens is a SKIP (exit 4)" "$VK" timens
+	exit 0
+fi
+"$VK" timens --format ktap >"$TMP/tn.ktap" 2>"$TMP/err"
+status=$?
+if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "timens over the default sets exits 0 or 1 ($status)"; else not_ok "timens exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
+for set in small near-2^31 past-2^31 most-negative; do
+	for c in monotonic monotonic-coarse monotonic-raw boottime realtime tai; do
+		for p in vdso syscall; do
+			contains "set $set: clock-gettime-$c on $p is compared inside and out" "$TMP/tn.ktap" \
+				"^(not )?ok [0-9]+ clock-gettime-$c $p ${set//^/\\^}:offset\$"
+		done
+	done
+	contains "set $set: verify's rules run inside the namespace" "$TMP/tn.ktap" \
+		"^(not )?ok [0-9]+ clock-gettime(64)?-monotonic vdso ${set//^/\\^}:ordered\$"
+	contains "set $set: the parent is checked" "$TMP/tn.ktap" "^(not )?ok [0-9]+ timens syscall ${set//^/\\^}:parent-unaffected\$"
+done
+expect_status 0 "a set of one's own offsets" "$VK" timens --monotonic 86400 --boottime 172800 -d 0.05 --format ktap
+contains "is named custom" "$TMP/out" '^ok [0-9]+ clock-gettime-boottime vdso custom:offset$'
+expect_status 2 "an offset the kernel refuses is an error" "$VK" timens --monotonic -99999999999 -d 0.05
+contains "and says what was refused" "$TMP/err" 'writing the offsets'
+for bad in "--monotonic x" "--boottime 1.5" "-d 0" "--format yaml" "extra"; do
+	# shellcheck disable=SC2086 # each case is several words
+	expect_status 2 "timens $bad is a usage error" "$VK" timens $bad
+done
+if [ "$(id -u)" = 0 ] && need setpriv; then
+	expect_status 4 "without CAP_SYS_TIME, timens is a SKIP (exit 4)" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$VK" timens
+	contains "and says why" "$TMP/err" 'needs CAP_SYS_TIME'
+else
+	skip "without CAP_SYS_TIME, timens is a SKIP" "not root, or no setpriv to drop privileges with"
+fi
