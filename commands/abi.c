@@ -33,52 +33,31 @@ static const char usage[] =
 #define MAX_CASES 512
 
 struct opts {
-	unsigned paths;
-	const char *impl;
 	double timeout;
-	int format;
+	struct vk_call_opts call;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "paths", required_argument, NULL, 'p' },
-		{ "impl", required_argument, NULL, 'I' },
 		{ "timeout", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
+		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
-	int c;
+	int c, status;
 
-	while ((c = getopt_long(argc, argv, "p:I:t:F:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (vk_paths_parse(optarg, &o->paths))
-				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
-						      optarg);
-			break;
-		case 'I':
-			o->impl = optarg;
-			break;
-		case 't':
+	while ((c = getopt_long(argc, argv, "t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 't') {
 			if (vk_parse_seconds(argv[0], "--timeout", optarg, &o->timeout))
 				return VK_EXIT_USAGE;
-			break;
-		case 'F':
-			o->format = vk_format_parse(optarg);
-			if (o->format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
-						      optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		default:
-			return vk_bad_option(argv[0]);
+			continue;
 		}
+		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
+					"text, ktap or json");
+		if (status != VK_OPT_GO_ON)
+			return status;
 	}
-	return -1;
+	return VK_OPT_GO_ON;
 }
 
 /* A target naming some clocks keeps only their cases; a whole function all. */
@@ -133,11 +112,11 @@ static void count(const struct vk_results *rs, size_t first, const char *func,
 static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
 {
 	struct vk_results rs = { 0 };
-	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->paths,
+	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->call.paths,
 				 .rs = &rs };
 	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
 	struct vk_abi_case *cases = calloc(MAX_CASES, sizeof(*cases));
-	struct vk_abi a = { .rs = &rs, .paths = o->paths, .timeout = o->timeout };
+	struct vk_abi a = { .rs = &rs, .paths = o->call.paths, .timeout = o->timeout };
 	struct vk_callset cs;
 	struct vk_image im;
 	size_t ncounts = 0, ran = 0;
@@ -149,7 +128,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		free(cases);
 		return VK_EXIT_USAGE;
 	}
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		free(cases);
 		return VK_EXIT_USAGE;
@@ -161,9 +140,9 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		vk_abi_run(&a, cases, select_cases(&t[i], cases, n));
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
-	if (o->format == VK_FMT_KTAP)
+	if (o->call.format == VK_FMT_KTAP)
 		vk_report_ktap(stdout, &rep);
-	else if (o->format == VK_FMT_JSON)
+	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
 	else
 		vk_report_abi_text(stdout, &rep, counts, ncounts);
@@ -180,7 +159,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 int vk_run_abi(const char *cmd, int format)
 {
-	struct opts o = { .paths = DEFAULT_PATHS, .timeout = 1, .format = format };
+	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
 	return run(cmd, &o, t, vk_targets_all(t));
@@ -188,22 +167,13 @@ int vk_run_abi(const char *cmd, int format)
 
 int cmd_abi(int argc, char **argv)
 {
-	struct opts o = { .timeout = 1, .format = VK_FMT_TEXT };
+	struct opts o = { .timeout = 1 };
 	struct vk_target t[VK_NFUNCS];
-	int nt = 0, status = parse_opts(argc, argv, &o);
+	int nt, status = parse_opts(argc, argv, &o);
 
-	if (status >= 0)
-		return status;
-	if (!o.paths)
-		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
-	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
-		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
-	for (int i = optind; i < argc; i++) {
-		if (vk_targets_add(t, &nt, argv[i]))
-			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
-					      argv[i]);
-	}
-	if (optind == argc)
-		nt = vk_targets_all(t);
-	return run(argv[0], &o, t, nt);
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
 }

@@ -41,9 +41,7 @@ struct opts {
 	unsigned long long samples;
 	long cpu;
 	int cold;
-	unsigned paths;
-	const char *impl;
-	int format;
+	struct vk_call_opts call;
 };
 
 #define MAX_CASES 256
@@ -55,16 +53,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "cold", no_argument, NULL, 'C' },
-		{ "paths", required_argument, NULL, 'p' },
-		{ "impl", required_argument, NULL, 'I' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
+		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
 	unsigned long long n;
-	int c;
+	int c, status;
 
-	while ((c = getopt_long(argc, argv, "d:n:c:p:I:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:c:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
@@ -84,28 +79,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'C':
 			o->cold = 1;
 			break;
-		case 'p':
-			if (vk_paths_parse(optarg, &o->paths))
-				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
-						      optarg);
-			break;
-		case 'I':
-			o->impl = optarg;
-			break;
-		case 'F':
-			o->format = vk_bench_format_parse(optarg);
-			if (o->format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, json, csv, ktap or vdsotest)",
-						      optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
 		default:
-			return vk_bad_option(argv[0]);
+			status = vk_call_option(argv[0], c, optarg, &o->call, usage,
+						vk_bench_format_parse,
+						"text, json, csv, ktap or vdsotest");
+			if (status != VK_OPT_GO_ON)
+				return status;
 		}
 	}
-	return -1;
+	return VK_OPT_GO_ON;
 }
 
 static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
@@ -229,7 +211,7 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 	getrusage(RUSAGE_SELF, &ru);
 	for (size_t i = 0; i < ncases; i++) {
 		for (int p = 0; p < VK_NPATHS; p++) {
-			if (!(o->paths & VK_PATH_BIT(p)))
+			if (!(o->call.paths & VK_PATH_BIT(p)))
 				continue;
 			progress(i, ncases, &cases[i], p);
 			vk_bench_run(b, &cases[i], p, &res[n]);
@@ -240,7 +222,7 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		fprintf(stderr, "\r\033[K");
 	rep.n = n;
 	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
-	vk_report_bench(stdout, o->format, &rep);
+	vk_report_bench(stdout, o->call.format, &rep);
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
@@ -264,7 +246,7 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 			VK_TIMER_NAME);
 		return VK_EXIT_SKIP;
 	}
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
@@ -292,8 +274,8 @@ int vk_run_bench(const char *cmd, int format)
 	struct vk_bench_case cases[MAX_CASES];
 	size_t n = 0;
 
-	o.format = format;
-	o.paths = DEFAULT_PATHS;
+	o.call.format = format;
+	o.call.paths = DEFAULT_PATHS;
 	add_rows(cases, &n, -1);
 	return run(cmd, &o, cases, n);
 }
@@ -305,12 +287,10 @@ int cmd_bench(int argc, char **argv)
 	size_t n = 0;
 	int status = parse_opts(argc, argv, &o);
 
-	if (status >= 0)
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (status != VK_OPT_GO_ON)
 		return status;
-	if (!o.paths)
-		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
-	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
-		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
 	for (int i = optind; i < argc; i++) {
 		if (add_arg(argv[0], argv[i], cases, &n))
 			return VK_EXIT_USAGE;

@@ -61,6 +61,36 @@ int vk_run_verify(const char *cmd, int format);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);
 
+/* What every command that makes calls shares: paths, --impl, the format. */
+struct vk_call_opts {
+	unsigned paths;
+	const char *impl;
+	int format;
+};
+
+#define VK_CALL_SHORTOPTS "p:I:F:h"
+#define VK_CALL_LONGOPTS                                                        \
+	{ "paths", required_argument, NULL, 'p' },                              \
+	{ "impl", required_argument, NULL, 'I' },                               \
+	{ "format", required_argument, NULL, 'F' },                             \
+	{ "help", no_argument, NULL, 'h' }
+
+enum { VK_OPT_GO_ON = -1 };
+
+/*
+ * Handle getopt's answer c when it is a shared option, or an unknown one:
+ * VK_OPT_GO_ON to go on, else the exit status to return with (0 after
+ * --help). format parses --format's value; formats names them for errors.
+ */
+int vk_call_option(const char *cmd, int c, const char *arg, struct vk_call_opts *o,
+		   const char *usage, int (*format)(const char *), const char *formats);
+/* After the options: paths default to base, and impl with --impl; the
+ * impl path needs --impl. VK_OPT_GO_ON, or the exit status. */
+int vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base);
+struct vk_target;
+/* The APIs named after the options (argv[optind...]), or all of them. */
+int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t, int *nt);
+
 /* Option values: a positive number of seconds, a whole number. */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
 int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/verify.h"
 #include "commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
@@ -101,4 +102,50 @@ int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned l
 		return vk_usage_error(cmd, "%s: '%s' is not a whole number", opt, arg);
 	*out = n;
 	return 0;
+}
+
+int vk_call_option(const char *cmd, int c, const char *arg, struct vk_call_opts *o,
+		   const char *usage, int (*format)(const char *), const char *formats)
+{
+	switch (c) {
+	case 'p':
+		if (vk_paths_parse(arg, &o->paths))
+			return vk_usage_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+					      arg);
+		return VK_OPT_GO_ON;
+	case 'I':
+		o->impl = arg;
+		return VK_OPT_GO_ON;
+	case 'F':
+		o->format = format(arg);
+		if (o->format < 0)
+			return vk_usage_error(cmd, "unknown format '%s' (%s)", arg, formats);
+		return VK_OPT_GO_ON;
+	case 'h':
+		fputs(usage, stdout);
+		return VK_EXIT_OK;
+	default:
+		return vk_bad_option(cmd);
+	}
+}
+
+int vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base)
+{
+	if (!o->paths)
+		o->paths = base | (o->impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
+	if ((o->paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o->impl)
+		return vk_usage_error(cmd, "the impl path needs --impl LIB.so");
+	return VK_OPT_GO_ON;
+}
+
+int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t, int *nt)
+{
+	*nt = 0;
+	for (int i = optind; i < argc; i++) {
+		if (vk_targets_add(t, nt, argv[i]))
+			return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
+	}
+	if (optind == argc)
+		*nt = vk_targets_all(t);
+	return VK_OPT_GO_ON;
 }

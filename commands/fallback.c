@@ -28,50 +28,29 @@ static const char usage[] =
 
 struct opts {
 	const char *require;
-	unsigned paths;
-	const char *impl;
-	int format;
+	struct vk_call_opts call;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "require", required_argument, NULL, 'r' },
-		{ "paths", required_argument, NULL, 'p' },
-		{ "impl", required_argument, NULL, 'I' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
+		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
-	int c;
+	int c, status;
 
-	while ((c = getopt_long(argc, argv, "r:p:I:F:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
+	while ((c = getopt_long(argc, argv, "r:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 'r') {
 			o->require = optarg;
-			break;
-		case 'p':
-			if (vk_paths_parse(optarg, &o->paths))
-				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
-						      optarg);
-			break;
-		case 'I':
-			o->impl = optarg;
-			break;
-		case 'F':
-			o->format = vk_format_parse(optarg);
-			if (o->format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
-						      optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		default:
-			return vk_bad_option(argv[0]);
+			continue;
 		}
+		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
+					"text, ktap or json");
+		if (status != VK_OPT_GO_ON)
+			return status;
 	}
-	return -1;
+	return VK_OPT_GO_ON;
 }
 
 /* Whether api (of function f) is in the comma-separated --require list. */
@@ -138,7 +117,7 @@ static void probe_target(const struct vk_callset *cs, const struct opts *o,
 	char api[40];
 
 	for (int p = 0; p < VK_NPATHS; p++) {
-		if (!(o->paths & VK_PATH_BIT(p)) || p == VK_PATH_SYSCALL)
+		if (!(o->call.paths & VK_PATH_BIT(p)) || p == VK_PATH_SYSCALL)
 			continue;
 		if (vk_funcs[t->func].shape != VK_SHAPE_CLOCK_TS) {
 			probe(cs, o, si, p, t->func, vk_funcs[t->func].name, 0, rs);
@@ -155,7 +134,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 {
 	const char *why = vk_fallback_unsupported();
 	struct vk_results rs = { 0 };
-	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->paths,
+	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->call.paths,
 				 .rs = &rs };
 	struct vk_sysinfo si;
 	struct vk_callset cs;
@@ -168,16 +147,16 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		fprintf(stderr, "%s: %s\n", cmd, why);
 		return VK_EXIT_SKIP;
 	}
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
 	vk_sysinfo_read(&si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
-	if (o->format == VK_FMT_KTAP)
+	if (o->call.format == VK_FMT_KTAP)
 		vk_report_ktap(stdout, &rep);
-	else if (o->format == VK_FMT_JSON)
+	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
 	else
 		vk_report_fallback_text(stdout, &rep);
@@ -193,7 +172,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 int vk_run_fallback(const char *cmd, int format)
 {
-	struct opts o = { .paths = DEFAULT_PATHS, .format = format };
+	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
 	return run(cmd, &o, t, vk_targets_all(t));
@@ -201,24 +180,15 @@ int vk_run_fallback(const char *cmd, int format)
 
 int cmd_fallback(int argc, char **argv)
 {
-	struct opts o = { .format = VK_FMT_TEXT };
+	struct opts o = { 0 };
 	struct vk_target t[VK_NFUNCS];
-	int nt = 0, status = parse_opts(argc, argv, &o);
+	int nt, status = parse_opts(argc, argv, &o);
 
-	if (status >= 0)
-		return status;
-	if (!o.paths)
-		o.paths = DEFAULT_PATHS | (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
-	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
-		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
-	if (o.require && check_require(argv[0], o.require))
-		return VK_EXIT_USAGE;
-	for (int i = optind; i < argc; i++) {
-		if (vk_targets_add(t, &nt, argv[i]))
-			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
-					      argv[i]);
-	}
-	if (optind == argc)
-		nt = vk_targets_all(t);
-	return run(argv[0], &o, t, nt);
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (status == VK_OPT_GO_ON && o.require && check_require(argv[0], o.require))
+		status = VK_EXIT_USAGE;
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
 }

@@ -32,10 +32,8 @@ static const char usage[] =
 struct opts {
 	double seconds;
 	unsigned long long max_fails;
-	unsigned paths;
-	const char *impl;
 	int threads;
-	int format;
+	struct vk_call_opts call;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -43,17 +41,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-fails", required_argument, NULL, 'f' },
-		{ "paths", required_argument, NULL, 'p' },
-		{ "impl", required_argument, NULL, 'I' },
 		{ "threads", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
+		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
 	unsigned long long n = 0;
-	int c;
+	int c, status;
 
-	while ((c = getopt_long(argc, argv, "d:f:p:I:t:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:f:t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
@@ -63,14 +58,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (vk_parse_count(argv[0], "--max-fails", optarg, &o->max_fails))
 				return VK_EXIT_USAGE;
 			break;
-		case 'p':
-			if (vk_paths_parse(optarg, &o->paths))
-				return vk_usage_error(argv[0], "--paths: '%s' is not a list of vdso, libc, syscall, impl",
-						      optarg);
-			break;
-		case 'I':
-			o->impl = optarg;
-			break;
 		case 't':
 			if (vk_parse_count(argv[0], "--threads", optarg, &n))
 				return VK_EXIT_USAGE;
@@ -78,20 +65,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return vk_usage_error(argv[0], "--threads takes 1 to 64");
 			o->threads = n;
 			break;
-		case 'F':
-			o->format = vk_format_parse(optarg);
-			if (o->format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
-						      optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
 		default:
-			return vk_bad_option(argv[0]);
+			status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
+						"text, ktap or json");
+			if (status != VK_OPT_GO_ON)
+				return status;
 		}
 	}
-	return -1;
+	return VK_OPT_GO_ON;
 }
 
 static int exit_status(const struct vk_results *rs)
@@ -108,17 +89,17 @@ static int exit_status(const struct vk_results *rs)
 static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
-	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->paths,
+	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
 			       .threads = o->threads };
 	struct vk_report rep = { .command = "verify", .version = vk_version,
-				 .seconds = o->seconds, .paths = o->paths, .rs = &rs };
+				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
 	int have_vdso = vk_image_open_live(&im) == 0;
 	int status;
 
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->impl, err, sizeof(err))) {
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
@@ -126,9 +107,9 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	for (int i = 0; i < nt; i++)
 		vk_verify_run(&v, &t[i]);
 	rep.stopped = vk_results_full(&rs);
-	if (o->format == VK_FMT_KTAP)
+	if (o->call.format == VK_FMT_KTAP)
 		vk_report_ktap(stdout, &rep);
-	else if (o->format == VK_FMT_JSON)
+	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
 	else
 		vk_report_text(stdout, &rep);
@@ -138,7 +119,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	return status;
 }
 
-#define DEFAULT_OPTS { .seconds = 1, .max_fails = 10, .format = VK_FMT_TEXT }
+#define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
+#define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
 int vk_run_verify(const char *cmd, int format)
 {
@@ -146,8 +128,8 @@ int vk_run_verify(const char *cmd, int format)
 	struct vk_target t[VK_NFUNCS];
 	int nt = vk_targets_all(t);
 
-	o.format = format;
-	o.paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC);
+	o.call.format = format;
+	o.call.paths = DEFAULT_PATHS;
 	return run(cmd, &o, t, nt);
 }
 
@@ -155,21 +137,11 @@ int cmd_verify(int argc, char **argv)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];
-	int nt = 0, status = parse_opts(argc, argv, &o);
+	int nt, status = parse_opts(argc, argv, &o);
 
-	if (status >= 0)
-		return status;
-	if (!o.paths)
-		o.paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) |
-			  (o.impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
-	if ((o.paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o.impl)
-		return vk_usage_error(argv[0], "the impl path needs --impl LIB.so");
-	for (int i = optind; i < argc; i++) {
-		if (vk_targets_add(t, &nt, argv[i]))
-			return vk_usage_error(argv[0], "unknown API '%s' (see 'vdsokit list-apis')",
-					      argv[i]);
-	}
-	if (optind == argc)
-		nt = vk_targets_all(t);
-	return run(argv[0], &o, t, nt);
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
 }

@@ -8,7 +8,7 @@
  *   monotonic     no reading earlier than the one before it
  *   null-args     NULL where the ABI allows it behaves as the syscall does
  *   resolution    clock_getres equals the syscall's
- *   coarse-step   a coarse clock advances by its reported resolution
+ *   coarse-step   a coarse clock advances by whole numbers of its resolution
  *   boottime      BOOTTIME - MONOTONIC >= the time namespace's offsets' gap
  *   tai-offset    TAI - REALTIME equals adjtimex()'s TAI offset
  *   coarse-bound  a coarse clock is never ahead of its fine clock and lags
