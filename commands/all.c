@@ -23,48 +23,60 @@ static int worst(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
+static int info(const char *cmd, int json)
+{
+	return vk_run_info(cmd, NULL, json);
+}
+
+static int verify(const char *cmd, int json)
+{
+	return vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+}
+
+static int abi(const char *cmd, int json)
+{
+	return vk_run_abi(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+}
+
+/* Where no time namespace can be made, timens's SKIP says nothing about
+ * this vDSO and leaves the status alone. */
+static int timens(const char *cmd, int json)
+{
+	return vk_run_timens(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT) == VK_EXIT_FAIL ?
+		       VK_EXIT_FAIL : VK_EXIT_OK;
+}
+
+static int fallback(const char *cmd, int json)
+{
+	return vk_run_fallback(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+}
+
+static int bench(const char *cmd, int json)
+{
+	return vk_run_bench(cmd, json ? VK_BENCH_JSON : VK_BENCH_TEXT);
+}
+
+static const struct {
+	const char *name;
+	int (*run)(const char *cmd, int json);
+} steps[] = {
+	{ "info", info }, { "verify", verify }, { "abi", abi },
+	{ "timens", timens }, { "fallback", fallback }, { "bench", bench },
+};
+
 static int run_all(const char *cmd, int json)
 {
-	int status;
+	int status = VK_EXIT_OK;
 
-	if (json)
-		printf("{\"info\": ");
-	else
-		printf("== info ==\n");
-	status = vk_run_info(cmd, NULL, json);
-	fflush(stdout);
-	if (json)
-		printf(", \"verify\": ");
-	else
-		printf("\n== verify ==\n");
-	status = worst(status, vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
-	fflush(stdout);
-	if (json)
-		printf(", \"abi\": ");
-	else
-		printf("\n== abi ==\n");
-	status = worst(status, vk_run_abi(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
-	fflush(stdout);
-	/* timens joins only where namespaces can be made: elsewhere its SKIP
-	 * says nothing about this vDSO. */
-	if (json)
-		printf(", \"timens\": ");
-	else
-		printf("\n== timens ==\n");
-	status = worst(status, vk_run_timens(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT) == VK_EXIT_FAIL ?
-				       VK_EXIT_FAIL : VK_EXIT_OK);
-	fflush(stdout);
-	if (json)
-		printf(", \"fallback\": ");
-	else
-		printf("\n== fallback ==\n");
-	status = worst(status, vk_run_fallback(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT));
-	fflush(stdout);
-	if (json)
-		printf(", \"bench\": ");
-	else
-		printf("\n== bench ==\n");
-	status = worst(status, vk_run_bench(cmd, json ? VK_BENCH_JSON : VK_BENCH_TEXT));
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (json)
+			printf("%s\"%s\": ", i ? ", " : "{", steps[i].name);
+		else
+			printf("%s== %s ==\n", i ? "\n" : "", steps[i].name);
+		fflush(stdout);
+		status = worst(status, steps[i].run(cmd, json));
+		fflush(stdout);
+	}
 	if (json)
 		printf("}\n");
 	return status;
