@@ -525,8 +525,11 @@ static int check_verdefs(struct vk_elf *e)
 	size_t off = e->verdef.off, n = 0;
 	size_t limit = e->size / VERDEF_SIZE;
 
-	if (!e->verdef.size)
+	/* No table, no definitions, whatever a count elsewhere claims. */
+	if (!e->verdef.size) {
+		e->verdefnum = 0;
 		return 0;
+	}
 	for (;;) {
 		uint32_t aux, next;
 
@@ -659,12 +662,26 @@ static int read_sym(const struct vk_elf *e, size_t i, uint32_t *name,
 	return 0;
 }
 
-static int find_verdef(const struct vk_elf *e, uint16_t ndx,
-		       struct vk_elf_verdef *v)
+static void read_verdef(const struct vk_elf *e, size_t off, struct vk_elf_verdef *v)
 {
+	v->flags = rd16(e, off + 2);
+	v->index = rd16(e, off + 4);
+	v->hash = rd32(e, off + 8);
+	v->name = str_at(e, rd32(e, off + rd32(e, off + 12)));
+}
+
+/* One walk of the chain: lookups run once per symbol, and a hostile
+ * image has hundreds of definitions. */
+static int find_verdef(const struct vk_elf *e, uint16_t ndx, struct vk_elf_verdef *v)
+{
+	size_t off = e->verdef.off;
+
 	for (size_t i = 0; i < e->verdefnum; i++) {
-		if (vk_elf_verdef(e, i, v) == 0 && v->index == ndx)
+		if (rd16(e, off + 4) == ndx) {
+			read_verdef(e, off, v);
 			return 0;
+		}
+		off += rd32(e, off + 16);
 	}
 	return -1;
 }
@@ -678,10 +695,7 @@ int vk_elf_verdef(const struct vk_elf *e, size_t i, struct vk_elf_verdef *v)
 	/* check_verdefs() proved the first verdefnum entries are in bounds. */
 	while (i--)
 		off += rd32(e, off + 16);
-	v->flags = rd16(e, off + 2);
-	v->index = rd16(e, off + 4);
-	v->hash = rd32(e, off + 8);
-	v->name = str_at(e, rd32(e, off + rd32(e, off + 12)));
+	read_verdef(e, off, v);
 	return 0;
 }
 
@@ -746,11 +760,17 @@ static int version_matches(const struct vk_elf *e, size_t index,
 	return v.name && strcmp(v.name, version) == 0 && v.hash == vk_elf_hash(version);
 }
 
+/* The name first: it is cheap, and most symbols on a chain differ in it. */
 static int match(const struct vk_elf *e, size_t i, const char *name,
 		 const char *version, struct vk_elf_sym *s)
 {
-	return vk_elf_sym(e, i, s) == 0 && strcmp(s->name, name) == 0 && usable(s) &&
-	       version_matches(e, i, version);
+	struct vk_elf_sym raw;
+	uint32_t st_name;
+	const char *n;
+
+	if (read_sym(e, i, &st_name, &raw) || !(n = str_at(e, st_name)) || strcmp(n, name))
+		return 0;
+	return vk_elf_sym(e, i, s) == 0 && usable(s) && version_matches(e, i, version);
 }
 
 static int lookup_linear(const struct vk_elf *e, const char *name,
