@@ -514,6 +514,13 @@ static const char *str_at(const struct vk_elf *e, uint64_t i)
 /* Verdef entries are 20 bytes and Verdaux 8 in both classes. */
 #define VERDEF_SIZE 20
 #define VERDAUX_SIZE 8
+/*
+ * A vDSO has a handful of symbols and two or three version definitions.
+ * Far more is no vDSO, and would make the lookups that cross-check the
+ * hash tables quadratic in a hostile image's size.
+ */
+#define MAX_VERDEFS 256
+#define MAX_SYMS 4096
 
 /*
  * Walk the verdef chain once at open time, so that later lookups may rely
@@ -533,6 +540,9 @@ static int check_verdefs(struct vk_elf *e)
 	for (;;) {
 		uint32_t aux, next;
 
+		if (n == MAX_VERDEFS)
+			return fail(e, VK_ELF_EVERSION, "more than %d version definitions: no vDSO has so many",
+				    MAX_VERDEFS);
 		if (++n > limit || !in_image(e, off, VERDEF_SIZE))
 			return fail(e, VK_ELF_EVERSION, "version definition %zu lies outside the image",
 				    n - 1);
@@ -553,12 +563,28 @@ static int check_verdefs(struct vk_elf *e)
 	return 0;
 }
 
+/* Every loaded segment's file part is in the image: a truncated image is
+ * refused, and no table's offset can wrap around through one. */
+static int check_loads(struct vk_elf *e)
+{
+	struct phdr p;
+
+	for (size_t i = 0; i < e->phnum; i++) {
+		read_phdr(e, i, &p);
+		if (p.type == PT_LOAD && !in_image(e, p.offset, p.filesz))
+			return fail(e, VK_ELF_ETRUNC, "PT_LOAD %zu (%llu bytes at offset %llu) runs past the end of the %zu-byte image",
+				    i, (unsigned long long)p.filesz, (unsigned long long)p.offset,
+				    e->size);
+	}
+	return 0;
+}
+
 static int parse(struct vk_elf *e)
 {
 	struct dyn_info d;
 	int err;
 
-	if ((err = parse_ident(e)) || (err = parse_ehdr(e)))
+	if ((err = parse_ident(e)) || (err = parse_ehdr(e)) || (err = check_loads(e)))
 		return err;
 	if ((err = parse_dynamic(e, &d)))
 		return err;
@@ -567,6 +593,9 @@ static int parse(struct vk_elf *e)
 		return err;
 	if (err == 0 && (err = setup_from_sections(e)))
 		return err;
+	if (e->nsyms > MAX_SYMS)
+		return fail(e, VK_ELF_ESYMS, "%zu symbols: no vDSO has more than %d", e->nsyms,
+			    MAX_SYMS);
 	if (e->versym.size && !e->verdef.size)
 		return fail(e, VK_ELF_EVERSION, "symbol versions without version definitions");
 	if ((err = check_verdefs(e)))
@@ -753,8 +782,9 @@ static int version_matches(const struct vk_elf *e, size_t index,
 	vs = rd16(e, e->versym.off + 2 * index);
 	if ((vs & 0x7fff) == 0)
 		return 0;
-	if (!version)
-		return !(vs & 0x8000);
+	/* Index 1 is "global, unversioned", whatever definition claims it. */
+	if (!version || (vs & 0x7fff) == 1)
+		return !version && !(vs & 0x8000);
 	if (find_verdef(e, vs & 0x7fff, &v) || (v.flags & VER_FLG_BASE))
 		return 0;
 	return v.name && strcmp(v.name, version) == 0 && v.hash == vk_elf_hash(version);

@@ -84,6 +84,10 @@ static int read_all(int fd, unsigned char **out, size_t *len)
 			break;
 		n += r;
 	}
+	if (n > MAX_IMAGE_SIZE) {
+		free(buf);
+		return -EFBIG;
+	}
 	*out = buf;
 	*len = n;
 	return 0;
