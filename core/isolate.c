@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,12 +30,22 @@ int vk_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static double now(void)
+double vk_monotonic(void)
 {
-	struct timespec ts;
+#if defined(SYS_clock_gettime64)
+	/* A time32 reading fails past 2^31 s, as in a time namespace whose
+	 * offset puts it there: deadlines must not. */
+	struct {
+		int64_t sec, nsec;
+	} ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	if (syscall(SYS_clock_gettime64, CLOCK_MONOTONIC, &ts) == 0)
+		return ts.sec + ts.nsec / 1e9;
+#endif
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
@@ -54,7 +66,7 @@ static int collect(int fd, double deadline, struct vk_isolated *out)
 	unsigned char buf[4096];
 
 	for (;;) {
-		double left = deadline - now();
+		double left = deadline - vk_monotonic();
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r;
 		ssize_t n;
@@ -91,16 +103,20 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 		close(fds[1]);
 		return -1;
 	}
+	/* The child leads a process group, so that the watchdog also ends
+	 * whatever it forked. */
 	if (pid == 0) {
+		setpgid(0, 0);
 		close(fds[0]);
 		fn(ctx, fds[1]);
 		_exit(0);
 	}
+	setpgid(pid, pid);
 	close(fds[1]);
-	out->timed_out = collect(fds[0], now() + timeout, out);
+	out->timed_out = collect(fds[0], vk_monotonic() + timeout, out);
 	close(fds[0]);
 	if (out->timed_out)
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out->timed_out && WIFSIGNALED(status))

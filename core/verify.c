@@ -16,14 +16,6 @@
 #define CLOCKFD 3
 #define MAKE_CPUCLOCK(pid, clock) ((int)(~(unsigned)(pid) << 3) | (clock))
 
-double vk_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts)
 {
 	int r;

@@ -23,6 +23,7 @@
 #define VK_VERIFY_H
 
 #include "call.h"
+#include "isolate.h"
 #include "result.h"
 
 #define VK_MAX_CLOCKS 64
@@ -77,7 +78,6 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 
 /* Shared by the families. */
-double vk_now(void);		/* CLOCK_MONOTONIC seconds, by syscall */
 struct vk_ts {
 	int64_t sec;
 	int64_t nsec;

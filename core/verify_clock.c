@@ -85,7 +85,7 @@ static void check_order(struct vk_results *rs, struct clock_checks *k, const str
 static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn sys,
 		       vk_clock_fn fn, int t64, double budget)
 {
-	double deadline = vk_now() + budget;
+	double deadline = vk_monotonic() + budget;
 	struct vk_ts a, x, b;
 	int r;
 
@@ -107,7 +107,7 @@ static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn 
 		k->normalized->calls += INTERLEAVED + TIGHT;
 		if (k->monotonic)
 			k->monotonic->calls += INTERLEAVED + TIGHT;
-	} while (vk_now() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
 }
 
 /* Return value and errno first: for an id the kernel refuses, that is all. */
@@ -183,7 +183,7 @@ static void check_coarse_step(struct vk_verify *v, struct vk_result *r, vk_clock
 			      int t64, int id, const struct vk_ts *res)
 {
 	int64_t want = vk_ts_ns(res), last, k, kmin = INT64_MAX;
-	double deadline = vk_now() + 0.5;
+	double deadline = vk_monotonic() + 0.5;
 	struct vk_ts x;
 	int changes = 0;
 
@@ -193,7 +193,7 @@ static void check_coarse_step(struct vk_verify *v, struct vk_result *r, vk_clock
 	}
 	vk_clock_call(gettime, t64, id, &x);
 	last = vk_ts_ns(&x);
-	while (changes < 32 && vk_now() < deadline) {
+	while (changes < 32 && vk_monotonic() < deadline) {
 		int64_t step;
 
 		vk_clock_call(gettime, t64, id, &x);

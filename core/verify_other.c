@@ -76,7 +76,7 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 	vk_tod_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETTIMEOFDAY].tod;
 	vk_tod_fn fn = v->cs->fn[p][VK_FN_GETTIMEOFDAY].tod;
 	struct vk_result *real, *norm, *tzr;
-	double deadline = vk_now() + v->seconds;
+	double deadline = vk_monotonic() + v->seconds;
 	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY };
 	struct vk_ktv tv;
 
@@ -108,7 +108,7 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 		}
 		real->calls += ROUND;
 		norm->calls += ROUND;
-	} while (vk_now() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
 }
 
 /* time() reads the seconds of the coarse realtime clock. */
@@ -117,7 +117,7 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 	vk_time_fn fn = v->cs->fn[p][VK_FN_TIME].time;
 	struct vk_result *ptr = add(v, "time", p, "time-pointer");
 	struct vk_result *coarse = add(v, "time", p, "coarse-seconds");
-	double deadline = vk_now() + v->seconds;
+	double deadline = vk_monotonic() + v->seconds;
 
 	do {
 		for (int i = 0; i < ROUND; i++) {
@@ -135,7 +135,7 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 		}
 		ptr->calls += ROUND;
 		coarse->calls += ROUND;
-	} while (vk_now() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
 }
 
 static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,

@@ -42,7 +42,7 @@ static struct vk_result *add(struct relation *rel, enum vk_func f, int id, enum 
 
 	snprintf(c.name, sizeof(c.name), "%s", vk_clock_name(id));
 	vk_clock_api(api, sizeof(api), f, &c);
-	rel->deadline = vk_now() + rel->v->seconds * RELATION_SHARE / 4;
+	rel->deadline = vk_monotonic() + rel->v->seconds * RELATION_SHARE / 4;
 	return vk_results_add(rel->v->rs, api, p, rule);
 }
 
@@ -71,7 +71,7 @@ static void boottime(struct relation *rel, struct vk_result *r)
 					       (long long)(m - b), (long long)-gap);
 		}
 		r->calls += 2 * ROUND;
-	} while (vk_now() < rel->deadline);
+	} while (vk_monotonic() < rel->deadline);
 }
 
 static void tai_offset(struct relation *rel, struct vk_result *r)
@@ -97,7 +97,7 @@ static void tai_offset(struct relation *rel, struct vk_result *r)
 					       (long long)r2, tx.tai);
 		}
 		r->calls += 3 * ROUND;
-	} while (vk_now() < rel->deadline);
+	} while (vk_monotonic() < rel->deadline);
 }
 
 /*
@@ -131,7 +131,7 @@ static void coarse_bound(struct relation *rel, struct vk_result *r, int coarse, 
 					       (long long)c, fine, (long long)f2, (long long)tick);
 		}
 		r->calls += 3 * ROUND;
-	} while (vk_now() < rel->deadline);
+	} while (vk_monotonic() < rel->deadline);
 }
 
 void vk_verify_relations(struct vk_verify *v, const struct vk_target *t, enum vk_path p)

@@ -88,7 +88,7 @@ static void *work(void *arg)
 		}
 		w->calls += ROUND;
 		/* The first worker, the calling thread, keeps the time. */
-		if (w->index == 0 && vk_now() > s->deadline)
+		if (w->index == 0 && vk_monotonic() > s->deadline)
 			atomic_store(&s->stop, 1);
 	}
 	return NULL;
@@ -169,7 +169,7 @@ void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_p
 
 		if (!is_threads_clock(s.id))
 			continue;
-		s.deadline = vk_now() + v->seconds * THREADS_SHARE / n;
+		s.deadline = vk_monotonic() + v->seconds * THREADS_SHARE / n;
 		atomic_init(&s.published, INT64_MIN);
 		atomic_init(&s.stop, 0);
 		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
