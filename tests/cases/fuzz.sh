@@ -56,7 +56,11 @@ if [ $built = 0 ]; then
 fi
 ok "build the fuzz target with clang -fsanitize=fuzzer,address,undefined"
 
-# Seeds: the live vDSO, if this process has one, and the built images.
+# Seeds: the live vDSO, if this process has one, and the cross-built
+# images (built here if images.sh has not run yet: it sorts after this).
+if ! ls "$O"/images/*.so >/dev/null 2>&1 && [ -x "$O/tests/tools/elfpatch" ]; then
+	O=$O "$TOP/tests/images/build.sh" "$O/images" >/dev/null 2>&1
+fi
 nseeds=0
 if "$VK" dump "$dir/corpus/live-vdso.so" 2>/dev/null; then
 	nseeds=$((nseeds + 1))
