@@ -34,40 +34,56 @@ static int64_t realtime_ns(const struct vk_verify *v, clockid_t id)
 	return vk_ts_ns(&ts);
 }
 
-struct tod_call {
-	vk_tod_fn fn;
-	void *tv, *tz;
+/* A call with two pointer arguments, the rest fixed, through any path. */
+typedef long (*call2_fn)(union vk_fn fn, void *x, void *y);
+
+struct call2 {
+	call2_fn call;
+	union vk_fn fn;
+	void *x, *y;
 };
 
-static long call_tod(void *ctx)
+static long guarded_call2(void *ctx)
 {
-	struct tod_call *c = ctx;
+	struct call2 *c = ctx;
 
-	return c->fn(c->tv, c->tz);
+	return c->call(c->fn, c->x, c->y);
 }
 
-/* gettimeofday with each of tv and tz NULL or not returns as the syscall. */
-static void gtod_null_args(struct vk_verify *v, vk_tod_fn sys, vk_tod_fn fn, enum vk_path p)
+static long tod2(union vk_fn fn, void *tv, void *tz)
 {
-	struct vk_result *r = add(v, "gettimeofday", p, "null-args");
-	struct vk_ktv tv;
-	struct ktz tz;
+	return fn.tod(tv, tz);
+}
+
+static long getcpu2(union vk_fn fn, void *cpu, void *node)
+{
+	return fn.getcpu(cpu, node, NULL);
+}
+
+/*
+ * With each of two pointers NULL or valid, the path returns what the
+ * syscall does; the path's call is guarded, as a libc may crash on NULL.
+ */
+static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2_fn call,
+		      const char *const names[2], void *x, void *y)
+{
+	struct vk_result *r = add(v, vk_funcs[f].name, p, "null-args");
+	union vk_fn sys = v->cs->fn[VK_PATH_SYSCALL][f];
 	char why[64];
 
 	for (int i = 0; i < 4; i++) {
-		struct tod_call c = { fn, i & 1 ? &tv : NULL, i & 2 ? &tz : NULL };
-		int rs = sys(c.tv, c.tz);
-		long rx;
+		struct call2 c = { call, v->cs->fn[p][f], i & 1 ? x : NULL, i & 2 ? y : NULL };
+		long rs = call(sys, c.x, c.y), rx;
 
 		r->calls++;
-		if (vk_guarded(call_tod, &c, &rx, why, sizeof(why)))
-			vk_result_fail(v->rs, r, "tv %s, tz %s: %s was %s; the syscall returned %d",
-				       c.tv ? "valid" : "NULL", c.tz ? "valid" : "NULL",
-				       vk_path_name(p), why, rs);
+		if (vk_guarded(guarded_call2, &c, &rx, why, sizeof(why)))
+			vk_result_fail(v->rs, r, "%s %s, %s %s: %s was %s; the syscall returned %ld",
+				       names[0], c.x ? "valid" : "NULL", names[1],
+				       c.y ? "valid" : "NULL", vk_path_name(p), why, rs);
 		else if (rs != rx)
-			vk_result_fail(v->rs, r, "tv %s, tz %s: %s returned %ld, the syscall %d",
-				       c.tv ? "valid" : "NULL", c.tz ? "valid" : "NULL",
-				       vk_path_name(p), rx, rs);
+			vk_result_fail(v->rs, r, "%s %s, %s %s: %s returned %ld, the syscall %ld",
+				       names[0], c.x ? "valid" : "NULL", names[1],
+				       c.y ? "valid" : "NULL", vk_path_name(p), rx, rs);
 	}
 }
 
@@ -77,10 +93,11 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 	vk_tod_fn fn = v->cs->fn[p][VK_FN_GETTIMEOFDAY].tod;
 	struct vk_result *real, *norm, *tzr;
 	double deadline = vk_monotonic() + v->seconds;
-	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY };
+	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY }, tz_null_args;
 	struct vk_ktv tv;
 
-	gtod_null_args(v, sys, fn, p);
+	null_args(v, p, VK_FN_GETTIMEOFDAY, tod2, (const char *const[]){ "tv", "tz" }, &tv,
+		  &tz_null_args);
 	tzr = add(v, "gettimeofday", p, "timezone");
 	sys(&tv, &tz_sys);
 	fn(&tv, &tz);
@@ -165,46 +182,10 @@ static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_re
 		rn->calls += ROUND;
 }
 
-struct getcpu_call {
-	vk_getcpu_fn fn;
-	unsigned *cpu, *node;
-};
-
-static long call_getcpu(void *ctx)
-{
-	struct getcpu_call *c = ctx;
-
-	return c->fn(c->cpu, c->node, NULL);
-}
-
-static void getcpu_null_args(struct vk_verify *v, enum vk_path p)
-{
-	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
-	struct vk_result *r = add(v, "getcpu", p, "null-args");
-	unsigned cpu, node;
-	char why[64];
-
-	for (int i = 0; i < 4; i++) {
-		struct getcpu_call c = { v->cs->fn[p][VK_FN_GETCPU].getcpu, i & 1 ? &cpu : NULL,
-					 i & 2 ? &node : NULL };
-		int rs = sys(c.cpu, c.node, NULL);
-		long rx;
-
-		r->calls++;
-		if (vk_guarded(call_getcpu, &c, &rx, why, sizeof(why)))
-			vk_result_fail(v->rs, r, "cpu %s, node %s: %s was %s; the syscall returned %d",
-				       c.cpu ? "valid" : "NULL", c.node ? "valid" : "NULL",
-				       vk_path_name(p), why, rs);
-		else if (rs != rx)
-			vk_result_fail(v->rs, r, "cpu %s, node %s: %s returned %ld, the syscall %d",
-				       c.cpu ? "valid" : "NULL", c.node ? "valid" : "NULL",
-				       vk_path_name(p), rx, rs);
-	}
-}
-
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 {
 	struct vk_result *rc = add(v, "getcpu", p, "cpu"), *rn = NULL;
+	unsigned cpu_null_args, node_null_args;
 	cpu_set_t saved;
 
 	/* libc's sched_getcpu() reports no node. */
@@ -222,5 +203,6 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 	}
 	sched_setaffinity(0, sizeof(saved), &saved);
 	if (p != VK_PATH_LIBC)
-		getcpu_null_args(v, p);
+		null_args(v, p, VK_FN_GETCPU, getcpu2, (const char *const[]){ "cpu", "node" },
+			  &cpu_null_args, &node_null_args);
 }
