@@ -6,8 +6,11 @@
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
-export O=${O:-$TOP/build}
-export VK=${VK:-$O/vdsokit}
+# Cases run from a scratch directory: a relative O or VK would name a
+# path under it instead of under the tree.
+O=$(realpath -m "${O:-$TOP/build}")
+VK=$(realpath -m "${VK:-$O/vdsokit}")
+export O VK
 export TMP
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vdsokit-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
