@@ -54,8 +54,3 @@ int vk_timer_init(struct vk_timer *t)
 	measure_overhead(t);
 	return 0;
 }
-
-double vk_timer_ns(const struct vk_timer *t, uint64_t ticks)
-{
-	return ticks * t->ns_per_tick;
-}

@@ -68,6 +68,5 @@ static inline uint64_t vk_tick_stop(void)
 
 /* Calibrate the rate (about 0.1 s) and measure the timer's own cost. */
 int vk_timer_init(struct vk_timer *t);
-double vk_timer_ns(const struct vk_timer *t, uint64_t ticks);
 
 #endif /* VK_TIMER_H */
