@@ -258,7 +258,7 @@ struct opts {
 	int custom;
 	struct vk_timens_set set;
 	double seconds;
-	int format;
+	struct vk_call_opts call;	/* only its format: timens has one set of paths */
 };
 
 static int run(const char *cmd, struct opts *o)
@@ -303,9 +303,9 @@ static int run(const char *cmd, struct opts *o)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	if (o->format == VK_FMT_KTAP)
+	if (o->call.format == VK_FMT_KTAP)
 		vk_report_ktap(stdout, &rep);
-	else if (o->format == VK_FMT_JSON)
+	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
 	else
 		vk_report_text(stdout, &rep);
@@ -327,7 +327,7 @@ static int parse_offset(const char *cmd, const char *opt, const char *arg, long 
 
 int vk_run_timens(const char *cmd, int format)
 {
-	struct opts o = { .seconds = 0.2, .format = format };
+	struct opts o = { .seconds = 0.2, .call = { .format = format } };
 
 	return run(cmd, &o);
 }
@@ -342,8 +342,8 @@ int cmd_timens(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct opts o = { .seconds = 0.2, .format = VK_FMT_TEXT };
-	int c;
+	struct opts o = { .seconds = 0.2, .call = { .format = VK_FMT_TEXT } };
+	int c, status;
 
 	snprintf(o.set.name, sizeof(o.set.name), "custom");
 	while ((c = getopt_long(argc, argv, "m:b:d:F:h", longopts, NULL)) != -1) {
@@ -362,17 +362,11 @@ int cmd_timens(int argc, char **argv)
 			if (vk_parse_seconds(argv[0], "-d", optarg, &o.seconds))
 				return VK_EXIT_USAGE;
 			break;
-		case 'F':
-			o.format = vk_format_parse(optarg);
-			if (o.format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
-						      optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
 		default:
-			return vk_bad_option(argv[0]);
+			status = vk_call_option(argv[0], c, optarg, &o.call, usage, vk_format_parse,
+						"text, ktap or json");
+			if (status != VK_OPT_GO_ON)
+				return status;
 		}
 	}
 	if (optind < argc)
