@@ -37,55 +37,57 @@ static const char usage[] =
 	"Exit status: 0 measured, 2 usage error, 4 nothing could be measured.\n";
 
 struct opts {
-	double seconds;
-	unsigned long long samples;
-	long cpu;
+	struct vk_bench_opts m;
 	int cold;
 	struct vk_call_opts call;
 };
 
-#define MAX_CASES 256
+int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o)
+{
+	unsigned long long n;
+
+	switch (c) {
+	case 'd':
+		return vk_parse_seconds(cmd, "-d", arg, &o->seconds) ? VK_EXIT_USAGE : VK_OPT_GO_ON;
+	case 'n':
+		if (vk_parse_count(cmd, "--samples", arg, &o->samples))
+			return VK_EXIT_USAGE;
+		if (o->samples < 2 || o->samples > 64)
+			return vk_usage_error(cmd, "--samples takes 2 to 64");
+		return VK_OPT_GO_ON;
+	case 'c':
+		if (vk_parse_count(cmd, "--cpu", arg, &n))
+			return VK_EXIT_USAGE;
+		o->cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
+		return VK_OPT_GO_ON;
+	default:
+		return VK_OPT_OTHER;
+	}
+}
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "cpu", required_argument, NULL, 'c' },
+		VK_BENCH_LONGOPTS,
 		{ "cold", no_argument, NULL, 'C' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
-	unsigned long long n;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "d:n:c:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
-				return VK_EXIT_USAGE;
-			break;
-		case 'n':
-			if (vk_parse_count(argv[0], "--samples", optarg, &o->samples))
-				return VK_EXIT_USAGE;
-			if (o->samples < 2 || o->samples > 64)
-				return vk_usage_error(argv[0], "--samples takes 2 to 64");
-			break;
-		case 'c':
-			if (vk_parse_count(argv[0], "--cpu", optarg, &n))
-				return VK_EXIT_USAGE;
-			o->cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
-			break;
-		case 'C':
+	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS, longopts,
+				NULL)) != -1) {
+		if (c == 'C') {
 			o->cold = 1;
-			break;
-		default:
+			continue;
+		}
+		status = vk_bench_option(argv[0], c, optarg, &o->m);
+		if (status == VK_OPT_OTHER)
 			status = vk_call_option(argv[0], c, optarg, &o->call, usage,
 						vk_bench_format_parse,
 						"text, json, csv, ktap or vdsotest");
-			if (status != VK_OPT_GO_ON)
-				return status;
-		}
+		if (status != VK_OPT_GO_ON)
+			return status;
 	}
 	return VK_OPT_GO_ON;
 }
@@ -93,7 +95,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
 		     int clock)
 {
-	if (*n >= MAX_CASES)
+	if (*n >= VK_BENCH_MAX_CASES)
 		return;
 	snprintf(cs[*n].api, sizeof(cs[*n].api), "%s", name);
 	cs[*n].func = f;
@@ -136,18 +138,38 @@ static int add_arg(const char *cmd, const char *name, struct vk_bench_case *cs, 
 	return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", name);
 }
 
-static int pin(const char *cmd, long cpu)
+int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case *cases,
+		   size_t *n)
+{
+	*n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (add_arg(cmd, argv[i], cases, n))
+			return VK_EXIT_USAGE;
+	}
+	if (!argc)
+		add_rows(cases, n, -1);
+	return VK_EXIT_OK;
+}
+
+int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 {
 	cpu_set_t set;
 
+	if (*cpu < 0)
+		*cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof(set), &set)) {
+	CPU_SET(*cpu, &set);
+	if (*cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof(set), &set)) {
 		fprintf(stderr, "%s: cannot run on CPU %ld (not in this process's CPU set)\n", cmd,
-			cpu);
-		return -1;
+			*cpu);
+		return VK_EXIT_USAGE;
 	}
-	return 0;
+	if (vk_timer_init(timer)) {
+		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
+			VK_TIMER_NAME);
+		return VK_EXIT_SKIP;
+	}
+	return VK_EXIT_OK;
 }
 
 static void read_cpu_model(char *buf, size_t len)
@@ -202,8 +224,8 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		   struct vk_bench *b, struct vk_bench_result *res)
 {
 	struct vk_bench_report rep = {
-		.version = vk_version, .seconds = o->seconds, .samples = o->samples,
-		.cpu = o->cpu, .cold = o->cold, .timer = b->timer, .r = res,
+		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
+		.cpu = o->m.cpu, .cold = o->cold, .timer = b->timer, .r = res,
 	};
 	struct rusage ru;
 	size_t n = 0, measured = 0;
@@ -229,23 +251,17 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases)
 {
 	struct vk_timer timer;
-	struct vk_bench b = { .timer = &timer, .seconds = o->seconds, .samples = o->samples,
-			      .cold = o->cold };
+	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
+			      .samples = o->m.samples, .cold = o->cold };
 	struct vk_bench_result *res;
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
 	int status, have_vdso = vk_image_open_live(&im) == 0;
 
-	if (o->cpu < 0)
-		o->cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
-	if (pin(cmd, o->cpu))
-		return VK_EXIT_USAGE;
-	if (vk_timer_init(&timer)) {
-		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
-			VK_TIMER_NAME);
-		return VK_EXIT_SKIP;
-	}
+	status = vk_bench_setup(cmd, &o->m.cpu, &timer);
+	if (status)
+		return status;
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
@@ -264,14 +280,14 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 	return status;
 }
 
-#define DEFAULT_OPTS { .seconds = 0.08, .samples = 10, .cpu = -1 }
+#define DEFAULT_OPTS { .m = { .seconds = 0.08, .samples = 10, .cpu = -1 } }
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
 int vk_run_bench(const char *cmd, int format)
 {
 	struct opts o = DEFAULT_OPTS;
-	struct vk_bench_case cases[MAX_CASES];
+	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	size_t n = 0;
 
 	o.call.format = format;
@@ -283,19 +299,15 @@ int vk_run_bench(const char *cmd, int format)
 int cmd_bench(int argc, char **argv)
 {
 	struct opts o = DEFAULT_OPTS;
-	struct vk_bench_case cases[MAX_CASES];
-	size_t n = 0;
+	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
+	size_t n;
 	int status = parse_opts(argc, argv, &o);
 
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status != VK_OPT_GO_ON)
 		return status;
-	for (int i = optind; i < argc; i++) {
-		if (add_arg(argv[0], argv[i], cases, &n))
-			return VK_EXIT_USAGE;
-	}
-	if (optind == argc)
-		add_rows(cases, &n, -1);
+	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
+		return VK_EXIT_USAGE;
 	return run(argv[0], &o, cases, n);
 }

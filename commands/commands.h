@@ -75,7 +75,8 @@ struct vk_call_opts {
 	{ "format", required_argument, NULL, 'F' },                             \
 	{ "help", no_argument, NULL, 'h' }
 
-enum { VK_OPT_GO_ON = -1 };
+/* Option handlers' answers besides an exit status: go on; not mine. */
+enum { VK_OPT_GO_ON = -1, VK_OPT_OTHER = -2 };
 
 /*
  * Handle getopt's answer c when it is a shared option, or an unknown one:
@@ -90,6 +91,31 @@ int vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base);
 struct vk_target;
 /* The APIs named after the options (argv[optind...]), or all of them. */
 int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t, int *nt);
+
+/* What bench and compare's side-by-side runs share: how long, on which CPU. */
+struct vk_bench_opts {
+	double seconds;			/* per API and path */
+	unsigned long long samples;
+	long cpu;			/* -1: the one it starts on */
+};
+
+#define VK_BENCH_SHORTOPTS "d:n:c:"
+#define VK_BENCH_LONGOPTS                                                       \
+	{ "duration", required_argument, NULL, 'd' },                           \
+	{ "samples", required_argument, NULL, 'n' },                            \
+	{ "cpu", required_argument, NULL, 'c' }
+#define VK_BENCH_MAX_CASES 256
+
+struct vk_bench_case;
+struct vk_timer;
+/* Handle -d, -n or -c as getopt's c: VK_OPT_GO_ON, an exit status for a
+ * bad value, or VK_OPT_OTHER when c is another option. */
+int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o);
+/* The cases the API names give (see bench --help), or every API for none. */
+int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case *cases,
+		   size_t *n);
+/* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
+int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
 
 /* Option values: a positive number of seconds, a whole number. */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);

@@ -6,73 +6,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../core/bench.h"
+#include "../core/compare.h"
 #include "../core/json_read.h"
 #include "../core/stats.h"
-#include "../report/json.h"
+#include "../report/compare.h"
 #include "commands.h"
 
 #define SCHEMA "vdsokit-bench/1"
-#define ALPHA 0.05		/* significance level of the Mann-Whitney test */
-#define CONF 0.95		/* of the ratio's bootstrap interval */
-#define BOOT_ITERS 10000
-#define BOOT_SEED 0x5eedULL	/* fixed, so the same files give the same output */
-/*
- * bench's samples are whole counter steps per batch, scaled by a
- * calibration each run repeats, and a process's figure for the same code
- * moves a little from run to run (up to 0.7% measured here for a path
- * through the kernel, none for the vDSO): two runs of the same code
- * differ in every sample, which a rank test alone calls significant. A
- * change within bench's run-to-run reproducibility is no change.
- */
-#define RESOLUTION_PCT 1.0
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
 
 static const char usage[] =
-	"Usage: vdsokit compare [--threshold PCT] [--format text|json] OLD.json NEW.json\n\n"
-	"Compare two 'vdsokit bench --format json' runs. For each API and path with\n"
-	"samples in both: the medians, their ratio new/old in percent with its 95%\n"
-	"bootstrap interval, the Mann-Whitney p-value, and a verdict. A change is\n"
-	"significant when p < 0.05 and the ratio is more than 1% (bench's run-to-run\n"
-	"reproducibility) from 100%; it is a 'regression' or an 'improvement' when it\n"
-	"is also beyond 100% +- PCT, else '~ (significant)'; any other row is '~'.\n"
-	"A warning is printed when the runs come from different kernels, machines\n"
-	"or CPU models.\n\n"
-	"  -t, --threshold PCT  smallest change that counts, in percent (default 5)\n"
-	"  -f, --format FMT     text (default) or json\n"
-	"  -h, --help           show this help\n\n"
+	"Usage: vdsokit compare [--threshold PCT] [--format text|json] OLD.json NEW.json\n"
+	"       vdsokit compare [OPTIONS] --impl [OLD.so] --impl NEW.so [API...]\n\n"
+	"Compare two 'vdsokit bench --format json' runs, or measure two sides in\n"
+	"turn in this one process: the kernel's vDSO against an implementation\n"
+	"(one --impl), or two implementations (two --impl). Separate runs differ\n"
+	"by a few percent from run to run even for the same code; side by side,\n"
+	"that drift cancels out, so that changes of a few percent can be told.\n\n"
+	"For each API and path with samples on both sides: the medians, their\n"
+	"ratio new/old in percent with its 95% bootstrap interval, the\n"
+	"Mann-Whitney p-value, and a verdict. A change is significant when p < 0.05\n"
+	"and the ratio is more than 1% from 100%; it is a 'regression' or an\n"
+	"'improvement' when it is also beyond 100% +- PCT, else '~ (significant)';\n"
+	"any other row is '~'. A warning is printed when two files come from\n"
+	"different kernels, machines or CPU models.\n\n"
+	"  -t, --threshold PCT      smallest change that counts, in percent (default 5)\n"
+	"  -f, --format FMT         text (default) or json\n"
+	"  -I, --impl LIB.so        a side to measure (see above)\n"
+	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
+	"  -n, --samples N          with --impl: samples per side (default 20, 2-64)\n"
+	"  -c, --cpu N              with --impl: pin to CPU N\n"
+	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
-	"2 usage error or a bad file.\n";
-
-/* One API on one path in a bench file; ns is NULL when it was skipped. */
-struct series {
-	const char *api, *path;	/* point into the file's tree */
-	double *ns;
-	size_t n;
-};
+	"2 usage error or a bad file, 4 nothing could be measured.\n";
 
 struct bench_file {
 	const char *name;
 	struct vk_jval *doc;
-	struct series *s;	/* one per element of "results" */
+	struct vk_series *s;	/* one per element of "results" */
 	size_t n;
 };
 
-struct row {
-	struct series *old, *new;
-	double old_med, new_med;	/* ns */
-	double ratio, lo, hi;		/* new / old in percent, and its interval */
-	double p;			/* Mann-Whitney */
-	double shift;			/* Hodges-Lehmann: new - old, ns */
-	const char *verdict;
-	int significant;
-};
-
 struct compare {
-	struct bench_file old, new;
-	double threshold;
-	struct row *rows;
-	size_t nrows, regressions, improvements;
+	struct vk_compare_report rep;
+	struct vk_compare_row *rows;
+	struct vk_bench_opts m;		/* with --impl */
+	const char *impl[2];
+	int nimpl;
 };
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
@@ -125,7 +108,7 @@ static char *read_file(const char *cmd, const char *path, size_t *len)
 
 static int read_series(const char *cmd, struct bench_file *f, const struct vk_jval *r, size_t i)
 {
-	struct series *s = &f->s[i];
+	struct vk_series *s = &f->s[i];
 	const struct vk_jval *samples;
 
 	s->api = vk_jstr(vk_jget(r, "api"));
@@ -236,189 +219,168 @@ static void warn_mismatch(const char *cmd, const struct bench_file *a, const str
 	}
 }
 
-static struct series *find(struct bench_file *f, const struct series *s)
+static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
+				    const char *path)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		if (!strcmp(f->s[i].api, s->api) && !strcmp(f->s[i].path, s->path))
-			return &f->s[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(s[i].api, api) && !strcmp(s[i].path, path))
+			return &s[i];
 	}
 	return NULL;
 }
 
-static void judge(struct row *r, double threshold)
+/* A row for each API and path with samples on both sides, in OLD's order. */
+static int build_rows(const char *cmd, struct compare *c, const struct vk_series *old,
+		      size_t nold, const struct vk_series *new, size_t nnew)
 {
-	r->significant = r->p < ALPHA && fabs(r->ratio - 100) > RESOLUTION_PCT;
-	if (r->significant && r->ratio > 100 + threshold)
-		r->verdict = "regression";
-	else if (r->significant && r->ratio < 100 - threshold)
-		r->verdict = "improvement";
-	else
-		r->verdict = "~";
-}
+	struct vk_compare_report *rep = &c->rep;
 
-static void measure(struct row *r, double threshold)
-{
-	struct series *a = r->old, *b = r->new;
-
-	r->old_med = vk_median(a->ns, a->n);
-	r->new_med = vk_median(b->ns, b->n);
-	r->ratio = r->lo = r->hi = NAN;
-	/* A ratio to a median of zero or less (overhead subtracted) means nothing. */
-	if (r->old_med > 0) {
-		r->ratio = r->new_med / r->old_med * 100;
-		vk_bootstrap_ratio_ci(a->ns, a->n, b->ns, b->n, CONF, BOOT_ITERS, BOOT_SEED,
-				      &r->lo, &r->hi);
-		r->lo *= 100;
-		r->hi *= 100;
+	c->rows = calloc(nold ? nold : 1, sizeof(*c->rows));
+	if (!c->rows) {
+		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+		return VK_EXIT_USAGE;
 	}
-	r->p = vk_mann_whitney_p(a->ns, a->n, b->ns, b->n);
-	r->shift = vk_hodges_lehmann(a->ns, a->n, b->ns, b->n);
-	judge(r, threshold);
-}
+	for (size_t i = 0; i < nold; i++) {
+		const struct vk_series *n = find(new, nnew, old[i].api, old[i].path);
+		struct vk_compare_row *r = &c->rows[rep->nrows];
 
-/* A row for each API and path with samples in both files, in OLD's order. */
-static int build_rows(const char *cmd, struct compare *c)
-{
-	c->rows = calloc(c->old.n ? c->old.n : 1, sizeof(*c->rows));
-	if (!c->rows)
-		return bad_file(cmd, &c->old, "%s", strerror(ENOMEM));
-	for (size_t i = 0; i < c->old.n; i++) {
-		struct series *o = &c->old.s[i], *n = find(&c->new, o);
-		struct row *r = &c->rows[c->nrows];
-
-		if (!o->ns || !n || !n->ns)
+		if (!old[i].ns || !n || !n->ns)
 			continue;
-		r->old = o;
+		r->old = &old[i];
 		r->new = n;
-		measure(r, c->threshold);
-		c->nrows++;
-		c->regressions += r->verdict[0] == 'r';
-		c->improvements += r->verdict[0] == 'i';
+		vk_compare_row(r, rep->threshold);
+		rep->nrows++;
+		rep->regressions += r->verdict[0] == 'r';
+		rep->improvements += r->verdict[0] == 'i';
+		rep->significant_within += r->significant && r->verdict[0] == '~';
 	}
-	if (c->nrows)
+	rep->rows = c->rows;
+	rep->not_compared = nold + nnew - 2 * rep->nrows;
+	if (rep->nrows)
 		return VK_EXIT_OK;
 	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", cmd,
-		c->old.name, c->new.name);
+		rep->old, rep->new);
 	return VK_EXIT_USAGE;
 }
 
-static const char *pct(char *buf, size_t size, double x)
+static int report(struct compare *c, int json)
 {
-	if (isfinite(x))
-		snprintf(buf, size, "%.1f%%", x);
-	else
-		snprintf(buf, size, "n/a");
-	return buf;
+	vk_report_compare(stdout, json, &c->rep);
+	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
-static const char *plural(size_t n)
+static int compare_files(const char *cmd, struct compare *c, const char *old, const char *new,
+			 int json)
 {
-	return n == 1 ? "" : "s";
-}
-
-static void print_row(const struct row *r, int wapi, int wpath)
-{
-	char ratio[24], lo[24], hi[24], ci[56];
-
-	snprintf(ci, sizeof(ci), "%s..%s", pct(lo, sizeof(lo), r->lo), pct(hi, sizeof(hi), r->hi));
-	printf("%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s\n", wapi, r->old->api,
-	       wpath, r->old->path, r->old_med, r->new_med, pct(ratio, sizeof(ratio), r->ratio),
-	       ci, r->p, r->verdict,
-	       r->significant && r->verdict[0] == '~' ? " (significant)" : "");
-}
-
-static void print_text(const struct compare *c)
-{
-	size_t unchanged = c->nrows - c->regressions - c->improvements, significant = 0;
-	size_t others = c->old.n + c->new.n - 2 * c->nrows;
-	int wapi = 3, wpath = 4;
-
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *r = &c->rows[i];
-
-		if ((int)strlen(r->old->api) > wapi)
-			wapi = strlen(r->old->api);
-		if ((int)strlen(r->old->path) > wpath)
-			wpath = strlen(r->old->path);
-		significant += r->significant && r->verdict[0] == '~';
-	}
-	printf("%-*s  %-*s  %11s  %11s  %7s  %-15s  %-7s  %s\n", wapi, "api", wpath, "path",
-	       "old median", "new median", "ratio", "95% CI", "p", "verdict");
-	for (size_t i = 0; i < c->nrows; i++)
-		print_row(&c->rows[i], wapi, wpath);
-	printf("\n%zu compared at a threshold of %g%%: %zu regression%s, %zu improvement%s, "
-	       "%zu within the threshold (%zu significant)",
-	       c->nrows, c->threshold, c->regressions, plural(c->regressions), c->improvements,
-	       plural(c->improvements), unchanged, significant);
-	if (others)
-		printf("; %zu result%s not compared (skipped, or in one file only)", others,
-		       plural(others));
-	printf("\n");
-}
-
-static void print_json(const struct compare *c)
-{
-	struct vk_json j;
-
-	vk_json_init(&j, stdout);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", "vdsokit-compare/1");
-	vk_json_str(&j, "tool_version", vk_version);
-	vk_json_str(&j, "old", c->old.name);
-	vk_json_str(&j, "new", c->new.name);
-	vk_json_double(&j, "threshold_pct", c->threshold);
-	vk_json_double(&j, "alpha", ALPHA);
-	vk_json_array(&j, "results");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *r = &c->rows[i];
-
-		vk_json_object(&j, NULL);
-		vk_json_str(&j, "api", r->old->api);
-		vk_json_str(&j, "path", r->old->path);
-		vk_json_double(&j, "old_median_ns", r->old_med);
-		vk_json_double(&j, "new_median_ns", r->new_med);
-		vk_json_uint(&j, "old_samples", r->old->n);
-		vk_json_uint(&j, "new_samples", r->new->n);
-		vk_json_double(&j, "ratio_pct", r->ratio);
-		vk_json_double(&j, "ci95_low_pct", r->lo);
-		vk_json_double(&j, "ci95_high_pct", r->hi);
-		vk_json_double(&j, "p", r->p);
-		vk_json_double(&j, "shift_ns", r->shift);
-		vk_json_bool(&j, "significant", r->significant);
-		vk_json_str(&j, "verdict", r->verdict);
-		vk_json_end(&j);
-	}
-	vk_json_end(&j);
-	vk_json_object(&j, "summary");
-	vk_json_uint(&j, "compared", c->nrows);
-	vk_json_uint(&j, "regressions", c->regressions);
-	vk_json_uint(&j, "improvements", c->improvements);
-	vk_json_uint(&j, "unchanged", c->nrows - c->regressions - c->improvements);
-	vk_json_uint(&j, "not_compared", c->old.n + c->new.n - 2 * c->nrows);
-	vk_json_end(&j);
-	vk_json_end(&j);
-}
-
-static int compare(const char *cmd, struct compare *c, const char *old, const char *new, int json)
-{
-	int status = load(cmd, old, &c->old);
+	struct bench_file a = { 0 }, b = { 0 };
+	int status = load(cmd, old, &a);
 
 	if (!status)
-		status = load(cmd, new, &c->new);
+		status = load(cmd, new, &b);
+	c->rep.old = old;
+	c->rep.new = new;
 	if (!status) {
-		warn_mismatch(cmd, &c->old, &c->new);
-		status = build_rows(cmd, c);
+		warn_mismatch(cmd, &a, &b);
+		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
+	if (!status)
+		status = report(c, json);
+	free(c->rows);
+	free_bench(&a);
+	free_bench(&b);
+	return status;
+}
+
+/* The two sides: the kernel's vDSO and one library, or two libraries. */
+static int open_sides(const char *cmd, struct compare *c, struct vk_callset cs[2],
+		      struct vk_bench_side side[2])
+{
+	struct vk_image im;
+	int have_vdso = vk_image_open_live(&im) == 0;
+	char err[256];
+
+	for (int i = 0; i < c->nimpl; i++) {
+		if (vk_callset_init(&cs[i], have_vdso ? &im : NULL, c->impl[i], err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", cmd, err);
+			if (i)
+				vk_callset_close(&cs[0]);
+			return VK_EXIT_USAGE;
+		}
+	}
+	side[0] = (struct vk_bench_side){ &cs[0], c->nimpl == 2 ? VK_PATH_IMPL : VK_PATH_VDSO };
+	side[1] = (struct vk_bench_side){ &cs[c->nimpl - 1], VK_PATH_IMPL };
+	c->rep.old = c->nimpl == 2 ? c->impl[0] : "the kernel's vDSO";
+	c->rep.new = c->impl[c->nimpl - 1];
+	return VK_EXIT_OK;
+}
+
+static void progress(size_t i, size_t n, const struct vk_bench_case *bc)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n, bc->api);
+}
+
+/* Measure each case on both sides; their results become the two series. */
+static int measure_sides(const char *cmd, struct compare *c, const struct vk_bench_case *cases,
+			 size_t ncases, struct vk_bench_result *res, struct vk_series *ser)
+{
+	struct vk_timer timer;
+	struct vk_bench b = { .timer = &timer, .seconds = c->m.seconds, .samples = c->m.samples };
+	struct vk_bench_side side[2];
+	struct vk_callset cs[2];
+	const char *path;
+	int status = vk_bench_setup(cmd, &c->m.cpu, &timer);
+
+	if (!status)
+		status = open_sides(cmd, c, cs, side);
+	if (status)
+		return status;
+	/* One name for the rows, whichever paths the sides are. */
+	path = side[0].path == side[1].path ? "impl" : "vdso:impl";
+	for (size_t i = 0; i < ncases; i++) {
+		progress(i, ncases, &cases[i]);
+		vk_bench_run_ab(&b, &cases[i], side, &res[2 * i]);
+		for (int k = 0; k < 2; k++) {
+			struct vk_bench_result *r = &res[2 * i + k];
+
+			ser[k * ncases + i] = (struct vk_series){
+				r->api, path, r->skipped ? NULL : r->samples, r->n
+			};
+		}
+	}
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	for (int i = 0; i < c->nimpl; i++)
+		vk_callset_close(&cs[i]);
+	return VK_EXIT_OK;
+}
+
+static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv, int json)
+{
+	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
+	struct vk_bench_result *res = NULL;
+	struct vk_series *ser = NULL;
+	size_t n;
+	int status = vk_bench_cases(cmd, argc, argv, cases, &n);
+
 	if (!status) {
-		if (json)
-			print_json(c);
-		else
-			print_text(c);
-		status = c->regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
+		res = calloc(2 * n, sizeof(*res));
+		ser = calloc(2 * n, sizeof(*ser));
+		if (!res || !ser) {
+			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			status = VK_EXIT_USAGE;
+		}
+	}
+	if (!status)
+		status = measure_sides(cmd, c, cases, n, res, ser);
+	if (!status) {
+		status = build_rows(cmd, c, ser, n, ser + n, n);
+		/* Nothing measured on both sides is not a bad argument. */
+		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(c, json);
 	}
 	free(c->rows);
-	free_bench(&c->old);
-	free_bench(&c->new);
+	free(ser);
+	free(res);
 	return status;
 }
 
@@ -432,36 +394,66 @@ static int parse_threshold(const char *cmd, const char *arg, double *pct_out)
 	return VK_EXIT_OK;
 }
 
-int cmd_compare(int argc, char **argv)
+static int parse_opts(int argc, char **argv, struct compare *c, int *json)
 {
 	static const struct option opts[] = {
 		{ "threshold", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "impl", required_argument, NULL, 'I' },
+		VK_BENCH_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct compare c = { .threshold = 5 };
-	int json = 0, opt;
+	int opt, measuring = 0, status;
 
-	while ((opt = getopt_long(argc, argv, "t:f:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:f:I:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			if (parse_threshold(argv[0], optarg, &c.threshold))
+			if (parse_threshold(argv[0], optarg, &c->rep.threshold))
 				return VK_EXIT_USAGE;
 			break;
 		case 'f':
-			if (vk_parse_text_json(argv[0], optarg, &json))
+			if (vk_parse_text_json(argv[0], optarg, json))
 				return VK_EXIT_USAGE;
+			break;
+		case 'I':
+			if (c->nimpl == 2)
+				return vk_usage_error(argv[0], "--impl is given at most twice");
+			c->impl[c->nimpl++] = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
 			return VK_EXIT_OK;
 		default:
-			return vk_bad_option(argv[0]);
+			status = vk_bench_option(argv[0], opt, optarg, &c->m);
+			if (status == VK_OPT_OTHER)
+				return vk_bad_option(argv[0]);
+			if (status != VK_OPT_GO_ON)
+				return status;
+			measuring = 1;
 		}
+	}
+	if (measuring && !c->nimpl)
+		return vk_usage_error(argv[0], "-d, -n and -c measure, and need --impl");
+	return VK_OPT_GO_ON;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare c = {
+		.rep = { .version = vk_version, .threshold = 5 },
+		.m = { .seconds = 0.2, .samples = 20, .cpu = -1 },
+	};
+	int json = 0, status = parse_opts(argc, argv, &c, &json);
+
+	if (status != VK_OPT_GO_ON)
+		return status;
+	if (c.nimpl) {
+		c.rep.interleaved = 1;
+		return compare_sides(argv[0], &c, argc - optind, argv + optind, json);
 	}
 	if (argc - optind != 2)
 		return vk_usage_error(argv[0], "expected two files, OLD.json and NEW.json, got %d",
 				      argc - optind);
-	return compare(argv[0], &c, argv[optind], argv[optind + 1], json);
+	return compare_files(argv[0], &c, argv[optind], argv[optind + 1], json);
 }

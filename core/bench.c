@@ -99,19 +99,45 @@ static void summarize(struct vk_bench_result *r, int n)
 	vk_bootstrap_median_ci(r->samples, n, 0.95, CI_ITERS, 1, &r->ci_lo, &r->ci_hi);
 }
 
-static void run_warm(struct vk_bench *b, vk_loop loop, struct vk_call_site *s,
-		     struct vk_bench_result *r)
+/*
+ * One side of a measurement: a loop with its call site and result. bench
+ * runs one arm at a time; an A/B comparison runs two, sample by sample.
+ */
+struct arm {
+	struct vk_call_site s;
+	vk_loop loop;
+	struct vk_bench_result *r;
+};
+
+/*
+ * Samples of every arm in turn, the order reversed every other round
+ * (ABBA) so that a drift of the machine's speed during the run weighs
+ * on all arms alike.
+ */
+static void run_warm(struct vk_bench *b, struct arm *arms, int narms)
 {
 	double per_sample = b->seconds * (1 - WARMUP_SHARE) * 1e9 / b->samples;
 	long switches = involuntary_switches();
 
-	sample(b, loop, s, MIN_BATCH, b->seconds * WARMUP_SHARE * 1e9, &r->calls);
-	r->batch = pick_batch(b, loop, s);
-	sample(b, loop, s, r->batch, per_sample, &r->calls);
-	for (int i = 0; i < b->samples; i++)
-		r->samples[i] = sample(b, loop, s, r->batch, per_sample, &r->calls);
-	r->involuntary_switches = involuntary_switches() - switches;
-	summarize(r, b->samples);
+	for (int k = 0; k < narms; k++) {
+		struct arm *a = &arms[k];
+
+		sample(b, a->loop, &a->s, MIN_BATCH, b->seconds * WARMUP_SHARE * 1e9, &a->r->calls);
+		a->r->batch = pick_batch(b, a->loop, &a->s);
+		sample(b, a->loop, &a->s, a->r->batch, per_sample, &a->r->calls);
+	}
+	for (int i = 0; i < b->samples; i++) {
+		for (int j = 0; j < narms; j++) {
+			struct arm *a = &arms[i % 2 ? narms - 1 - j : j];
+
+			a->r->samples[i] = sample(b, a->loop, &a->s, a->r->batch, per_sample,
+						  &a->r->calls);
+		}
+	}
+	for (int k = 0; k < narms; k++) {
+		arms[k].r->involuntary_switches = involuntary_switches() - switches;
+		summarize(arms[k].r, b->samples);
+	}
 }
 
 /* Walk a buffer larger than the caches, through more pages than any TLB. */
@@ -123,9 +149,9 @@ static void disturb(struct vk_bench *b)
 		p[i]++;
 }
 
-static void run_cold(struct vk_bench *b, vk_loop loop, struct vk_call_site *s,
-		     struct vk_bench_result *r)
+static void run_cold(struct vk_bench *b, struct arm *a)
 {
+	struct vk_bench_result *r = a->r;
 	uint64_t deadline_ns = b->seconds * 1e9, spent = 0;
 	int n = 0;
 
@@ -134,7 +160,7 @@ static void run_cold(struct vk_bench *b, vk_loop loop, struct vk_call_site *s,
 		uint64_t t0 = vk_tick_start();
 
 		disturb(b);
-		r->samples[n++] = time_batch(b, loop, s, 1);
+		r->samples[n++] = time_batch(b, a->loop, &a->s, 1);
 		spent += (vk_tick_stop() - t0) * b->timer->ns_per_tick;
 	}
 	r->calls = n;
@@ -163,29 +189,59 @@ static int getrandom_state(struct vk_call_site *s, long page)
 	return 0;
 }
 
-void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
-		  struct vk_bench_result *r)
+/* Ready an arm for c on path p of cs; false, with r->skipped, if it cannot run. */
+static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_bench_case *c,
+		    enum vk_path p, struct vk_bench_result *r, long page)
 {
-	struct vk_call_site s = { .fn = b->cs->fn[p][c->func], .clock = c->clock };
-	vk_loop loop = vk_loop_for(c->func, p == VK_PATH_LIBC);
-	long page = sysconf(_SC_PAGESIZE);
-
+	memset(a, 0, sizeof(*a));
+	a->s.fn = cs->fn[p][c->func];
+	a->s.clock = c->clock;
+	a->loop = vk_loop_for(c->func, p == VK_PATH_LIBC);
+	a->r = r;
 	memset(r, 0, sizeof(*r));
 	memcpy(r->api, c->api, sizeof(r->api));
 	r->path = p;
-	if (!s.fn.p) {
-		r->skipped = b->cs->why[p][c->func];
-		return;
-	}
-	if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
-	    getrandom_state(&s, page)) {
+	if (!a->s.fn.p)
+		r->skipped = cs->why[p][c->func];
+	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
+		 getrandom_state(&a->s, page))
 		r->skipped = "its getrandom gives no usable state";
-		return;
+	return !r->skipped;
+}
+
+static void arm_close(struct arm *a, long page)
+{
+	if (a->s.state)
+		munmap(a->s.state, page);
+}
+
+void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
+		  struct vk_bench_result *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct arm a;
+
+	if (arm_open(&a, b->cs, c, p, r, page)) {
+		if (b->cold)
+			run_cold(b, &a);
+		else
+			run_warm(b, &a, 1);
 	}
-	if (b->cold)
-		run_cold(b, loop, &s, r);
-	else
-		run_warm(b, loop, &s, r);
-	if (s.state)
-		munmap(s.state, page);
+	arm_close(&a, page);
+}
+
+void vk_bench_run_ab(struct vk_bench *b, const struct vk_bench_case *c,
+		     const struct vk_bench_side side[2], struct vk_bench_result r[2])
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct arm a[2];
+	int ok0 = arm_open(&a[0], side[0].cs, c, side[0].path, &r[0], page);
+	int ok1 = arm_open(&a[1], side[1].cs, c, side[1].path, &r[1], page);
+
+	if (ok0 && ok1)
+		run_warm(b, a, 2);
+	else if (ok0 || ok1)
+		r[ok0 ? 0 : 1].skipped = "the other side cannot run";
+	arm_close(&a[0], page);
+	arm_close(&a[1], page);
 }

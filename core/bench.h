@@ -50,6 +50,21 @@ void vk_bench_free(struct vk_bench *b);
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
 		  struct vk_bench_result *r);
 
+/*
+ * A/B: c on two sides measured in one process, their samples taken in
+ * turn, so that the machine's drift between runs, which is larger than
+ * many a change worth finding, does not enter their ratio. b->cs and
+ * b->cold are not used. When either side cannot run, neither is measured
+ * and that side's result says why.
+ */
+struct vk_bench_side {
+	const struct vk_callset *cs;
+	enum vk_path path;
+};
+
+void vk_bench_run_ab(struct vk_bench *b, const struct vk_bench_case *c,
+		     const struct vk_bench_side side[2], struct vk_bench_result r[2]);
+
 /* The loops that make the calls, one per function and per libc or not. */
 struct vk_call_site {
 	union vk_fn fn;		/* unused by the libc loops, which call libc */

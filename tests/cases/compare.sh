@@ -176,3 +176,39 @@ bad other.json "nothing in common" 'have no API and path with samples in both' <
 {"schema": "vdsokit-bench/1", "results": [{"api": "getcpu", "path": "vdso", "samples_ns": [1.3]},
  {"api": "getrandom", "path": "libc", "samples_ns": [259]}]}
 EOF
+
+# Side by side: two libraries measured in turn in one process. The
+# pass-through against its own copy is no regression; against itself made
+# 30% slower (tests/impl/slow-5pct.c with VK_SLOWDOWN_PCT) it is one.
+IMPL=$O/tests/impl
+cp "$IMPL/passthrough.so" copy.so
+side() {
+	"$VK" compare -d 0.05 -n 10 "$@"
+}
+expect_status 0 "side by side: identical libraries exit 0" \
+	side --impl "$IMPL/passthrough.so" --impl ./copy.so clock-gettime-monotonic time
+contains "side by side: names both sides" "$TMP/out" "^new: \./copy\.so$"
+contains "side by side: a row on impl for time" "$TMP/out" '^time +impl +[0-9.]+ ns +[0-9.]+ ns +[0-9.]+% .* ~'
+contains "side by side: the summary" "$TMP/out" '^2 compared at a threshold of 5%: 0 regressions'
+VK_SLOWDOWN_PCT=30 expect_status 1 "side by side: 30% slower exits 1" \
+	side --impl "$IMPL/passthrough.so" --impl "$IMPL/slow-5pct.so" clock-gettime-monotonic
+contains "side by side: 30% slower is a regression" "$TMP/out" \
+	'^clock-gettime-monotonic +impl +[0-9.]+ ns +[0-9.]+ ns +1[1-9][0-9]\.[0-9]% .* regression$'
+expect_status 1 "side by side: the syscall pass-through is slower than the vDSO" \
+	side --impl "$IMPL/passthrough.so" --format json time
+contains "side by side, json: says it was interleaved" "$TMP/out" '"interleaved": true'
+contains "side by side, json: the row is vdso against impl" "$TMP/out" '"path": "vdso:impl"'
+expect_status 2 "side by side: a third --impl" side --impl a.so --impl b.so --impl c.so
+contains "side by side: a third --impl is said" "$TMP/err" 'given at most twice'
+expect_status 2 "side by side: -d without --impl" "$VK" compare -d 1 old.json same.json
+contains "side by side: -d without --impl is said" "$TMP/err" 'need --impl'
+expect_status 2 "side by side: a missing library" side --impl ./nonexistent.so time
+contains "side by side: a missing library is said" "$TMP/err" 'nonexistent\.so'
+expect_status 2 "side by side: an unknown API" side --impl ./copy.so no-such-api
+expect_status 2 "side by side: a bad --samples" side --impl ./copy.so -n 1 time
+if need cc && cc -shared -fPIC -o empty.so -x c /dev/null 2>/dev/null; then
+	expect_status 4 "side by side: a library with no __vdso_ functions exits 4" side --impl ./empty.so time
+	contains "side by side: nothing on both sides is said" "$TMP/err" 'have no API and path with samples in both'
+else
+	skip "side by side: a library with no __vdso_ functions exits 4" "no C compiler to build an empty library"
+fi

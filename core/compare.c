@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+
+#include "compare.h"
+#include "stats.h"
+
+#define CONF 0.95		/* of the ratio's bootstrap interval */
+#define BOOT_ITERS 10000
+#define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
+
+static void judge(struct vk_compare_row *r, double threshold)
+{
+	r->significant = r->p < VK_COMPARE_ALPHA &&
+			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT;
+	if (r->significant && r->ratio > 100 + threshold)
+		r->verdict = "regression";
+	else if (r->significant && r->ratio < 100 - threshold)
+		r->verdict = "improvement";
+	else
+		r->verdict = "~";
+}
+
+void vk_compare_row(struct vk_compare_row *r, double threshold)
+{
+	const struct vk_series *a = r->old, *b = r->new;
+
+	r->old_med = vk_median(a->ns, a->n);
+	r->new_med = vk_median(b->ns, b->n);
+	r->ratio = r->lo = r->hi = NAN;
+	/* A ratio to a median of zero or less (overhead subtracted) means nothing. */
+	if (r->old_med > 0) {
+		r->ratio = r->new_med / r->old_med * 100;
+		vk_bootstrap_ratio_ci(a->ns, a->n, b->ns, b->n, CONF, BOOT_ITERS, BOOT_SEED,
+				      &r->lo, &r->hi);
+		r->lo *= 100;
+		r->hi *= 100;
+	}
+	r->p = vk_mann_whitney_p(a->ns, a->n, b->ns, b->n);
+	r->shift = vk_hodges_lehmann(a->ns, a->n, b->ns, b->n);
+	judge(r, threshold);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "json.h"
+
+static const char *pct(char *buf, size_t size, double x)
+{
+	if (isfinite(x))
+		snprintf(buf, size, "%.1f%%", x);
+	else
+		snprintf(buf, size, "n/a");
+	return buf;
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpath)
+{
+	char ratio[24], lo[24], hi[24], ci[56];
+
+	snprintf(ci, sizeof(ci), "%s..%s", pct(lo, sizeof(lo), r->lo), pct(hi, sizeof(hi), r->hi));
+	fprintf(f, "%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s\n", wapi,
+		r->old->api, wpath, r->old->path, r->old_med, r->new_med,
+		pct(ratio, sizeof(ratio), r->ratio), ci, r->p, r->verdict,
+		r->significant && r->verdict[0] == '~' ? " (significant)" : "");
+}
+
+static void print_text(FILE *f, const struct vk_compare_report *c)
+{
+	size_t unchanged = c->nrows - c->regressions - c->improvements;
+	int wapi = 3, wpath = 4;
+
+	if (c->interleaved)
+		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process)\n\n", c->old, c->new);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct vk_compare_row *r = &c->rows[i];
+
+		if ((int)strlen(r->old->api) > wapi)
+			wapi = strlen(r->old->api);
+		if ((int)strlen(r->old->path) > wpath)
+			wpath = strlen(r->old->path);
+	}
+	fprintf(f, "%-*s  %-*s  %11s  %11s  %7s  %-15s  %-7s  %s\n", wapi, "api", wpath, "path",
+		"old median", "new median", "ratio", "95% CI", "p", "verdict");
+	for (size_t i = 0; i < c->nrows; i++)
+		print_row(f, &c->rows[i], wapi, wpath);
+	fprintf(f, "\n%zu compared at a threshold of %g%%: %zu regression%s, %zu improvement%s, "
+		"%zu within the threshold (%zu significant)",
+		c->nrows, c->threshold, c->regressions, plural(c->regressions), c->improvements,
+		plural(c->improvements), unchanged, c->significant_within);
+	if (c->not_compared)
+		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
+			c->not_compared, plural(c->not_compared));
+	fprintf(f, "\n");
+}
+
+static void print_json(FILE *f, const struct vk_compare_report *c)
+{
+	struct vk_json j;
+
+	vk_json_init(&j, f);
+	vk_json_object(&j, NULL);
+	vk_json_str(&j, "schema", "vdsokit-compare/1");
+	vk_json_str(&j, "tool_version", c->version);
+	vk_json_str(&j, "old", c->old);
+	vk_json_str(&j, "new", c->new);
+	vk_json_bool(&j, "interleaved", c->interleaved);
+	vk_json_double(&j, "threshold_pct", c->threshold);
+	vk_json_double(&j, "alpha", VK_COMPARE_ALPHA);
+	vk_json_array(&j, "results");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct vk_compare_row *r = &c->rows[i];
+
+		vk_json_object(&j, NULL);
+		vk_json_str(&j, "api", r->old->api);
+		vk_json_str(&j, "path", r->old->path);
+		vk_json_double(&j, "old_median_ns", r->old_med);
+		vk_json_double(&j, "new_median_ns", r->new_med);
+		vk_json_uint(&j, "old_samples", r->old->n);
+		vk_json_uint(&j, "new_samples", r->new->n);
+		vk_json_double(&j, "ratio_pct", r->ratio);
+		vk_json_double(&j, "ci95_low_pct", r->lo);
+		vk_json_double(&j, "ci95_high_pct", r->hi);
+		vk_json_double(&j, "p", r->p);
+		vk_json_double(&j, "shift_ns", r->shift);
+		vk_json_bool(&j, "significant", r->significant);
+		vk_json_str(&j, "verdict", r->verdict);
+		vk_json_end(&j);
+	}
+	vk_json_end(&j);
+	vk_json_object(&j, "summary");
+	vk_json_uint(&j, "compared", c->nrows);
+	vk_json_uint(&j, "regressions", c->regressions);
+	vk_json_uint(&j, "improvements", c->improvements);
+	vk_json_uint(&j, "unchanged", c->nrows - c->regressions - c->improvements);
+	vk_json_uint(&j, "not_compared", c->not_compared);
+	vk_json_end(&j);
+	vk_json_end(&j);
+}
+
+void vk_report_compare(FILE *f, int json, const struct vk_compare_report *rep)
+{
+	if (json)
+		print_json(f, rep);
+	else
+		print_text(f, rep);
+}
