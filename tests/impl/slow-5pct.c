@@ -27,12 +27,13 @@ static double ns_now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* The cheapest of 50 rounds of n calls of fn(arg), per call. */
+/* The cheapest of 100 rounds of n calls of fn(arg), per call: the
+ * cheapest, because a busy machine only ever makes a round slower. */
 static double cost(void (*fn)(unsigned long), unsigned long arg, int n)
 {
 	double best = 1e300;
 
-	for (int r = 0; r < 50; r++) {
+	for (int r = 0; r < 100; r++) {
 		double t0 = ns_now(), per_call;
 
 		for (int i = 0; i < n; i++)
@@ -56,7 +57,8 @@ __attribute__((constructor)) static void calibrate(void)
 {
 	const char *pct = getenv("VK_SLOWDOWN_PCT");
 	double want = (pct ? atof(pct) : 5) / 100 * cost(one_call, 0, 200);
-	double per_spin = cost(spin, 1000, 1) / 1000;
+	/* 100000 spins take tens of microseconds: the clock's cost vanishes. */
+	double per_spin = cost(spin, 100000, 1) / 100000;
 
 	spins = per_spin > 0 ? (unsigned long)(want / per_spin + 0.5) : 0;
 }
