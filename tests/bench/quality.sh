@@ -69,39 +69,43 @@ verdict "speed: $rows API x path figures in ${secs} s (target <= 10 s)" "$(awk -
 # libraries loaded apart, as two builds of the same code would be.
 cp "$IMPL/passthrough.so" "$tmp/passthrough-copy.so"
 
-echo "# sensitivity: $TRIALS trials of $VK compare --cpu $cpu --impl A --impl B $api (side by side)"
-ab() {
-	"$VK" compare --cpu $cpu --format json --impl "$1" --impl "$2" $api >"$tmp/cmp.json"
-	[ $? -le 1 ] && grep -q '"significant": true' "$tmp/cmp.json"
-}
 ratio() {
 	sed -n "s/.*\"ratio_pct\": \([0-9.]*\).*/\1/p" "$tmp/cmp.json" | head -n 1 | xargs printf "%.1f"
 }
-slow=0 same=0
-for i in $(seq 1 "$TRIALS"); do
-	ab "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && slow=$((slow + 1))
-	r1=$(ratio)
-	ab "$IMPL/passthrough.so" "$tmp/passthrough-copy.so" && same=$((same + 1))
-	echo "  trial $i: slowed ${r1}%, identical $(ratio)%"
-done
+# trials HOW: TRIALS trials of HOW OLD NEW (true when it calls the change
+# significant) on the slowed and on the identical pair; sets slow and same
+# to how often each was called significant.
+trials() {
+	slow=0 same=0
+	for i in $(seq 1 "$TRIALS"); do
+		"$1" "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && slow=$((slow + 1))
+		r1=$(ratio)
+		"$1" "$IMPL/passthrough.so" "$tmp/passthrough-copy.so" && same=$((same + 1))
+		echo "  trial $i: slowed ${r1}%, identical $(ratio)%"
+	done
+}
+significant() {
+	[ "$1" -le 1 ] && grep -q '"significant": true' "$tmp/cmp.json"
+}
+ab() {
+	"$VK" compare --cpu $cpu --format json --impl "$1" --impl "$2" $api >"$tmp/cmp.json"
+	significant $?
+}
+files() {
+	"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old.json" &&
+	"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new.json" &&
+	"$VK" compare --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/cmp.json"
+	significant $?
+}
+
+echo "# sensitivity: $TRIALS trials of $VK compare --cpu $cpu --impl A --impl B $api (side by side)"
+trials ab
 verdict "sensitivity: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
 verdict "specificity: identical pair significant in $same of $TRIALS (target <= 1)" "$(( same * 10 <= TRIALS ))"
 
 # Not a target: what separate runs give, for the README's advice to
 # compare side by side when a few percent matter.
 echo "# for reference: $TRIALS trials of separate bench runs, then compare A.json B.json"
-files() {
-	"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old.json" &&
-	"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new.json" &&
-	"$VK" compare --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/cmp.json"
-	[ $? -le 1 ] && grep -q '"significant": true' "$tmp/cmp.json"
-}
-fslow=0 fsame=0
-for i in $(seq 1 "$TRIALS"); do
-	files "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && fslow=$((fslow + 1))
-	r1=$(ratio)
-	files "$IMPL/passthrough.so" "$tmp/passthrough-copy.so" && fsame=$((fsame + 1))
-	echo "  trial $i: slowed ${r1}%, identical $(ratio)%"
-done
-echo "separate runs: 5% slowdown significant in $fslow of $TRIALS, identical pair in $fsame of $TRIALS"
+trials files
+echo "separate runs: 5% slowdown significant in $slow of $TRIALS, identical pair in $same of $TRIALS"
 [ "$missed" = 0 ]
