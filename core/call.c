@@ -159,6 +159,107 @@ static void init_libc(struct vk_callset *cs)
 	set(cs, VK_PATH_LIBC, VK_FN_GETRANDOM, libc_getrandom, other);
 }
 
+#ifdef __powerpc__
+/*
+ * powerpc's vDSO fails the way its syscalls do: a positive errno in r3
+ * and the summary-overflow bit of CR0 set. Its entries are called through
+ * shims that turn that into -errno. The asm allocates a frame first, as
+ * the compiler may keep data below r1 (the ppc64 ABI's 288-byte protected
+ * zone) in a function it takes for a leaf, and sets r12 to the entry, as
+ * an ELFv2 global entry point computes its TOC from r12. The vDSO follows
+ * the ABI, so the caller-saved registers are all it may change.
+ */
+#ifdef __powerpc64__
+#define PPC_STLU "stdu"
+#else
+#define PPC_STLU "stwu"
+#endif
+#define PPC_FRAME "320"		/* the protected zone and a frame header */
+#define PPC_CR0_SO 0x10000000	/* CR0's SO bit in mfcr's word */
+
+static void *ppc_entry[VK_NFUNCS];
+
+static long ppc_call(void *fn, long a, long b, long c, long d, long e)
+{
+	register long r3 __asm__("r3") = a;
+	register long r4 __asm__("r4") = b;
+	register long r5 __asm__("r5") = c;
+	register long r6 __asm__("r6") = d;
+	register long r7 __asm__("r7") = e;
+	register void *r12 __asm__("r12") = fn;
+	unsigned long cr;
+
+	__asm__ volatile(PPC_STLU " 1,-" PPC_FRAME "(1)\n\t"
+			 "mtctr %[fn]\n\t"
+			 "bctrl\n\t"
+			 "addi 1,1," PPC_FRAME "\n\t"
+			 "mfcr %[cr]"
+			 : "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7), [fn] "+r"(r12),
+			   [cr] "=r"(cr)
+			 :
+			 : "r0", "r8", "r9", "r10", "r11", "ctr", "lr", "xer", "cr0", "cr1",
+			   "cr5", "cr6", "cr7", "memory");
+	return cr & PPC_CR0_SO ? -r3 : r3;
+}
+
+#define PPC_CLOCK_SHIM(name, f)                                                 \
+	static int name(clockid_t c, void *t)                                   \
+	{                                                                       \
+		return ppc_call(ppc_entry[f], c, (long)t, 0, 0, 0);             \
+	}
+
+PPC_CLOCK_SHIM(ppc_clock_gettime, VK_FN_CLOCK_GETTIME)
+PPC_CLOCK_SHIM(ppc_clock_getres, VK_FN_CLOCK_GETRES)
+PPC_CLOCK_SHIM(ppc_clock_gettime64, VK_FN_CLOCK_GETTIME64)
+PPC_CLOCK_SHIM(ppc_clock_getres_time64, VK_FN_CLOCK_GETRES_TIME64)
+
+static int ppc_gettimeofday(void *tv, void *tz)
+{
+	return ppc_call(ppc_entry[VK_FN_GETTIMEOFDAY], (long)tv, (long)tz, 0, 0, 0);
+}
+
+static long ppc_time(long *t)
+{
+	return ppc_call(ppc_entry[VK_FN_TIME], (long)t, 0, 0, 0, 0);
+}
+
+static int ppc_getcpu(unsigned *cpu, unsigned *node, void *cache)
+{
+	return ppc_call(ppc_entry[VK_FN_GETCPU], (long)cpu, (long)node, (long)cache, 0, 0);
+}
+
+static ssize_t ppc_getrandom(void *buf, size_t len, unsigned flags, void *state,
+			     size_t state_len)
+{
+	return ppc_call(ppc_entry[VK_FN_GETRANDOM], (long)buf, len, flags, (long)state,
+			state_len);
+}
+
+static void *const ppc_shim[VK_NFUNCS] = {
+	[VK_FN_CLOCK_GETTIME] = ppc_clock_gettime,
+	[VK_FN_CLOCK_GETRES] = ppc_clock_getres,
+	[VK_FN_GETTIMEOFDAY] = ppc_gettimeofday,
+	[VK_FN_TIME] = ppc_time,
+	[VK_FN_GETCPU] = ppc_getcpu,
+	[VK_FN_GETRANDOM] = ppc_getrandom,
+	[VK_FN_CLOCK_GETTIME64] = ppc_clock_gettime64,
+	[VK_FN_CLOCK_GETRES_TIME64] = ppc_clock_getres_time64,
+};
+
+/* The vDSO path's function for an entry: on powerpc, its shim. */
+static void *vdso_fn(enum vk_func f, void *entry)
+{
+	ppc_entry[f] = entry;
+	return entry ? ppc_shim[f] : NULL;
+}
+#else
+static void *vdso_fn(enum vk_func f, void *entry)
+{
+	(void)f;
+	return entry;
+}
+#endif
+
 static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 {
 	struct vk_image_func f;
@@ -172,7 +273,8 @@ static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 			set(cs, VK_PATH_VDSO, i, NULL, "the vDSO does not export it");
 			continue;
 		}
-		set(cs, VK_PATH_VDSO, i, vk_image_addr(im, &f.sym), "its address is not mapped");
+		set(cs, VK_PATH_VDSO, i, vdso_fn(i, vk_image_addr(im, &f.sym)),
+		    "its address is not mapped");
 	}
 }
 
