@@ -379,10 +379,15 @@ static int refused(const struct vk_abi_case *c, const struct outcome *s)
 	return c->func == VK_FN_GETRANDOM && s->ret >= 0 && (size_t)s->ret < c->len;
 }
 
-/* A segmentation fault, the one way the vDSO is documented to fail. */
+/*
+ * A memory fault, the one way the vDSO is documented to fail: SIGSEGV,
+ * or SIGBUS for a misaligned address, which arm64 checks before the
+ * mapping when a 32-bit task stores to UINTPTR_MAX. A bus error of any
+ * other kind means something else went wrong.
+ */
 static int faulted(const struct outcome *p)
 {
-	return p->done == 2 && p->sig == SIGSEGV;
+	return p->done == 2 && (p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN));
 }
 
 /*

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Caught by abi as unexpected: a NULL timespec raises SIGBUS. The vDSO may
- * fault on a pointer the syscall refuses, but with SIGSEGV: a bus error
- * means something else went wrong.
+ * fault on a pointer the syscall refuses, but with SIGSEGV, or SIGBUS for
+ * a misaligned address: a bus error raised otherwise means something else
+ * went wrong.
  */
 #include <signal.h>
 
