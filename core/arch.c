@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * One row per vDSO ABI, from the kernel's arch/<arch>/.../vdso*.lds.S
- * linker scripts. The version names are the ones glibc asks for.
+ * linker scripts. The version names are the ones glibc asks for. riscv's
+ * __vdso_getcpu is only an ecall (arch/riscv/kernel/vdso/getcpu.S), which
+ * fallback proved on Debian's 6.12 kernel.
  */
 #include <elf.h>
 #include <stddef.h>
@@ -26,23 +28,23 @@
 
 static const struct vk_arch arches[] = {
 	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM },
-	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0 },
+	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0 },
 	{ "i386", EM_386, 0, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU },
-	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM },
-	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS },
+	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0 },
+	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM, 0 },
+	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0 },
 	{ "ppc64", EM_PPC64, 1, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0 },
 	{ "ppc", EM_PPC, 0, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM },
-	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM },
-	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU },
-	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU },
-	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS },
-	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS },
+	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0 },
+	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM, 0 },
+	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU },
+	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0 },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0 },
 	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
-	  TIME32_FUNCS | GETCPU | GETRANDOM },
+	  TIME32_FUNCS | GETCPU | GETRANDOM, 0 },
 };
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64)

@@ -32,6 +32,7 @@ struct vk_arch {
 	const char *version;	/* the version a libc asks for */
 	const char *prefix;	/* "__vdso_" or "__kernel_" */
 	unsigned funcs;		/* VK_FN_BIT()s the newest kernels export */
+	unsigned stubs;		/* those of funcs whose entry makes the syscall */
 };
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64);

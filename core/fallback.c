@@ -256,9 +256,12 @@ const char *vk_fallback_reason(enum vk_path p, enum vk_func f, int clock,
 			       enum vk_tristate cs_vdso)
 {
 	int clock_fn = vk_funcs[f].shape == VK_SHAPE_CLOCK_TS;
+	const struct vk_arch *arch = vk_arch_host();
 
 	if (clock_fn && !vdso_serves(clock))
 		return "the vDSO does not serve this clock";
+	if (p == VK_PATH_VDSO && arch && (arch->stubs & VK_FN_BIT(f)))
+		return "this ABI's vDSO entry only makes the syscall";
 	if (p == VK_PATH_IMPL)
 		return "the implementation makes the syscall";
 	if (needs_counter(f, clock) && cs_vdso == VK_NO)
