@@ -47,3 +47,13 @@ variant() {
 	 make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
 		>"$TMP/variant-$name.log" 2>&1
 }
+
+# runs_here BIN: false when this kernel refuses to execute BIN's format
+# (execve fails with ENOEXEC, which the shell reports as status 126), as
+# an i386 binary is refused where IA-32 emulation is off. A capability of
+# the machine, not a finding: the tests that need it SKIP saying so.
+runs_here() {
+	"$1" --version >/dev/null 2>&1
+	[ $? != 126 ]
+}
+NO_I386="this kernel does not execute i386 binaries (IA-32 emulation is off)"

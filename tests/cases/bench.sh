@@ -34,6 +34,8 @@ if ! need i686-linux-gnu-gcc; then
 	skip "a path that cannot run is 'not tested'" "no i386 compiler (gcc-i686-linux-gnu)"
 elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
 	not_ok "the i386 build for 'not tested'" "$(tail -n 3 "$TMP/variant-i386.log")"
+elif ! runs_here "$O/v/i386/vdsokit"; then
+	skip "a path that cannot run is 'not tested'" "$NO_I386"
 else
 	# The i386 vDSO has clock_getres_time64 from Linux 7.0 on.
 	if "$O/v/i386/vdsokit" list-apis | grep -q '^clock-getres-time64-monotonic .* exported$'; then
