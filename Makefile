@@ -77,6 +77,7 @@ run: $(BIN)
 	@$(BIN) all; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 1 ] || [ $$s -eq 4 ]
 
 include tests/tests.mk
+include tests/xarch/xarch.mk
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -94,6 +95,7 @@ help:
 	@echo '  all (default)  build $(BIN)'
 	@echo '  run            build, then run the main job: vdsokit all'
 	@echo '  check          build every variant and run the whole test suite'
+	@echo '  check-xarch    boot Debian kernels of six architectures under qemu, run vdsokit on each'
 	@echo '  install        install the binary and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'

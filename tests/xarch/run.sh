@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# make check-xarch: for each target, cross-build vdsokit statically with
+# tests/xarch/init.c as /init, boot one of Debian's own kernels on it under
+# qemu-system (software emulation), and read back from the serial console
+# what each vdsokit command printed and how it exited. Prints one table,
+# target x command, and exits 1 if any command failed or any boot broke.
+#
+# Environment: VDSOKIT_XARCH_CACHE (kernels; see fetch.sh),
+# VDSOKIT_XARCH_TARGETS (a subset, e.g. "arm64 riscv64"),
+# VDSOKIT_XARCH_JOBS (boots at a time, default 2).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+
+MAKE=${MAKE:-make}
+# The sub-makes take only the options given here, not the caller's.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+out=build/xarch
+res=$out/results
+known=tests/xarch/known-findings
+jobs=${VDSOKIT_XARCH_JOBS:-2}
+# init.c gives its commands 390 s at most; a boot gets that and a margin.
+boot_timeout=420
+commands=(info verify abi fallback bench)
+
+# target  build  suite  arch  kernel package  qemu  console  machine...
+table='
+arm64          arm64   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 -M virt -cpu max,pauth-impdef=on
+armhf-on-arm64 armhf   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 -M virt -cpu max,pauth-impdef=on
+armhf          armhf   bookworm armhf   linux-image-armmp-lpae  qemu-system-arm     ttyAMA0 -M virt -cpu cortex-a15
+ppc64le        ppc64le bookworm ppc64el linux-image-powerpc64le qemu-system-ppc64   hvc0    -M pseries,x-vof=on -vga none
+s390x          s390x   bookworm s390x   linux-image-s390x       qemu-system-s390x   ttysclp0 -M s390-ccw-virtio -cpu max
+riscv64        riscv64 trixie   riscv64 linux-image-riscv64     qemu-system-riscv64 ttyS0   -M virt -bios default
+'
+
+declare -A cross=(
+	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
+	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu-
+)
+# The Debian package that provides each tool, for the skip reason.
+declare -A provider=(
+	[qemu-system-aarch64]=qemu-system-arm [qemu-system-arm]=qemu-system-arm
+	[qemu-system-ppc64]=qemu-system-ppc [qemu-system-s390x]=qemu-system-misc
+	[qemu-system-riscv64]=qemu-system-misc
+	[aarch64-linux-gnu-gcc]='gcc-aarch64-linux-gnu libc6-dev-arm64-cross'
+	[arm-linux-gnueabihf-gcc]='gcc-arm-linux-gnueabihf libc6-dev-armhf-cross'
+	[powerpc64le-linux-gnu-gcc]='gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross'
+	[s390x-linux-gnu-gcc]='gcc-s390x-linux-gnu libc6-dev-s390x-cross'
+	[riscv64-linux-gnu-gcc]='gcc-riscv64-linux-gnu libc6-dev-riscv64-cross'
+)
+
+declare -A build_of suite_of arch_of pkg_of qemu_of console_of machine_of
+targets=()
+while read -r name build suite arch pkg qemu console machine; do
+	[ -n "$name" ] || continue
+	targets+=("$name")
+	build_of[$name]=$build suite_of[$name]=$suite arch_of[$name]=$arch pkg_of[$name]=$pkg
+	qemu_of[$name]=$qemu console_of[$name]=$console machine_of[$name]=$machine
+done <<<"$table"
+if [ -n "${VDSOKIT_XARCH_TARGETS:-}" ]; then
+	for t in $VDSOKIT_XARCH_TARGETS; do
+		[ -n "${build_of[$t]:-}" ] || { echo "check-xarch: unknown target $t (known: ${targets[*]})" >&2; exit 2; }
+	done
+	read -r -a targets <<<"$VDSOKIT_XARCH_TARGETS"
+fi
+
+# Run "$@" in the background, at most $jobs at once.
+limited() {
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	"$@" &
+}
+
+kernel_key() { echo "${suite_of[$1]} ${arch_of[$1]} ${pkg_of[$1]}"; }
+kernel_dir() { echo "$out/kernels/${suite_of[$1]}-${arch_of[$1]}-${pkg_of[$1]}"; }
+
+fetch() { # SUITE ARCH PKG: the kernel's /boot, linked under $out/kernels
+	local dir=$out/kernels/$1-$2-$3 boot
+	if boot=$(tests/xarch/fetch.sh "$1" "$2" "$3" 2>"$dir.err"); then
+		ln -sfn "$boot" "$dir"
+		rm -f "$dir.err"
+	fi
+}
+
+build() { # BUILD: vdsokit and /init, packed into an initramfs
+	local b=$1
+	mkdir -p "$out/$b"
+	rm -f "$out/$b/build.err"
+	if ! $MAKE -s -j"$jobs" O="$out/$b" CROSS_COMPILE="${cross[$b]}" STATIC=1 \
+		xarch-initramfs >"$out/$b/build.log" 2>&1; then
+		echo "build failed: see $out/$b/build.log" >"$out/$b/build.err"
+	fi
+}
+
+boot() { # TARGET: the serial console goes to $res/TARGET/console.log
+	local t=$1 kernel rc
+	local dir=$res/$t
+	kernel=$(ls "$(kernel_dir "$t")"/vmlinu[xz]-* 2>/dev/null | head -n 1)
+	# -nic none: with no network, qemu looks for no option ROM.
+	# panic=-1 and -no-reboot: a panic ends qemu instead of hanging it.
+	timeout -k 10 "$boot_timeout" "${qemu_of[$t]}" ${machine_of[$t]} -smp 2 -m 1G \
+		-display none -monitor none -serial stdio -nic none -no-reboot \
+		-kernel "$kernel" -initrd "$out/${build_of[$t]}/initramfs.cpio" \
+		-append "console=${console_of[$t]} panic=-1 quiet" \
+		</dev/null >"$dir/console.raw" 2>&1
+	rc=$?
+	tr -d '\r' <"$dir/console.raw" >"$dir/console.log" && rm -f "$dir/console.raw"
+	[ $rc -ne 124 ] || echo "boot timed out after $boot_timeout s" >"$dir/boot.err"
+	[ $rc -eq 124 ] || [ $rc -eq 0 ] || echo "qemu exited with status $rc" >"$dir/boot.err"
+}
+
+# Why a target cannot run here, or nothing: a missing tool is a skip,
+# as in make check, with the package that provides it.
+missing() {
+	local t=$1 tool
+	for tool in "${qemu_of[$t]}" "${cross[${build_of[$t]}]}gcc" cpio; do
+		command -v "$tool" >/dev/null && continue
+		echo "no $tool (package ${provider[$tool]:-$tool})"
+		return
+	done
+}
+
+start=$(date +%s)
+rm -rf "$res" "$out/kernels"
+mkdir -p "$out/kernels"
+declare -A skip builds kernels
+for t in "${targets[@]}"; do
+	skip[$t]=$(missing "$t")
+	mkdir -p "$res/$t"
+	[ -z "${skip[$t]}" ] || continue
+	builds[${build_of[$t]}]=1
+	kernels[$(kernel_key "$t")]=1
+done
+
+echo "check-xarch: fetching kernels and building ${!builds[*]}"
+# Downloads wait on the network, builds on the CPUs: both at once.
+for k in "${!kernels[@]}"; do
+	read -r suite arch pkg <<<"$k"
+	fetch "$suite" "$arch" "$pkg" &
+done
+for b in "${!builds[@]}"; do
+	build "$b"
+done
+wait
+
+for t in "${targets[@]}"; do
+	[ -z "${skip[$t]}" ] || continue
+	if [ -e "$(kernel_dir "$t").err" ]; then
+		skip[$t]="kernel not fetched: $(tail -n 1 "$(kernel_dir "$t").err")"
+	elif [ -e "$out/${build_of[$t]}/build.err" ]; then
+		cp "$out/${build_of[$t]}/build.err" "$res/$t/boot.err"
+	else
+		echo "check-xarch: booting $t"
+		limited boot "$t"
+	fi
+done
+wait
+
+# The lines one command printed between its markers, and its end marker.
+section() { sed -n "/^vdsokit-xarch: begin $2\$/,/^vdsokit-xarch: end $2 /p" "$res/$1/console.log"; }
+
+# Whether test NAME failing in COMMAND on TARGET is in known-findings.
+is_known() { # TARGET COMMAND NAME
+	local list cmd name
+	while read -r list cmd name; do
+		case $list in '#'* | '') continue ;; esac
+		[ "$cmd" = "$2" ] && [ "$name" = "$3" ] || continue
+		case ",$list," in *",$1,"*) return 0 ;; esac
+	done <"$known"
+	return 1
+}
+
+# One cell, in $result: the command's result, then its KTAP tests as
+# passed/failed/skipped. A failure is a finding, not a failure of the
+# run, when every test that failed is a known finding.
+cell() { # TARGET COMMAND
+	local t=$1 c=$2 log=$res/$1/$2.log end status pass fail skipped counts='' name unknown=0
+	section "$t" "$c" | sed '1d;$d' >"$log"
+	end=$(section "$t" "$c" | tail -n 1)
+	status=$(sed -n 's/^vdsokit-xarch: end [a-z]* status \([a-z0-9-]*\).*/\1/p' <<<"$end")
+	pass=$(grep -Ev '# (SKIP|skip)' "$log" | grep -c '^ok ')
+	skipped=$(grep -Ec '^ok .*# (SKIP|skip)' "$log")
+	fail=$(grep -c '^not ok ' "$log")
+	[ $((pass + fail + skipped)) -eq 0 ] || counts=" $pass/$fail/$skipped"
+	while read -r name; do
+		is_known "$t" "$c" "$name" || unknown=$((unknown + 1))
+	done < <(sed -n 's/^not ok [0-9]* //p' "$log")
+	case $status in
+	0) result="pass$counts" ;;
+	1) if [ "$fail" -gt 0 ] && [ $unknown -eq 0 ]; then result="finding$counts"; else result="FAIL$counts"; fi ;;
+	4) result="skip$counts" ;;
+	'') result="NO-RESULT" ;;
+	*) result="FAIL:$status" ;;
+	esac
+}
+
+summary() {
+	local failed=0 t c log release syms list cmd name notes=()
+	printf '%-15s %-24s' target kernel
+	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}"
+	printf '\n'
+	for t in "${targets[@]}"; do
+		if [ -n "${skip[$t]}" ]; then
+			printf '%-15s %-24s skip: %s\n' "$t" - "${skip[$t]}"
+			continue
+		fi
+		log=$res/$t/console.log
+		release=$(sed -n 's/^vdsokit-xarch: kernel \([^ ]*\) .*/\1/p' "$log" 2>/dev/null)
+		printf '%-15s %-24s' "$t" "${release:-?}"
+		for c in "${commands[@]}"; do
+			result=NO-BOOT
+			[ -z "$release" ] || cell "$t" "$c"
+			printf ' %-16s' "$result"
+			case $result in
+			pass* | finding*) ;;
+			skip*) notes+=("$t $c skipped: $(grep -Ev '^(ok |KTAP|1\.\.)' "$res/$t/$c.log" | head -n 1)") ;;
+			*) failed=1 ;;
+			esac
+		done
+		printf '\n'
+		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
+		[ -z "$release" ] || grep -q '^vdsokit-xarch: done$' "$log" ||
+			notes+=("$t: /init did not finish; the end of $log:" "$(tail -n 5 "$log")")
+		notes+=("$t kernel: $(cat "$(kernel_dir "$t")/package" 2>/dev/null)")
+		syms=$(sed -n '/^symbols/,/^$/p' "$res/$t/info.log" 2>/dev/null |
+			awk '$4 == "FUNC" || $4 == "NOTYPE" { sub(/@.*/, "", $6); print $6 }' | tr '\n' ' ')
+		[ -z "$syms" ] || notes+=("$t vDSO: $syms")
+	done
+	# A known finding that no longer fails wants its line removed.
+	while read -r list cmd name; do
+		case $list in '#'* | '') continue ;; esac
+		for t in ${list//,/ }; do
+			[ -s "$res/$t/$cmd.log" ] || continue
+			sed -n 's/^not ok [0-9]* //p' "$res/$t/$cmd.log" | grep -qxF -- "$name" ||
+				notes+=("$t $cmd: known finding '$name' did not fail: remove it from $known?")
+		done
+	done <"$known"
+	echo
+	echo "Cells: the command's result, then its KTAP tests passed/failed/skipped;"
+	echo "'finding': every failed test is a known finding, see tests/xarch/FINDINGS.md."
+	echo "bench ran under software emulation: its figures are not hardware figures."
+	printf '%s\n' "${notes[@]}"
+	return $failed
+}
+
+mkdir -p "$res"
+summary >"$res/summary.txt"
+status=$?
+echo
+cat "$res/summary.txt"
+echo "Logs: $res/TARGET/console.log and TARGET/COMMAND.log; $(($(date +%s) - start)) s"
+exit $status
