@@ -390,20 +390,32 @@ static int faulted(const struct outcome *p)
 	return p->done == 2 && (p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN));
 }
 
+/* Whether a pointer libc declares __nonnull is NULL in this case. */
+static int libc_null_nonnull(const struct vk_abi_case *c)
+{
+	for (int k = 0; k < 3; k++) {
+		if ((vk_funcs[c->func].libc_nonnull >> k & 1) && c->ptr[k] == VK_PTR_NULL)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The divergences the vDSO's ABI allows, by name. The kernel documents
  * that its vDSO functions access memory directly: a pointer the syscall
  * refuses may fault instead. getrandom's state is the vDSO's alone (the
  * syscall has none) and is trusted, but one that crosses a page boundary
- * is refused with EFAULT.
+ * is refused with EFAULT. libc may fault on a NULL it declares __nonnull.
  */
-static const char *allowed(const struct vk_abi_case *c, const struct outcome *p,
-			   const struct outcome *s)
+static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
+			   const struct outcome *p, const struct outcome *s)
 {
 	int bad_state = c->func == VK_FN_GETRANDOM && c->state != VK_PTR_VALID;
 
 	if (faulted(p) && refused(c, s))
 		return "fault-for-efault";
+	if (path == VK_PATH_LIBC && faulted(p) && libc_null_nonnull(c))
+		return "libc-nonnull";
 	if (bad_state && c->state == VK_PTR_STRADDLE && p->done == 1 && p->ret == -EFAULT)
 		return "getrandom-state-straddle";
 	if (bad_state && faulted(p))
@@ -411,19 +423,19 @@ static const char *allowed(const struct vk_abi_case *c, const struct outcome *p,
 	return NULL;
 }
 
-static void classify(struct vk_results *rs, struct vk_result *r, const char *path,
+static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path pth,
 		     const struct vk_abi_case *c, const struct outcome *p,
 		     const struct outcome *s)
 {
+	const char *path = vk_path_name(pth), *rule;
 	char dp[128], ds[128];
-	const char *rule;
 
 	describe(dp, sizeof(dp), p);
 	describe(ds, sizeof(ds), s);
 	r->calls = 2;
 	if (p->done == 1 && s->done == 1 && same_return(c, p, s) && same_writes(p, s))
 		snprintf(r->detail, sizeof(r->detail), "identical: %s", dp);
-	else if ((rule = allowed(c, p, s)))
+	else if ((rule = allowed(c, pth, p, s)))
 		snprintf(r->detail, sizeof(r->detail), "allowed (%s): %s %s; syscall %s", rule,
 			 path, dp, ds);
 	else
@@ -465,7 +477,7 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 			hangs += strstr(why, "hung") != NULL;
 			vk_result_fail(a->rs, r, "unexpected: %s was %s", vk_path_name(p), why);
 		} else {
-			classify(a->rs, r, vk_path_name(p), &c[i], &o, &sys[i]);
+			classify(a->rs, r, p, &c[i], &o, &sys[i]);
 		}
 	}
 }

@@ -28,6 +28,12 @@ struct vk_func_info {
 	long sysno;		/* that syscall's number on this build, -1: none */
 	enum vk_shape shape;
 	int time64;		/* exists on 32-bit ABIs only */
+	/*
+	 * Bit k: libc declares the shape's k-th pointer __nonnull, as glibc
+	 * does clock_gettime's ts and gettimeofday's tv. NULL there is
+	 * outside libc's contract, though the syscall and vDSO accept it.
+	 */
+	unsigned libc_nonnull;
 };
 
 struct vk_api {

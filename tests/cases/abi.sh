@@ -58,3 +58,26 @@ check "abi leaves no zombie behind" sh -c "! ps -o stat= --ppid $$ | grep -q Z"
 expect_status 2 "an unknown API is a usage error" "$VK" abi bogus
 expect_status 2 "--timeout 0 is a usage error" "$VK" abi --timeout 0
 expect_status 2 "the impl path needs --impl" "$VK" abi --paths impl
+
+# libc's contract: a libc that faults on a NULL it declares __nonnull
+# (gettimeofday's tv) is allowed to, and verify does not pass it one; a
+# fault on a NULL tz, which libc must accept, stays a failure of both.
+deref=$O/tests/impl/libc-deref-tv.so
+LD_PRELOAD=$deref "$VK" abi --paths libc --format ktap gettimeofday >"$TMP/nonnull.ktap" 2>"$TMP/err"
+status=$?
+if grep -q '^ok [0-9]* gettimeofday libc all # SKIP' "$TMP/nonnull.ktap"; then
+	skip "a libc fault on a NULL tv is allowed" "$(grep -o 'SKIP .*' "$TMP/nonnull.ktap")"
+else
+	check "a libc fault on a NULL tv is allowed: abi exits 0 ($status)" test "$status" = 0
+	contains "a libc fault on a NULL tv is named libc-nonnull" "$TMP/nonnull.ktap" \
+		'^# allowed \(libc-nonnull\): libc SIGSEGV .*; syscall returned 0$'
+	VK_DEREF_TZ=1 LD_PRELOAD=$deref expect_status 1 "a libc fault on a NULL tz fails abi" \
+		"$VK" abi --paths libc --format ktap gettimeofday
+	contains "a libc fault on a NULL tz is unexpected" "$TMP/out" \
+		'^not ok [0-9]+ gettimeofday libc tv:valid,tz:NULL$'
+	LD_PRELOAD=$deref expect_status 0 "verify gives libc no NULL tv" \
+		"$VK" verify --paths libc -d 0.05 --format ktap gettimeofday
+	VK_DEREF_TZ=1 LD_PRELOAD=$deref expect_status 1 "verify catches a libc fault on a NULL tz" \
+		"$VK" verify --paths libc -d 0.05 --format ktap gettimeofday
+	contains "by its rule null-args or survives" "$TMP/out" '^not ok [0-9]+ gettimeofday libc (null-args|survives)$'
+fi
