@@ -52,6 +52,7 @@ static inline uint64_t vk_tick_stop(void)
 }
 #else
 #define VK_TIMER_NAME "clock_gettime"
+#define VK_TIMER_IS_RAW 1	/* ticks are CLOCK_MONOTONIC_RAW's nanoseconds */
 static inline uint64_t vk_tick_start(void)
 {
 	struct timespec ts;
