@@ -94,33 +94,80 @@ static void setup(void)
 		say("\n" MARK " kernel %s %s %s\n", u.release, u.version, u.machine);
 }
 
+/* Write all of buf to the console, or as much as it takes. */
+static void put(const char *buf, ssize_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, buf, n);
+
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= w;
+	}
+}
+
+/*
+ * Copy the command's output to the console until every writer is gone.
+ * Through a pipe, the command does not take the console for a terminal
+ * and prints no progress. The alarm interrupts read(): then the command's
+ * process group is killed, which closes the pipe.
+ */
+static void relay(int fd, pid_t pid)
+{
+	char buf[4096];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0)
+			put(buf, n);
+		else if (n == 0 || errno != EINTR)
+			return;
+		else if (timed_out)
+			kill(-pid, SIGKILL);
+	}
+}
+
 static void run(const struct command *c)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	char *argv[12] = { "/vdsokit" };
 	double t0 = now();
-	int status = 0;
+	int status = 0, out[2];
 	pid_t pid, w;
 
 	for (int i = 0; c->argv[i]; i++)
 		argv[i + 1] = (char *)c->argv[i];
 	say(MARK " begin %s\n", c->label);
+	if (pipe(out)) {
+		say(MARK " end %s status pipe-failed %s\n", c->label, strerror(errno));
+		return;
+	}
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(out[1], STDERR_FILENO);
+		close(out[0]);
+		close(out[1]);
 		execv(argv[0], argv);
 		say(MARK " exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	close(out[1]);
 	if (pid < 0) {
+		close(out[0]);
 		say(MARK " end %s status fork-failed %s\n", c->label, strerror(errno));
 		return;
 	}
 	setpgid(pid, pid);
-	/* No SA_RESTART: the alarm interrupts waitpid(). */
+	/* No SA_RESTART: the alarm interrupts read() and waitpid(). */
 	sigaction(SIGALRM, &sa, NULL);
 	timed_out = 0;
 	alarm(c->timeout);
+	relay(out[0], pid);
+	close(out[0]);
 	/* As pid 1, also reap the orphans the command leaves behind. */
 	do {
 		w = waitpid(-1, &status, 0);

@@ -16,7 +16,6 @@ MAKE=${MAKE:-make}
 unset MAKEFLAGS MFLAGS MAKELEVEL
 out=build/xarch
 res=$out/results
-known=tests/xarch/known-findings
 jobs=${VDSOKIT_XARCH_JOBS:-2}
 # init.c gives its commands 390 s at most; a boot gets that and a margin.
 boot_timeout=420
@@ -159,22 +158,10 @@ wait
 # The lines one command printed between its markers, and its end marker.
 section() { sed -n "/^vdsokit-xarch: begin $2\$/,/^vdsokit-xarch: end $2 /p" "$res/$1/console.log"; }
 
-# Whether test NAME failing in COMMAND on TARGET is in known-findings.
-is_known() { # TARGET COMMAND NAME
-	local list cmd name
-	while read -r list cmd name; do
-		case $list in '#'* | '') continue ;; esac
-		[ "$cmd" = "$2" ] && [ "$name" = "$3" ] || continue
-		case ",$list," in *",$1,"*) return 0 ;; esac
-	done <"$known"
-	return 1
-}
-
 # One cell, in $result: the command's result, then its KTAP tests as
-# passed/failed/skipped. A failure is a finding, not a failure of the
-# run, when every test that failed is a known finding.
+# passed/failed/skipped.
 cell() { # TARGET COMMAND
-	local t=$1 c=$2 log=$res/$1/$2.log end status pass fail skipped counts='' name unknown=0
+	local t=$1 c=$2 log=$res/$1/$2.log end status pass fail skipped counts=''
 	section "$t" "$c" | sed '1d;$d' >"$log"
 	end=$(section "$t" "$c" | tail -n 1)
 	status=$(sed -n 's/^vdsokit-xarch: end [a-z]* status \([a-z0-9-]*\).*/\1/p' <<<"$end")
@@ -182,12 +169,9 @@ cell() { # TARGET COMMAND
 	skipped=$(grep -Ec '^ok .*# (SKIP|skip)' "$log")
 	fail=$(grep -c '^not ok ' "$log")
 	[ $((pass + fail + skipped)) -eq 0 ] || counts=" $pass/$fail/$skipped"
-	while read -r name; do
-		is_known "$t" "$c" "$name" || unknown=$((unknown + 1))
-	done < <(sed -n 's/^not ok [0-9]* //p' "$log")
 	case $status in
 	0) result="pass$counts" ;;
-	1) if [ "$fail" -gt 0 ] && [ $unknown -eq 0 ]; then result="finding$counts"; else result="FAIL$counts"; fi ;;
+	1) result="FAIL$counts" ;;
 	4) result="skip$counts" ;;
 	'') result="NO-RESULT" ;;
 	*) result="FAIL:$status" ;;
@@ -195,7 +179,7 @@ cell() { # TARGET COMMAND
 }
 
 summary() {
-	local failed=0 t c log release syms list cmd name notes=()
+	local failed=0 t c log release syms notes=()
 	printf '%-15s %-24s' target kernel
 	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}"
 	printf '\n'
@@ -212,7 +196,7 @@ summary() {
 			[ -z "$release" ] || cell "$t" "$c"
 			printf ' %-16s' "$result"
 			case $result in
-			pass* | finding*) ;;
+			pass*) ;;
 			skip*) notes+=("$t $c skipped: $(grep -Ev '^(ok |KTAP|1\.\.)' "$res/$t/$c.log" | head -n 1)") ;;
 			*) failed=1 ;;
 			esac
@@ -226,18 +210,8 @@ summary() {
 			awk '$4 == "FUNC" || $4 == "NOTYPE" { sub(/@.*/, "", $6); print $6 }' | tr '\n' ' ')
 		[ -z "$syms" ] || notes+=("$t vDSO: $syms")
 	done
-	# A known finding that no longer fails wants its line removed.
-	while read -r list cmd name; do
-		case $list in '#'* | '') continue ;; esac
-		for t in ${list//,/ }; do
-			[ -s "$res/$t/$cmd.log" ] || continue
-			sed -n 's/^not ok [0-9]* //p' "$res/$t/$cmd.log" | grep -qxF -- "$name" ||
-				notes+=("$t $cmd: known finding '$name' did not fail: remove it from $known?")
-		done
-	done <"$known"
 	echo
-	echo "Cells: the command's result, then its KTAP tests passed/failed/skipped;"
-	echo "'finding': every failed test is a known finding, see tests/xarch/FINDINGS.md."
+	echo "Cells: the command's result, then its KTAP tests passed/failed/skipped."
 	echo "bench ran under software emulation: its figures are not hardware figures."
 	printf '%s\n' "${notes[@]}"
 	return $failed
