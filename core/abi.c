@@ -423,11 +423,11 @@ static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 	return NULL;
 }
 
-static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path pth,
+static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path path,
 		     const struct vk_abi_case *c, const struct outcome *p,
 		     const struct outcome *s)
 {
-	const char *path = vk_path_name(pth), *rule;
+	const char *name = vk_path_name(path), *rule;
 	char dp[128], ds[128];
 
 	describe(dp, sizeof(dp), p);
@@ -435,12 +435,12 @@ static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path pt
 	r->calls = 2;
 	if (p->done == 1 && s->done == 1 && same_return(c, p, s) && same_writes(p, s))
 		snprintf(r->detail, sizeof(r->detail), "identical: %s", dp);
-	else if ((rule = allowed(c, pth, p, s)))
+	else if ((rule = allowed(c, path, p, s)))
 		snprintf(r->detail, sizeof(r->detail), "allowed (%s): %s %s; syscall %s", rule,
-			 path, dp, ds);
+			 name, dp, ds);
 	else
 		vk_result_fail(rs, r, "unexpected: %s %s (wrote %d/%d/%d bytes); syscall %s (wrote %d/%d/%d bytes)",
-			       path, dp, p->inside[0], p->inside[1], p->inside[2], ds,
+			       name, dp, p->inside[0], p->inside[1], p->inside[2], ds,
 			       s->inside[0], s->inside[1], s->inside[2]);
 }
 

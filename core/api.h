@@ -30,8 +30,8 @@ struct vk_func_info {
 	int time64;		/* exists on 32-bit ABIs only */
 	/*
 	 * Bit k: libc declares the shape's k-th pointer __nonnull, as glibc
-	 * does clock_gettime's ts and gettimeofday's tv. NULL there is
-	 * outside libc's contract, though the syscall and vDSO accept it.
+	 * does clock_gettime's ts and gettimeofday's tv: a NULL there is
+	 * outside libc's contract, whatever the syscall makes of it.
 	 */
 	unsigned libc_nonnull;
 };
