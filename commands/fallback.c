@@ -154,12 +154,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_sysinfo_read(&si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
-	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(stdout, &rep);
-	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(stdout, &rep);
-	else
-		vk_report_fallback_text(stdout, &rep);
+	vk_report_results(stdout, o->call.format, &rep, vk_report_fallback_text);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;

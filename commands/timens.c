@@ -303,12 +303,7 @@ static int run(const char *cmd, struct opts *o)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(stdout, &rep);
-	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(stdout, &rep);
-	else
-		vk_report_text(stdout, &rep);
+	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
 	vk_results_free(&rs);

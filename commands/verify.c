@@ -107,12 +107,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	for (int i = 0; i < nt; i++)
 		vk_verify_run(&v, &t[i]);
 	rep.stopped = vk_results_full(&rs);
-	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(stdout, &rep);
-	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(stdout, &rep);
-	else
-		vk_report_text(stdout, &rep);
+	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
 	status = exit_status(&rs);
 	vk_results_free(&rs);
 	vk_callset_close(&cs);

@@ -27,6 +27,9 @@ struct vk_report {
 void vk_report_text(FILE *f, const struct vk_report *r);
 void vk_report_ktap(FILE *f, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
+/* Print r in format: KTAP, JSON, or text by the command's own text reporter. */
+void vk_report_results(FILE *f, int format, const struct vk_report *r,
+		       void (*text)(FILE *, const struct vk_report *));
 /* abi's outcomes by class, per function and path (counted by the command). */
 struct vk_abi_count {
 	const char *func;

@@ -207,3 +207,14 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
 }
+
+void vk_report_results(FILE *f, int format, const struct vk_report *r,
+		       void (*text)(FILE *, const struct vk_report *))
+{
+	if (format == VK_FMT_KTAP)
+		vk_report_ktap(f, r);
+	else if (format == VK_FMT_JSON)
+		vk_report_json(f, r);
+	else
+		text(f, r);
+}
