@@ -33,15 +33,15 @@ fi
 check "every answered case is classified" sh -c "! grep -A1 -E '^ok [0-9]+ [^#]*\$' '$TMP/abi.ktap' | grep '^# ' | grep -vE '^# (identical|allowed \\([a-z-]+\\)): '"
 contains "a NULL timespec on the vDSO is the documented fault" "$TMP/abi.ktap" '^# allowed \(fault-for-efault\): vdso SIGSEGV'
 
-# planted IMPL RULE-ERE EXIT: abi on the impl path exits EXIT and, for a
-# failure, a 'not ok' line's diagnostic matches RULE-ERE.
+# planted IMPL RULE-ERE EXIT [API...]: abi on the impl path exits EXIT
+# and, for a failure, a 'not ok' line's diagnostic matches RULE-ERE.
 planted() {
 	local so=$O/tests/impl/$1.so
 	if [ ! -f "$so" ]; then
 		skip "abi classifies $1" "no impl libraries in this build"
 		return
 	fi
-	expect_status "$3" "abi classifies $1 (exit $3)" timeout 120 "$VK" abi --impl "$so" --paths impl --format ktap
+	expect_status "$3" "abi classifies $1 (exit $3)" timeout 120 "$VK" abi --impl "$so" --paths impl --format ktap "${@:4}"
 	[ "$3" = 0 ] && return
 	if grep -A1 '^not ok' "$TMP/out" | grep -Eq "$2"; then ok "$1 is caught: $2"; else not_ok "$1 is caught: $2" "$(grep -A1 '^not ok' "$TMP/out" | head -n 4)"; fi
 }
@@ -53,6 +53,13 @@ planted abi-hang 'hung for more than' 1
 if [ $(($(date +%s) - start)) -lt 60 ]; then ok "a hanging implementation is cut short by the watchdog"; else not_ok "a hanging implementation is cut short by the watchdog"; fi
 contains "after three hangs the rest of that API is skipped" "$TMP/out" '# SKIP not run: 3 cases of this API hung$'
 planted passthrough '' 0
+# getrandom's output is random: bytes that equal a canary, even both of
+# them, are still output. Its writes past the output are not.
+for i in 1 2 3; do
+	planted abi-random-canary '' 0 getrandom
+done
+contains "output equal to the canaries is identical" "$TMP/out" '^ok [0-9]+ getrandom impl buf:valid$'
+planted abi-random-past 'wrote 1 bytes outside its objects' 1 getrandom
 check "abi leaves no zombie behind" sh -c "! ps -o stat= --ppid $$ | grep -q Z"
 
 expect_status 2 "an unknown API is a usage error" "$VK" abi bogus
