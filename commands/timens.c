@@ -10,7 +10,8 @@
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--format FMT]\n\n"
+	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"
+	"                      [--format FMT]\n\n"
 	"Check the vDSO inside time namespaces, as containers use them. For each set\n"
 	"of offsets (by default: small, near and past 2^31 s, and the most negative\n"
 	"the kernel accepts), a child in a new time namespace checks every clock on\n"
@@ -18,12 +19,14 @@ static const char usage[] =
 	"differ from the same clocks outside by exactly the offset for MONOTONIC,\n"
 	"MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME and BOOTTIME_ALARM and by nothing\n"
 	"for any other clock; the parent's namespace is unaffected. On a 32-bit\n"
-	"ABI, each time32 entry is checked past 2^31 s (y2038): a truncated or\n"
-	"negative tv_sec is a finding.\n\n"
+	"ABI, each time32 entry is read past 2^31 s (y2038): the vDSO's must do\n"
+	"what the kernel's time32 syscall does (which wraps tv_sec), and libc's\n"
+	"must fail with EOVERFLOW or be right.\n\n"
 	"  -m, --monotonic SEC  one set with this MONOTONIC offset (and --boottime's)\n"
 	"  -b, --boottime SEC   one set with this BOOTTIME offset (and --monotonic's)\n"
 	"  -d, --duration SEC   verify's budget per API inside each namespace (default 0.2)\n"
 	"  -F, --format FMT     text (default), ktap or json\n"
+	"  -I, --impl LIB.so    also read LIB.so's time32 clock_gettime past 2^31 s\n"
 	"  -h, --help           show this help\n\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
 	"4 no time namespace could be made (no CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
@@ -105,8 +108,9 @@ static void inner(void *arg, int fd)
 		vk_write_all(fd, rs.r[i], sizeof(struct vk_result));
 }
 
-static void add_result(struct vk_results *rs, const char *api, enum vk_path p,
-		       const struct vk_timens_set *s, const char *rule, const char *fail)
+static struct vk_result *add_result(struct vk_results *rs, const char *api, enum vk_path p,
+				    const struct vk_timens_set *s, const char *rule,
+				    const char *fail)
 {
 	char check[48];
 	struct vk_result *r;
@@ -116,6 +120,7 @@ static void add_result(struct vk_results *rs, const char *api, enum vk_path p,
 	r->calls = 1;
 	if (fail)
 		vk_result_fail(rs, r, "%s", fail);
+	return r;
 }
 
 /* Inside = outside + offset, with outside read just before and after. */
@@ -146,14 +151,28 @@ static void check_offsets(struct vk_results *rs, const struct vk_timens_set *s,
 	}
 }
 
+/* What a time32 clock_gettime did past 2^31 s. */
+enum y2038 { Y2038_FAILED, Y2038_RIGHT, Y2038_WRAPPED };
+
+static enum y2038 y2038_of(int ret, int64_t sec, int64_t want)
+{
+	if (ret)
+		return Y2038_FAILED;
+	return sec < want ? Y2038_WRAPPED : Y2038_RIGHT;
+}
+
 /*
- * Past 2^31 s a time32 entry must fail (EOVERFLOW) or be right; a tv_sec
- * that wrapped or was cut short is a y2038 finding.
+ * Past 2^31 s the kernel's own time32 syscall wraps tv_sec: its ABI has
+ * no EOVERFLOW, and clock_gettime64 is its fix. The vDSO's time32 entry
+ * must do what that syscall does; doing otherwise is a finding. libc's
+ * time32 clock_gettime is libc's own interface and must fail (EOVERFLOW)
+ * or be right, as glibc's does: a wrapped tv_sec there is a y2038 bug.
  */
 static void check_y2038(struct vk_results *rs, const struct vk_timens_set *s,
 			const struct ctx *c, const struct readings *r, const int64_t *before)
 {
 	static const char *const apis[2] = { "clock-gettime-monotonic", "clock-gettime-boottime" };
+	static const char *const what[] = { "failed", "was right", "wrapped" };
 	static const int idx[2] = { 1, 5 };	/* their places in clocks[] */
 	char fail[192];
 
@@ -161,16 +180,26 @@ static void check_y2038(struct vk_results *rs, const struct vk_timens_set *s,
 		return;
 	for (int k = 0; k < 2; k++) {
 		int64_t want = before[idx[k]] / 1000000000 + (k ? s->boot : s->mono);
+		enum y2038 sys = y2038_of(r->y2038_ret[k][VK_PATH_SYSCALL],
+					  r->y2038_sec[k][VK_PATH_SYSCALL], want);
 
 		if (want < (1ll << 31))
 			continue;
 		for (int p = 0; p < VK_NPATHS; p++) {
+			enum y2038 got = y2038_of(r->y2038_ret[k][p], r->y2038_sec[k][p], want);
+			int bad = p == VK_PATH_LIBC ? got == Y2038_WRAPPED : got != sys;
+			struct vk_result *res;
+
 			if (!c->cs->fn[p][VK_FN_CLOCK_GETTIME].p)
 				continue;
-			snprintf(fail, sizeof(fail), "the time32 clock_gettime returned %d with tv_sec %lld; the clock is at %lld s",
-				 r->y2038_ret[k][p], (long long)r->y2038_sec[k][p], (long long)want);
-			add_result(rs, apis[k], p, s, "y2038",
-				   r->y2038_ret[k][p] == 0 && r->y2038_sec[k][p] < want ? fail : NULL);
+			snprintf(fail, sizeof(fail), "the time32 clock_gettime returned %d with tv_sec %lld; the clock is at %lld s%s%s",
+				 r->y2038_ret[k][p], (long long)r->y2038_sec[k][p], (long long)want,
+				 p == VK_PATH_LIBC ? "" : "; the time32 syscall ",
+				 p == VK_PATH_LIBC ? "" : what[sys]);
+			res = add_result(rs, apis[k], p, s, "y2038", bad ? fail : NULL);
+			if (!bad && got == Y2038_WRAPPED)
+				snprintf(res->detail, sizeof(res->detail), "wraps past 2^31 s (tv_sec %lld at %lld s), as the kernel's time32 ABI does",
+					 (long long)r->y2038_sec[k][p], (long long)want);
 		}
 	}
 }
@@ -258,7 +287,7 @@ struct opts {
 	int custom;
 	struct vk_timens_set set;
 	double seconds;
-	struct vk_call_opts call;	/* only its format: timens has one set of paths */
+	struct vk_call_opts call;	/* its format and impl: timens has one set of paths */
 };
 
 static int run(const char *cmd, struct opts *o)
@@ -275,7 +304,9 @@ static int run(const char *cmd, struct opts *o)
 	char err[256];
 	int n, have_vdso = vk_image_open_live(&im) == 0, status = VK_EXIT_OK;
 
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, NULL, err, sizeof(err))) {
+	if (o->call.impl)
+		rep.paths |= VK_PATH_BIT(VK_PATH_IMPL);
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
@@ -334,6 +365,7 @@ int cmd_timens(int argc, char **argv)
 		{ "boottime", required_argument, NULL, 'b' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "impl", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -341,7 +373,7 @@ int cmd_timens(int argc, char **argv)
 	int c, status;
 
 	snprintf(o.set.name, sizeof(o.set.name), "custom");
-	while ((c = getopt_long(argc, argv, "m:b:d:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:d:F:I:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_offset(argv[0], "--monotonic", optarg, &o.set.mono))

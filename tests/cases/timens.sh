@@ -21,6 +21,26 @@ for set in small near-2^31 past-2^31 most-negative; do
 		"^(not )?ok [0-9]+ clock-gettime(64)?-monotonic vdso ${set//^/\\^}:ordered\$"
 	contains "set $set: the parent is checked" "$TMP/tn.ktap" "^(not )?ok [0-9]+ timens syscall ${set//^/\\^}:parent-unaffected\$"
 done
+# On a 32-bit ABI, past 2^31 s: the vDSO's time32 entry must do what the
+# kernel's time32 syscall does, and one that fails where it wraps is caught.
+if grep -q ' past-2^31:y2038$' "$TMP/tn.ktap"; then
+	for p in vdso syscall; do
+		contains "y2038: the $p time32 entry does what the time32 syscall does" "$TMP/tn.ktap" \
+			"^ok [0-9]+ clock-gettime-monotonic $p past-2\\^31:y2038\$"
+	done
+	if [ -f "$O/tests/impl/y2038-overflow.so" ]; then
+		expect_status 0 "y2038: the pass-through's time32 entry passes" \
+			"$VK" timens --impl "$O/tests/impl/passthrough.so" -d 0.05 --format ktap
+		expect_status 1 "y2038: a time32 entry that fails where the syscall wraps is caught" \
+			"$VK" timens --impl "$O/tests/impl/y2038-overflow.so" -d 0.05 --format ktap
+		contains "y2038: and named" "$TMP/out" \
+			'^# the time32 clock_gettime returned -75 .*; the time32 syscall (wrapped|failed|was right)'
+	else
+		skip "y2038: planted time32 entries" "no impl libraries in this build"
+	fi
+else
+	skip "y2038: time32 entries past 2^31 s" "a 64-bit ABI has no time32 entries"
+fi
 expect_status 0 "a set of one's own offsets" "$VK" timens --monotonic 86400 --boottime 172800 -d 0.05 --format ktap
 contains "is named custom" "$TMP/out" '^ok [0-9]+ clock-gettime-boottime vdso custom:offset$'
 expect_status 2 "an offset the kernel refuses is an error" "$VK" timens --monotonic -99999999999 -d 0.05
