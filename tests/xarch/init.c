@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "verify", 90, { "verify", "--format", "ktap", "-d", "0.2", "-f", "0" } },
 	{ "abi", 150, { "abi", "--format", "ktap" } },
 	{ "fallback", 60, { "fallback", "--format", "ktap" } },
+	{ "timens", 60, { "timens", "--format", "ktap", "-d", "0.2" } },
 	{ "bench", 60, { "bench", "--format", "ktap", "-d", "0.02" } },
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make check-xarch: for each target, cross-build vdsokit statically with
 # tests/xarch/init.c as /init, boot one of Debian's own kernels on it under
-# qemu-system (software emulation), and read back from the serial console
+# qemu-system (software emulation; KVM for x86 where a probe boot proves
+# that it works), and read back from the serial console
 # what each vdsokit command printed and how it exited. Prints one table,
 # target x command, and exits 1 if any command failed or any boot broke.
 #
@@ -17,29 +18,38 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 out=build/xarch
 res=$out/results
 jobs=${VDSOKIT_XARCH_JOBS:-2}
-# init.c gives its commands 390 s at most; a boot gets that and a margin.
-boot_timeout=420
-commands=(info verify abi fallback bench)
+# init.c gives its commands 450 s at most; a boot gets that and a margin.
+boot_timeout=480
+commands=(info verify abi fallback timens bench)
 
-# target  build  suite  arch  kernel package  qemu  console  machine...
+# Where clock_gettime(CLOCK_MONOTONIC) must run on the vDSO path: x86
+# boots with tsc, which the vDSO reads, and with hpet, which it cannot
+# read, so that fallback must name the syscall and the reason.
+# target  build  suite  arch  kernel package  qemu  console  clock  clocksource  machine...
 table='
-arm64          arm64   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 -M virt -cpu max,pauth-impdef=on
-armhf-on-arm64 armhf   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 -M virt -cpu max,pauth-impdef=on
-armhf          armhf   bookworm armhf   linux-image-armmp-lpae  qemu-system-arm     ttyAMA0 -M virt -cpu cortex-a15
-ppc64le        ppc64le bookworm ppc64el linux-image-powerpc64le qemu-system-ppc64   hvc0    -M pseries,x-vof=on -vga none
-s390x          s390x   bookworm s390x   linux-image-s390x       qemu-system-s390x   ttysclp0 -M s390-ccw-virtio -cpu max
-riscv64        riscv64 trixie   riscv64 linux-image-riscv64     qemu-system-riscv64 ttyS0   -M virt -bios default
+arm64          arm64   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 userspace - -M virt -cpu max,pauth-impdef=on
+armhf-on-arm64 armhf   bookworm arm64   linux-image-cloud-arm64 qemu-system-aarch64 ttyAMA0 userspace - -M virt -cpu max,pauth-impdef=on
+armhf          armhf   bookworm armhf   linux-image-armmp-lpae  qemu-system-arm     ttyAMA0 userspace - -M virt -cpu cortex-a15
+ppc64le        ppc64le bookworm ppc64el linux-image-powerpc64le qemu-system-ppc64   hvc0    userspace - -M pseries,x-vof=on -vga none
+s390x          s390x   bookworm s390x   linux-image-s390x       qemu-system-s390x   ttysclp0 userspace - -M s390-ccw-virtio -cpu max
+riscv64        riscv64 trixie   riscv64 linux-image-riscv64     qemu-system-riscv64 ttyS0   userspace - -M virt -bios default
+x86_64         x86_64  bookworm amd64   linux-image-cloud-amd64 qemu-system-x86_64  ttyS0   userspace tsc -M pc
+x86_64-hpet    x86_64  bookworm amd64   linux-image-cloud-amd64 qemu-system-x86_64  ttyS0   syscall hpet -M pc
+i386-on-x86_64 i386    bookworm amd64   linux-image-cloud-amd64 qemu-system-x86_64  ttyS0   userspace tsc -M pc
+i386           i386    bookworm i386    linux-image-686-pae     qemu-system-i386    ttyS0   userspace tsc -M pc
 '
 
 declare -A cross=(
 	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
-	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu-
+	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu- [x86_64]='' [i386]=i686-linux-gnu-
 )
 # The Debian package that provides each tool, for the skip reason.
 declare -A provider=(
 	[qemu-system-aarch64]=qemu-system-arm [qemu-system-arm]=qemu-system-arm
 	[qemu-system-ppc64]=qemu-system-ppc [qemu-system-s390x]=qemu-system-misc
 	[qemu-system-riscv64]=qemu-system-misc
+	[qemu-system-x86_64]=qemu-system-x86 [qemu-system-i386]=qemu-system-x86
+	[gcc]=gcc [i686-linux-gnu-gcc]='gcc-i686-linux-gnu libc6-dev-i386-cross'
 	[aarch64-linux-gnu-gcc]='gcc-aarch64-linux-gnu libc6-dev-arm64-cross'
 	[arm-linux-gnueabihf-gcc]='gcc-arm-linux-gnueabihf libc6-dev-armhf-cross'
 	[powerpc64le-linux-gnu-gcc]='gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross'
@@ -47,13 +57,14 @@ declare -A provider=(
 	[riscv64-linux-gnu-gcc]='gcc-riscv64-linux-gnu libc6-dev-riscv64-cross'
 )
 
-declare -A build_of suite_of arch_of pkg_of qemu_of console_of machine_of
+declare -A build_of suite_of arch_of pkg_of qemu_of console_of clock_of clocksource_of machine_of
 targets=()
-while read -r name build suite arch pkg qemu console machine; do
+while read -r name build suite arch pkg qemu console clock clocksource machine; do
 	[ -n "$name" ] || continue
 	targets+=("$name")
 	build_of[$name]=$build suite_of[$name]=$suite arch_of[$name]=$arch pkg_of[$name]=$pkg
-	qemu_of[$name]=$qemu console_of[$name]=$console machine_of[$name]=$machine
+	qemu_of[$name]=$qemu console_of[$name]=$console clock_of[$name]=$clock
+	clocksource_of[$name]=$clocksource machine_of[$name]=$machine
 done <<<"$table"
 if [ -n "${VDSOKIT_XARCH_TARGETS:-}" ]; then
 	for t in $VDSOKIT_XARCH_TARGETS; do
@@ -91,17 +102,66 @@ build() { # BUILD: vdsokit and /init, packed into an initramfs
 	fi
 }
 
+is_x86() { case ${qemu_of[$1]} in qemu-system-x86_64 | qemu-system-i386) ;; *) return 1 ;; esac; }
+
+# An x86 guest may run under the host's KVM, but a /dev/kvm that opens
+# is no proof: a nested, paravirtual KVM hangs a stock guest in its real
+# mode setup. KVM is used only if a probe boot of TARGET's kernel reaches
+# /init within 30 s. Writes $out/accel: "kvm" or "tcg" and the reason.
+probe_kvm() { # TARGET
+	local t=$1 log=$out/kvm-probe.log pid i kernel verdict
+	kernel=$(ls "$(kernel_dir "$t")"/vmlinu[xz]-* 2>/dev/null | head -n 1)
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		verdict="tcg: no /dev/kvm to use"
+	else
+		"${qemu_of[$t]}" -M pc -accel kvm -cpu host -smp 1 -m 512M -display none \
+			-monitor none -serial stdio -nic none -no-reboot -kernel "$kernel" \
+			-initrd "$out/${build_of[$t]}/initramfs.cpio" \
+			-append "console=ttyS0 panic=-1 quiet" </dev/null >"$log" 2>&1 &
+		pid=$!
+		for ((i = 0; i < 30; i++)); do
+			grep -q 'vdsokit-xarch: kernel' "$log" && break
+			kill -0 $pid 2>/dev/null || break
+			sleep 1
+		done
+		if grep -q 'vdsokit-xarch: kernel' "$log"; then
+			verdict="kvm: a probe boot reached /init in $i s"
+		elif kill -0 $pid 2>/dev/null; then
+			verdict="tcg: a KVM probe boot did not reach /init in $i s (log: $log)"
+		else
+			verdict="tcg: qemu -accel kvm failed: $(grep -v '^$' "$log" | tail -n 1 | tr -d '\r')"
+		fi
+		kill $pid 2>/dev/null
+		wait $pid 2>/dev/null
+	fi
+	echo "$verdict" >"$out/accel.tmp" && mv "$out/accel.tmp" "$out/accel"
+}
+
+# qemu's accelerator and CPU, and the kernel's clocksource, for an x86
+# TARGET: tsc needs an invariant TSC (+invtsc) and the kernel's trust.
+x86_args() { # TARGET: sets cpu and append
+	local accel
+	while [ ! -e "$out/accel" ]; do sleep 1; done
+	accel=$(cut -d: -f1 "$out/accel")
+	cpu=(-accel "$accel" -cpu "$([ "$accel" = kvm ] && echo host || echo max)")
+	case ${clocksource_of[$1]} in
+	tsc) cpu[3]+=,+invtsc append+=" tsc=reliable clocksource=tsc" ;;
+	-) ;;
+	*) append+=" clocksource=${clocksource_of[$1]}" ;;
+	esac
+}
+
 boot() { # TARGET: the serial console goes to $res/TARGET/console.log
-	local t=$1 kernel rc
+	local t=$1 kernel rc cpu=() append="console=${console_of[$1]} panic=-1 quiet"
 	local dir=$res/$t
 	kernel=$(ls "$(kernel_dir "$t")"/vmlinu[xz]-* 2>/dev/null | head -n 1)
+	! is_x86 "$t" || x86_args "$t"
 	# -nic none: with no network, qemu looks for no option ROM.
 	# panic=-1 and -no-reboot: a panic ends qemu instead of hanging it.
-	timeout -k 10 "$boot_timeout" "${qemu_of[$t]}" ${machine_of[$t]} -smp 2 -m 1G \
+	timeout -k 10 "$boot_timeout" "${qemu_of[$t]}" ${machine_of[$t]} "${cpu[@]}" -smp 2 -m 1G \
 		-display none -monitor none -serial stdio -nic none -no-reboot \
 		-kernel "$kernel" -initrd "$out/${build_of[$t]}/initramfs.cpio" \
-		-append "console=${console_of[$t]} panic=-1 quiet" \
-		</dev/null >"$dir/console.raw" 2>&1
+		-append "$append" </dev/null >"$dir/console.raw" 2>&1
 	rc=$?
 	tr -d '\r' <"$dir/console.raw" >"$dir/console.log" && rm -f "$dir/console.raw"
 	[ $rc -ne 124 ] || echo "boot timed out after $boot_timeout s" >"$dir/boot.err"
@@ -142,6 +202,15 @@ for b in "${!builds[@]}"; do
 done
 wait
 
+rm -f "$out/accel"
+for t in "${targets[@]}"; do
+	if [ -z "${skip[$t]}" ] && is_x86 "$t" && [ ! -e "$(kernel_dir "$t").err" ] &&
+		[ ! -e "$out/${build_of[$t]}/build.err" ]; then
+		# Its stderr would carry only the shell's word on how qemu ended.
+		probe_kvm "$t" 2>/dev/null &
+		break
+	fi
+done
 for t in "${targets[@]}"; do
 	[ -z "${skip[$t]}" ] || continue
 	if [ -e "$(kernel_dir "$t").err" ]; then
@@ -178,10 +247,28 @@ cell() { # TARGET COMMAND
 	esac
 }
 
+# Where fallback saw clock_gettime(CLOCK_MONOTONIC) run on the vDSO path,
+# in $result: as the table expects ("userspace", or "syscall" for the
+# clocksource the vDSO cannot read, with that reason), or FAIL.
+clock_cell() { # TARGET
+	local t=$1 how want=${clock_of[$1]}
+	how=$(grep -A1 -E '^ok [0-9]+ clock-gettime-monotonic vdso fallback$' "$res/$t/fallback.log" 2>/dev/null |
+		sed -n 's/^# //p')
+	case $how in
+	userspace) result=userspace ;;
+	'falls back to '*'clocksource is not vDSO-capable') result=syscall ;;
+	'') result=NO-RESULT ;;
+	*) result="FAIL:$how" ;;
+	esac
+	[ "$result" = "$want" ] || [ "${result%%:*}" = FAIL ] || result="FAIL:$result"
+	[ "$result" != syscall ] || notes+=("$t clock_gettime(CLOCK_MONOTONIC) on the vDSO: $how")
+}
+
 summary() {
-	local failed=0 t c log release syms notes=()
+	local failed=0 t c log release syms notes=() accel=''
+	[ ! -e "$out/accel" ] || accel=$(cat "$out/accel")
 	printf '%-15s %-24s' target kernel
-	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}"
+	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}" clock-vdso
 	printf '\n'
 	for t in "${targets[@]}"; do
 		if [ -n "${skip[$t]}" ]; then
@@ -201,7 +288,10 @@ summary() {
 			*) failed=1 ;;
 			esac
 		done
-		printf '\n'
+		result=NO-BOOT
+		[ -z "$release" ] || clock_cell "$t"
+		printf ' %-16s\n' "$result"
+		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] || failed=1
 		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
 		[ -z "$release" ] || grep -q '^vdsokit-xarch: done$' "$log" ||
 			notes+=("$t: /init did not finish; the end of $log:" "$(tail -n 5 "$log")")
@@ -212,7 +302,10 @@ summary() {
 	done
 	echo
 	echo "Cells: the command's result, then its KTAP tests passed/failed/skipped."
-	echo "bench ran under software emulation: its figures are not hardware figures."
+	echo "clock-vdso: where clock_gettime(CLOCK_MONOTONIC) ran on the vDSO path, as fallback proved."
+	echo "bench ran under software emulation (x86 under KVM where the accelerator says so):"
+	echo "its figures are not hardware figures."
+	[ -z "$accel" ] || echo "x86 accelerator: $accel"
 	printf '%s\n' "${notes[@]}"
 	return $failed
 }
