@@ -40,3 +40,8 @@ check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
 
 -include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) $(BENCH_BINS:=.d)
+
+# Results that depend on chance, found by repetition (not part of check).
+.PHONY: soak
+soak: $(BIN)
+	MAKE='$(MAKE)' tests/soak/run.sh
