@@ -79,6 +79,27 @@ run: $(BIN)
 include tests/tests.mk
 include tests/xarch/xarch.mk
 
+# make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
+# 'vdsokit vm' looks for it; without ARCH, every one of them.
+CROSS_ARCHES := x86_64 i386 arm64 armhf ppc64le s390x riscv64
+CROSS_x86_64 := $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
+CROSS_i386 := i686-linux-gnu-
+CROSS_arm64 := aarch64-linux-gnu-
+CROSS_armhf := arm-linux-gnueabihf-
+CROSS_ppc64le := powerpc64le-linux-gnu-
+CROSS_s390x := s390x-linux-gnu-
+CROSS_riscv64 := riscv64-linux-gnu-
+ARCH ?= $(CROSS_ARCHES)
+
+.PHONY: cross
+cross:
+	@for a in $(ARCH); do \
+		case " $(CROSS_ARCHES) " in *" $$a "*) ;; \
+		*) echo "make cross: unknown ARCH '$$a' (one of: $(CROSS_ARCHES))" >&2; exit 2 ;; esac; \
+	done
+	$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),+$(MAKE) O=$(O)/cross/$(a) \
+		CROSS_COMPILE=$(CROSS_$(a)) STATIC=1 $(O)/cross/$(a)/vdsokit &&) true
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/vdsokit
@@ -97,6 +118,7 @@ help:
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
+	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
 	@echo '  install        install the binary and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands/commands.h"
 
@@ -23,6 +24,7 @@ static const struct vk_cmd commands[] = {
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
 	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit" },
 	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
+	{ "vm", cmd_vm, "boot a kernel under qemu and run a command on its vDSO" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -71,6 +73,9 @@ int main(int argc, char **argv)
 	const struct vk_cmd *cmd;
 	int status;
 
+	/* /init of the initramfs `vdsokit vm` packed. */
+	if (getpid() == 1 && access("/vdsokit.args", F_OK) == 0)
+		vk_vm_init();
 	if (argc < 2) {
 		usage(stderr);
 		return VK_EXIT_USAGE;

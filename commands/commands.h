@@ -33,8 +33,13 @@ int cmd_info(int argc, char **argv);
 int cmd_list_apis(int argc, char **argv);
 int cmd_timens(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 
 extern const char vk_version[];
+
+/* /init of `vdsokit vm`'s guest: runs the command the host packed, then
+ * powers the machine off; never returns. */
+int vk_vm_init(void) __attribute__((noreturn));
 
 /* "vdsokit [-d SEC] [-f NUM] API verify|bench|abi": -1 if argv is not that. */
 int vk_vdsotest_compat(int argc, char **argv);

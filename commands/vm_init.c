@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest's side of `vdsokit vm`: this same static binary is /init of
+ * the initramfs vm packs. It mounts what the commands read, runs
+ * "vdsokit ARGS" (ARGS from /vdsokit.args) and frames its stdout and
+ * stderr on the console, one line each:
+ *
+ *   vdsokit-vm:o TEXT   a line the command wrote to stdout
+ *   vdsokit-vm:O TEXT   the same without its newline (a longer line goes on)
+ *   vdsokit-vm:e/E ...  the same for stderr
+ *   vdsokit-vm:exit N   its exit status (128 + the signal that killed it)
+ *
+ * so the host can tell them from the kernel's own messages on the same
+ * console. Then it powers the machine off, which ends qemu.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#define MARK "vdsokit-vm:"
+#define MAX_ARGS 64
+
+static void put(const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= w;
+	}
+}
+
+static void say(const char *text)
+{
+	put(text, strlen(text));
+}
+
+static void setup(void)
+{
+	int fd;
+
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	/* The kernel may have found no /dev/console before devtmpfs. */
+	fd = open("/dev/console", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+}
+
+/* The command's arguments: /vdsokit.args holds them NUL-terminated. */
+static int read_args(char *buf, size_t len, char **argv)
+{
+	int fd = open("/vdsokit.args", O_RDONLY | O_CLOEXEC), argc = 0;
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	argv[argc++] = "vdsokit";
+	for (char *p = buf; p < buf + n && argc < MAX_ARGS; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	return 0;
+}
+
+/* One stream of the command's: what it has written since its last newline. */
+struct stream {
+	int fd;
+	char kind;		/* 'o' or 'e' */
+	char line[1024];
+	size_t n;
+};
+
+static void frame(struct stream *s, int whole)
+{
+	char head[16];
+
+	snprintf(head, sizeof(head), MARK "%c ", whole ? s->kind : s->kind - 32);
+	say(head);
+	put(s->line, s->n);
+	say("\n");
+	s->n = 0;
+}
+
+/* Read what is there; 0 at end of stream. */
+static int drain(struct stream *s)
+{
+	char buf[4096];
+	ssize_t n = read(s->fd, buf, sizeof(buf));
+
+	if (n < 0 && errno == EINTR)
+		return 1;
+	if (n <= 0) {
+		if (s->n)
+			frame(s, 0);
+		return 0;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			frame(s, 1);
+			continue;
+		}
+		if (s->n == sizeof(s->line))
+			frame(s, 0);
+		s->line[s->n++] = buf[i];
+	}
+	return 1;
+}
+
+static int run(char **argv)
+{
+	struct stream s[2] = { { .kind = 'o' }, { .kind = 'e' } };
+	int out[2], err[2], status, open_streams = 2;
+	pid_t pid;
+
+	if (pipe(out) || pipe(err))
+		return 127;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]);
+		close(err[0]);
+		execv("/init", argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	s[0].fd = out[0];
+	s[1].fd = err[0];
+	while (open_streams) {
+		struct pollfd p[2] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 } };
+
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++) {
+			if (s[i].fd >= 0 && p[i].revents && !drain(&s[i])) {
+				close(s[i].fd);
+				s[i].fd = -1;
+				open_streams--;
+			}
+		}
+	}
+	/* As pid 1, also reap the orphans the command leaves behind. */
+	for (;;) {
+		pid_t w = waitpid(-1, &status, 0);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return 127;
+	}
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+int vk_vm_init(void)
+{
+	static char buf[4096];
+	char *argv[MAX_ARGS + 1], line[32];
+	int status = 127;
+
+	setup();
+	say("\n" MARK "start\n");
+	if (read_args(buf, sizeof(buf), argv) == 0)
+		status = run(argv);
+	snprintf(line, sizeof(line), MARK "exit %d\n", status);
+	say(line);
+	sync();
+	reboot(RB_POWER_OFF);
+	/* pid 1 must not exit: that would panic the kernel. */
+	for (;;)
+		pause();
+}

@@ -1,0 +1,86 @@
+# vm: boot a kernel under qemu with vdsokit as /init. Arguments and
+# images are checked everywhere; the boots need qemu-system-x86_64 and
+# Debian's x86_64 kernel (fetched as make check-xarch fetches it), and
+# SKIP saying which is missing.
+. "$TOP/tests/lib.sh"
+
+printf 'not a kernel\n' >"$TMP/text"
+expect_status 2 "no --kernel is a usage error" "$VK" vm
+expect_status 2 "--accel bogus is a usage error" "$VK" vm --kernel "$TMP/text" --accel bogus
+expect_status 2 "--smp 0 is a usage error" "$VK" vm --kernel "$TMP/text" --smp 0
+expect_status 2 "--timeout x is a usage error" "$VK" vm --kernel "$TMP/text" --timeout x
+expect_status 2 "an unknown --arch is a usage error" "$VK" vm --kernel "$TMP/text" --arch vax
+contains "and the known ones are named" "$TMP/err" 'unknown --arch .vax. \(x86_64, i386, arm64'
+expect_status 2 "a file that is no kernel" "$VK" vm --kernel "$TMP/text"
+contains "is said to be none" "$TMP/err" 'no kernel image header names its architecture'
+expect_status 2 "a missing kernel" "$VK" vm --kernel "$TMP/nonexistent" --arch x86_64
+contains "is said to be missing" "$TMP/err" 'nonexistent: No such file'
+
+# image NAME OFFSET BYTES...: a file of zeros with BYTES (printf escapes) at OFFSET.
+image() {
+	head -c 2048 /dev/zero >"$TMP/$1"
+	printf "$3" | dd of="$TMP/$1" bs=1 seek="$2" conv=notrunc status=none
+}
+image bz64 514 'HdrS' && printf '\001' | dd of="$TMP/bz64" bs=1 seek=566 conv=notrunc status=none
+image bz32 514 'HdrS'
+image arm64 56 'ARM\x64'
+image riscv64 56 'RSC\005'
+image zimage 36 '\x18\x28\x6f\x01'
+image s390 8 '\002\000\000\030\140\000\000\120'
+image ppc64le 0 '\177ELF\002\001\001' && printf '\025\000' | dd of="$TMP/ppc64le" bs=1 seek=18 conv=notrunc status=none
+# With no qemu on PATH, the one vm asks for names the arch it read.
+for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
+	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
+	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
+	 ppc64le:qemu-system-ppc64:qemu-system-ppc; do
+	IFS=: read -r f q pkg <<<"$c"
+	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
+	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"
+done
+
+# A copy of vdsokit with no cross/ beside it finds no static binary.
+mkdir -p "$TMP/bin" && cp "$VK" "$TMP/bin/vdsokit"
+mkdir -p "$TMP/fakeqemu" && printf '#!/bin/sh\nexit 1\n' >"$TMP/fakeqemu/qemu-system-aarch64" &&
+	chmod +x "$TMP/fakeqemu/qemu-system-aarch64"
+PATH=$TMP/fakeqemu:$PATH VDSOKIT_CROSS_DIR= expect_status 2 "no static vdsokit for the arch" \
+	"$TMP/bin/vdsokit" vm --kernel "$TMP/arm64"
+contains "says which command builds it" "$TMP/err" "no static vdsokit for arm64: build it with 'make cross ARCH=arm64'"
+PATH=$TMP/fakeqemu:$PATH expect_status 2 "a binary of another arch is refused" \
+	"$VK" vm --kernel "$TMP/arm64" --binary "$VK"
+contains "and said to be one" "$TMP/err" 'is not a arm64 executable'
+
+need qemu-system-x86_64 || { skip "boots under qemu" "no qemu-system-x86_64 (package qemu-system-x86)"; exit 0; }
+if ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm amd64 linux-image-cloud-amd64 2>"$TMP/fetch.err"); then
+	skip "boots under qemu" "Debian's x86_64 kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
+	exit 0
+fi
+kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
+if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
+	exit 0
+fi
+ok "make cross ARCH=x86_64"
+expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
+contains "as not static" "$TMP/err" 'is not a static executable'
+vm() { "$VK" vm --kernel "$kernel" --accel tcg --timeout 120 "$@"; }
+
+start=$(date +%s%N)
+expect_status 0 "info in the guest exits 0" vm -- info
+echo "# vm -- info: $((($(date +%s%N) - start) / 1000000)) ms"
+contains "its stdout is relayed" "$TMP/out" '^kernel: +Linux 6\.1\.0-[0-9]+-cloud-amd64 x86_64$'
+contains "under TCG, the figures are said to be emulated" "$TMP/err" 'under TCG \(emulated\)'
+check "no console line reaches stdout" sh -c "! grep -q 'vdsokit-vm:' '$TMP/out'"
+expect_status 2 "the command's own status comes back (2)" vm -- verify --no-such-option
+contains "and its stderr is relayed" "$TMP/err" 'unrecognized option'
+expect_status 0 "the default clocksource (tsc) is the vDSO's" vm -- fallback --format ktap clock-gettime-monotonic
+contains "clock_gettime stays in userspace" "$TMP/out" '^# userspace$'
+expect_status 0 "--append reaches the kernel: hpet" vm --append clocksource=hpet -- fallback --format ktap clock-gettime-monotonic
+contains "with hpet clock_gettime falls back, and why" "$TMP/out" 'falls back to clock_gettime: the current clocksource is not vDSO-capable'
+expect_status 6 "a kernel that panics exits 6" vm --append rdinit=/nonexistent -- info
+contains "and the kept console log is named" "$TMP/err" 'the kernel panicked .*; console log: /'
+log=$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")
+contains "the log holds the panic" "$log" 'Kernel panic - not syncing'
+rm -f "$log"
+expect_status 5 "a boot past --timeout exits 5" vm --timeout 1 -- info
+contains "and says so" "$TMP/err" 'timed out after 1 s .*console log: /'
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
