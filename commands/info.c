@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <elf.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,9 +77,44 @@ static const char *y2038(const struct vk_image *im, enum vk_func f)
 	return "32-bit time: overflows in 2038";
 }
 
+/*
+ * arm's kernel nulls out the names of the clock entries it cannot serve
+ * (no architected timer): the symbols stay, nameless. Such a function is
+ * absent by the kernel's choice at boot, not by its build.
+ */
+static int count_nulled(const struct vk_elf *e)
+{
+	struct vk_elf_sym s;
+	int n = 0;
+
+	for (size_t i = 1; i < e->nsyms; i++) {
+		if (vk_elf_sym(e, i, &s) == 0 && s.type == STT_FUNC && s.shndx != SHN_UNDEF &&
+		    !s.name[0])
+			n++;
+	}
+	return n;
+}
+
+/* What an absent function means for the calls a libc makes. */
+static const char *absent_follows(enum vk_func f)
+{
+	switch (f) {
+	case VK_FN_CLOCK_GETTIME: return "every clock_gettime is a syscall, the coarse clocks' too";
+	case VK_FN_CLOCK_GETTIME64: return "a 64-bit-time libc's clock_gettime is a syscall, the coarse clocks' too";
+	case VK_FN_GETTIMEOFDAY: return "gettimeofday is a syscall";
+	case VK_FN_CLOCK_GETRES: return "clock_getres is a syscall";
+	case VK_FN_CLOCK_GETRES_TIME64: return "a 64-bit-time libc's clock_getres is a syscall";
+	case VK_FN_TIME: return "time() is a syscall, or libc's clock_gettime";
+	case VK_FN_GETCPU: return "getcpu is a syscall";
+	default: return "getrandom is a syscall";
+	}
+}
+
 /* Everything the reporters print, read from the image and the system. */
 static void gather(struct vk_info *in, const struct vk_image *im)
 {
+	int absent = 0;
+
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
 	vk_sysinfo_read(&in->sys);
@@ -88,13 +124,26 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	in->size = im->elf.size;
 	read_notes(in, &im->elf);
 	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
+	in->nulled = count_nulled(&im->elf);
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->id = i;
 		fn->applies = im->arch && (im->arch->funcs & VK_FN_BIT(i));
-		fn->y2038 = y2038(im, i);
 		vk_image_func(im, i, &fn->f);
+		absent += fn->applies && !fn->f.found;
+	}
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		struct vk_info_func *fn = &in->funcs[i];
+
+		fn->y2038 = y2038(im, i);
+		if (fn->applies && !fn->f.found) {
+			/* Which entry a nameless symbol was, its name no longer says. */
+			fn->absent = !in->nulled ? "not exported" :
+				     in->nulled >= absent ? "nulled out in place" :
+							    "not exported, or nulled out in place";
+			fn->follows = absent_follows(i);
+		}
 	}
 	probe_fallbacks(in, im);
 }

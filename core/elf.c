@@ -880,7 +880,8 @@ static int check_table_finds_all(const struct vk_elf *e, enum vk_elf_symsrc src,
 	struct vk_elf_sym s, found;
 
 	for (size_t i = 1; i < e->nsyms; i++) {
-		if (vk_elf_sym(e, i, &s) || !usable(&s))
+		/* A nameless symbol (an entry nulled out in place) has no name to find. */
+		if (vk_elf_sym(e, i, &s) || !usable(&s) || !s.name[0])
 			continue;
 		if (vk_elf_lookup_in(e, src, s.name, s.version, &found)) {
 			snprintf(msg, len, "%s%s%s is not found through %s", s.name,

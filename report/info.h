@@ -17,6 +17,9 @@ struct vk_info_func {
 	struct vk_image_func f;
 	char runs[96];		/* live image: "userspace" or "falls back to ..." */
 	const char *y2038;	/* a time entry: "y2038-safe" or why not; else NULL */
+	const char *absent;	/* it applies but is absent: "not exported", or
+				 * "nulled out in place" where nameless ones are */
+	const char *follows;	/* what its absence means for libc's calls */
 };
 
 struct vk_info {
@@ -29,6 +32,7 @@ struct vk_info {
 	char linux_note[32];	/* kernel version from the "Linux" note, or "" */
 	char build_id[2 * 64 + 1];	/* hex, or "" */
 	char hash_problem[160];	/* "" when every hash table agrees */
+	int nulled;		/* defined FUNC symbols whose names were nulled out */
 	struct vk_info_func funcs[VK_NFUNCS];
 };
 

@@ -99,6 +99,8 @@ static void json_funcs(struct vk_json *j, const struct vk_info *in)
 			json_sym(j, "symbol", &fn->f.sym);
 		vk_json_str(j, "runs", fn->runs[0] ? fn->runs : NULL);
 		vk_json_str(j, "y2038", fn->y2038);
+		vk_json_str(j, "absent", fn->absent);
+		vk_json_str(j, "follows", fn->follows);
 		vk_json_end(j);
 	}
 	vk_json_end(j);
@@ -128,6 +130,7 @@ void vk_report_info_json(FILE *f, const struct vk_info *in)
 	if (in->im) {
 		json_image(&j, in);
 		json_funcs(&j, in);
+		vk_json_int(&j, "nulled_symbols", in->nulled);
 		json_symbols(&j, &in->im->elf);
 	} else {
 		vk_json_str(&j, "reason", in->no_image);

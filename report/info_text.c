@@ -90,7 +90,15 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 			fprintf(f, "  %-20s absent at %s: only %s\n", name, fn->f.want_version,
 				vk_report_symver(buf, sizeof(buf), &fn->f.sym));
 		else
-			fprintf(f, "  %-20s absent (%s@%s)\n", name, fn->f.want, fn->f.want_version);
+			fprintf(f, "  %-20s absent: %s (%s@%s)\n", name, fn->absent, fn->f.want,
+				fn->f.want_version);
+	}
+	if (in->nulled)
+		fprintf(f, "  (%d nameless function symbols: entries nulled out in place, as arm's kernel does without an architected timer)\n",
+			in->nulled);
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		if (in->funcs[i].follows)
+			fprintf(f, "  so: %s\n", in->funcs[i].follows);
 	}
 }
 

@@ -161,3 +161,25 @@ wrong "expecting another ABI" "$(echo "$first" | awk '{ $2 = "mips"; print }')" 
 wrong "naming a missing image" "$IMG/no-such.so x86_64 64 little DT_HASH DT_HASH x@@X" "no-such.so: opens"
 wrong "with a malformed line" "$IMG/x.so x86_64 64 middle DT_HASH DT_HASH x@@X" "manifest line 1 is well formed"
 wrong "with no images" "# nothing" "the manifest lists 0 images"
+
+# An entry nulled out in place, as arm's kernel does without an
+# architected timer: the symbol stays with no name. info tells it apart
+# from one never exported, and says what follows.
+if [ -f "$IMG/arm-gnu.so" ]; then
+	cp "$IMG/arm-gnu.so" "$TMP/nulled.so"
+	check "elfpatch nulls out arm's three clock entries" "$O/tests/tools/elfpatch" "$TMP/nulled.so" \
+		null-name=__vdso_clock_gettime null-name=__vdso_gettimeofday null-name=__vdso_clock_gettime64
+	expect_status 0 "info on the nulled image exits 0" "$VK" info --image "$TMP/nulled.so"
+	contains "clock_gettime is nulled out in place" "$TMP/out" '^  clock_gettime +absent: nulled out in place \(__vdso_clock_gettime@LINUX_2\.6\)$'
+	contains "the nameless symbols are counted" "$TMP/out" '^  \(3 nameless function symbols: entries nulled out in place'
+	contains "what follows for the clocks" "$TMP/out" "^  so: every clock_gettime is a syscall, the coarse clocks' too$"
+	contains "clock_getres is still there" "$TMP/out" '^  clock_getres +__vdso_clock_getres@@LINUX_2\.6'
+	check "no hash problem is made of a nameless symbol" sh -c "! grep -q 'hash problem' '$TMP/out'"
+	expect_status 0 "info --format json on it" "$VK" info --image "$TMP/nulled.so" --format json
+	contains "the JSON counts them" "$TMP/out" '"nulled_symbols": 3'
+	contains "the JSON says so of clock_gettime" "$TMP/out" '"absent": "nulled out in place"'
+	expect_status 0 "info on the image as built" "$VK" info --image "$IMG/arm-gnu.so"
+	check "nothing is nulled there" sh -c "! grep -q 'nulled' '$TMP/out'"
+else
+	skip "an entry nulled out in place" "no arm image (arm-linux-gnueabihf-gcc is not installed)"
+fi

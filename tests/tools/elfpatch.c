@@ -10,6 +10,9 @@
  *     no-dt-hash      turn the DT_HASH entry into a DT_DEBUG one, which
  *                     readers ignore, so that the table is not found
  *     no-dt-gnu-hash  likewise for DT_GNU_HASH
+ *     null-name=SYM   set the st_name of the dynamic symbol SYM to 0, as
+ *                     arm's kernel nulls out an entry it cannot serve
+ *                     (found through the section headers)
  *
  * An operation that finds nothing to change is an error, so that an image
  * is never labelled with a variant it is not.
@@ -161,6 +164,50 @@ static int retag(struct image *im, uint64_t from)
 	return n ? 0 : -1;
 }
 
+/* Section header i's field at off (in the ELF64 layout's order: name,
+ * type, flags, addr, offset, size, link, info, addralign, entsize). */
+static uint64_t shdr(const struct image *im, size_t i, int field)
+{
+	static const size_t at32[] = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36 };
+	static const size_t at64[] = { 0, 4, 8, 16, 24, 32, 40, 44, 48, 56 };
+	static const size_t n32[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	static const size_t n64[] = { 4, 4, 8, 8, 8, 8, 4, 4, 8, 8 };
+	size_t a = after_addrs(im), shoff = get(im, 24 + 2 * im->w, im->w);
+	size_t base = shoff + i * get(im, a + 10, 2);
+
+	return get(im, base + (im->is64 ? at64 : at32)[field], (im->is64 ? n64 : n32)[field]);
+}
+
+static int null_name(struct image *im, const char *sym)
+{
+	size_t a = after_addrs(im), shnum = get(im, a + 12, 2), n = 0;
+	size_t esz = im->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+
+	if (get(im, a + 10, 2) != esz || !in_file(im, get(im, 24 + 2 * im->w, im->w), shnum * esz))
+		return -1;
+	for (size_t i = 0; i < shnum; i++) {
+		uint64_t off = shdr(im, i, 4), size = shdr(im, i, 5), ent = shdr(im, i, 9);
+		uint64_t link = shdr(im, i, 6), str, strsize;
+
+		if (shdr(im, i, 1) != SHT_DYNSYM || !ent || !in_file(im, off, size) || link >= shnum)
+			continue;
+		str = shdr(im, link, 4);
+		strsize = shdr(im, link, 5);
+		if (!in_file(im, str, strsize))
+			return -1;
+		for (uint64_t o = off; o + ent <= off + size; o += ent) {
+			uint64_t name = get(im, o, 4);
+
+			if (name < strsize && !strncmp((char *)im->b + str + name, sym, strsize - name) &&
+			    strlen(sym) < strsize - name) {
+				put(im, o, 4, 0);
+				n++;
+			}
+		}
+	}
+	return n ? 0 : -1;
+}
+
 /* 0 done, -1 nothing to change, -2 not an operation. */
 static int apply(struct image *im, const char *op)
 {
@@ -170,6 +217,8 @@ static int apply(struct image *im, const char *op)
 		return retag(im, DT_HASH);
 	if (strcmp(op, "no-dt-gnu-hash") == 0)
 		return retag(im, DT_GNU_HASH);
+	if (strncmp(op, "null-name=", 10) == 0)
+		return null_name(im, op + 10);
 	return -2;
 }
 
@@ -179,7 +228,7 @@ int main(int argc, char **argv)
 	int status;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: elfpatch FILE no-shdrs|no-dt-hash|no-dt-gnu-hash...\n");
+		fprintf(stderr, "usage: elfpatch FILE no-shdrs|no-dt-hash|no-dt-gnu-hash|null-name=SYM...\n");
 		return 2;
 	}
 	status = load(&im, argv[1]) ? 1 : 0;
