@@ -69,8 +69,10 @@ for ((i = 1; i <= xarch_runs; i++)); do
 	# Cells that are no KTAP failure: a boot or command that broke.
 	grep -E 'NO-BOOT|NO-RESULT|FAIL:' "build/xarch/results/summary.txt" |
 		sed 's/^/broken cell: /' >>"$out/xarch.$i.fails"
+	# Each run's logs, for the evidence of whatever failed in it.
+	cp -r build/xarch/results "$out/xarch.$i.results"
 	echo "check-xarch run $i: exit $status"
 done
 [ "$xarch_runs" -eq 0 ] || judge xarch "$xarch_runs"
-echo "soak: $(($(date +%s) - start)) s; logs in $out"
+echo "soak: $(($(date +%s) - start)) s; logs in $out (check-xarch's: $out/xarch.N.results)"
 exit $flaky
