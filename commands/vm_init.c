@@ -2,8 +2,9 @@
 /*
  * The guest's side of `vdsokit vm`: this same static binary is /init of
  * the initramfs vm packs. It mounts what the commands read, runs
- * "vdsokit ARGS" (ARGS from /vdsokit.args) and frames its stdout and
- * stderr on the console, one line each:
+ * "vdsokit ARGS" for each command in /vdsokit.args (its words, each
+ * NUL-terminated, an empty word between two commands) and frames their
+ * stdout and stderr on the console, one line each:
  *
  *   vdsokit-vm:o TEXT   a line the command wrote to stdout
  *   vdsokit-vm:O TEXT   the same without its newline (a longer line goes on)
@@ -11,7 +12,7 @@
  *   vdsokit-vm:exit N   its exit status (128 + the signal that killed it)
  *
  * so the host can tell them from the kernel's own messages on the same
- * console. Then it powers the machine off, which ends qemu.
+ * console (core/vm_boot.c reads them). Then it powers the machine off, which ends qemu.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,22 +67,32 @@ static void setup(void)
 	}
 }
 
-/* The command's arguments: /vdsokit.args holds them NUL-terminated. */
-static int read_args(char *buf, size_t len, char **argv)
+/* The words of /vdsokit.args, into buf; their bytes, or -1. */
+static ssize_t read_args(char *buf, size_t len)
 {
-	int fd = open("/vdsokit.args", O_RDONLY | O_CLOEXEC), argc = 0;
+	int fd = open("/vdsokit.args", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
 
 	if (fd >= 0)
 		close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* The command that starts at *p, as an argv; *p moves past it. */
+static void next_command(char **p, const char *end, char **argv)
+{
+	int argc = 0;
+
 	argv[argc++] = "vdsokit";
-	for (char *p = buf; p < buf + n && argc < MAX_ARGS; p += strlen(p) + 1)
-		argv[argc++] = p;
+	while (*p < end && **p && argc < MAX_ARGS) {
+		argv[argc++] = *p;
+		*p += strlen(*p) + 1;
+	}
+	if (*p < end)
+		*p += strlen(*p) + 1;	/* the empty word between two commands */
 	argv[argc] = NULL;
-	return 0;
 }
 
 /* One stream of the command's: what it has written since its last newline. */
@@ -177,15 +188,17 @@ static int run(char **argv)
 int vk_vm_init(void)
 {
 	static char buf[4096];
-	char *argv[MAX_ARGS + 1], line[32];
-	int status = 127;
+	char *argv[MAX_ARGS + 1], line[32], *p = buf;
+	ssize_t n;
 
 	setup();
 	say("\n" MARK "start\n");
-	if (read_args(buf, sizeof(buf), argv) == 0)
-		status = run(argv);
-	snprintf(line, sizeof(line), MARK "exit %d\n", status);
-	say(line);
+	n = read_args(buf, sizeof(buf));
+	while (n >= 0 && p < buf + n) {
+		next_command(&p, buf + n, argv);
+		snprintf(line, sizeof(line), MARK "exit %d\n", run(argv));
+		say(line);
+	}
 	sync();
 	reboot(RB_POWER_OFF);
 	/* pid 1 must not exit: that would panic the kernel. */

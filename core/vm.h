@@ -36,6 +36,68 @@ int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *er
 int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *err,
 		       size_t len);
 
+/*
+ * The guest's commands, as /init runs them: argv words, one command after
+ * another, an empty word between two. The initramfs for a static vdsokit
+ * and them is made once per content, under $XDG_CACHE_HOME/vdsokit/vm;
+ * its path goes to out. 0, or -1 with why in err.
+ */
+#define VK_VM_MAX_CMDS 8
+
+int vk_vm_initramfs(const char *binary, char *const *words, int nwords, char *out, size_t len,
+		    char *err, size_t errlen);
+
+/* One boot: what qemu runs. */
+struct vk_vm {
+	const struct vk_vm_arch *arch;
+	const char *qemu, *kernel, *initrd, *append;
+	unsigned long smp, memory;
+	int kvm;
+};
+
+/* What the console said. Each command's stdout is relayed to ours, or
+ * with capture set kept in out[] (its stderr is always relayed). */
+struct vk_vm_result {
+	int started, panicked, timed_out, qemu_status;
+	int ncmds;			/* commands that ended */
+	int status[VK_VM_MAX_CMDS];
+	char *out[VK_VM_MAX_CMDS];
+	size_t outlen[VK_VM_MAX_CMDS];
+};
+
+/* What a guest needs besides the kernel image and the command words. */
+struct vk_vm_setup {
+	const char *arch;	/* NULL: read it from the image */
+	const char *binary;	/* NULL: find the static vdsokit for the arch */
+	const char *append;
+	unsigned long smp, memory;
+};
+
+/*
+ * Fill vm for booting kernel with an initramfs running words: the arch,
+ * qemu (whose path goes to qemu), the static binary, the initramfs (path
+ * to initrd). 0, or -1 with why in err: each reason is bad input.
+ */
+int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup *s,
+		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
+		  char *err, size_t errlen);
+
+/* qemu's argv for vm, in argv (at least VK_VM_ARGV words); the strings
+ * built for it live in buf. */
+#define VK_VM_ARGV 48
+void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
+/*
+ * Boot and read the console into r until qemu ends or timeout seconds
+ * pass; with probe set, give up after 30 s if /init has not started.
+ * Every console byte goes to the fd log.
+ */
+void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int capture, int log,
+		struct vk_vm_result *r);
+void vk_vm_result_free(struct vk_vm_result *r);
+/* KVM could run arch here: the host is of its kind and /dev/kvm is ours
+ * to use. Whether it really can, only a boot tells. */
+int vk_vm_kvm_possible(const struct vk_vm_arch *arch);
+
 /* A newc initramfs: directories, then files from memory or disk. */
 struct vk_cpio {
 	int fd;

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Booting a guest for `vdsokit vm`: the initramfs, qemu's command line,
+ * and reading the console that /init (commands/vm_init.c) frames:
+ *
+ *   vdsokit-vm:start    /init runs
+ *   vdsokit-vm:o TEXT   a line of the command's stdout (O: no newline yet)
+ *   vdsokit-vm:e TEXT   the same of its stderr (E)
+ *   vdsokit-vm:exit N   the command's exit status; the next one may follow
+ *
+ * Every other console line is the kernel's, and goes to the log only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vm.h"
+
+#define MARK "vdsokit-vm:"
+#define PROBE_SECONDS 30
+
+static int read_file(const char *path, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t n = -1;
+
+	*data = NULL;
+	if (fd >= 0 && fstat(fd, &st) == 0 && (*data = malloc(st.st_size + 1)))
+		n = read(fd, *data, st.st_size);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n != (ssize_t)st.st_size) {
+		free(*data);
+		return -1;
+	}
+	*len = n;
+	return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_initramfs(const char *path, const char *bin, size_t nbin, const char *args,
+			   size_t nargs)
+{
+	char tmp[PATH_MAX + 16];
+	struct vk_cpio c;
+	int fd, bad;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	vk_cpio_start(&c, fd);
+	bad = vk_cpio_dir(&c, "dev") || vk_cpio_dir(&c, "proc") || vk_cpio_dir(&c, "sys") ||
+	      vk_cpio_file(&c, "init", 0755, bin, nbin) ||
+	      vk_cpio_file(&c, "vdsokit.args", 0644, args, nargs) || vk_cpio_finish(&c);
+	bad |= close(fd);
+	if (bad || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int vk_vm_initramfs(const char *binary, char *const *words, int nwords, char *out, size_t len,
+		    char *err, size_t errlen)
+{
+	char args[4096], dir[PATH_MAX], *bin;
+	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	size_t nargs = 0, nbin;
+	uint64_t h = 0xcbf29ce484222325ull;
+	int bad;
+
+	for (int i = 0; i < nwords; i++) {
+		size_t n = strlen(words[i]) + 1;
+
+		if (nargs + n > sizeof(args)) {
+			snprintf(err, errlen, "the guest's commands are longer than %zu bytes",
+				 sizeof(args));
+			return -1;
+		}
+		memcpy(args + nargs, words[i], n);
+		nargs += n;
+	}
+	if (read_file(binary, &bin, &nbin)) {
+		snprintf(err, errlen, "%s: %s", binary, strerror(errno));
+		return -1;
+	}
+	h = fnv1a(fnv1a(h, bin, nbin), args, nargs);
+	if (cache && *cache)
+		snprintf(dir, sizeof(dir), "%s/vdsokit/vm", cache);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/vdsokit/vm", home && *home ? home : "/tmp");
+	if ((size_t)snprintf(out, len, "%s/%016llx.cpio", dir, (unsigned long long)h) >= len) {
+		errno = ENAMETOOLONG;
+		bad = 1;
+	} else {
+		bad = access(out, R_OK) && (mkdirs(dir) || write_initramfs(out, bin, nbin, args, nargs));
+	}
+	if (bad)
+		snprintf(err, errlen, "cannot write the initramfs %s: %s", out, strerror(errno));
+	free(bin);
+	return bad ? -1 : 0;
+}
+
+/* The first of dir/name on $PATH, or -1. */
+static int find_on_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dirs[4096], *save = NULL;
+
+	snprintf(dirs, sizeof(dirs), "%s", path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", d, name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* The static vdsokit for arch: $VDSOKIT_CROSS_DIR/ARCH/vdsokit, or
+ * cross/ARCH/vdsokit beside this binary (the build tree's layout) or in
+ * ../lib/vdsokit/ARCH/ (an installed one's). */
+static int find_binary(const struct vk_vm_arch *a, char *out, size_t len, char *err,
+		       size_t errlen)
+{
+	char exe[PATH_MAX], tried[3 * PATH_MAX] = "", *slash;
+	const char *env = getenv("VDSOKIT_CROSS_DIR");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t t = 0;
+
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	for (int i = 0; i < 3; i++) {
+		if (i == 0 && !(env && *env))
+			continue;
+		if (i == 0)
+			snprintf(out, len, "%s/%s/vdsokit", env, a->name);
+		else
+			snprintf(out, len, i == 1 ? "%s/cross/%s/vdsokit" : "%s/../lib/vdsokit/%s/vdsokit",
+				 exe, a->name);
+		if (access(out, R_OK) == 0)
+			return 0;
+		t += snprintf(tried + t, sizeof(tried) - t, "%s%s", t ? ", " : "", out);
+	}
+	snprintf(err, errlen, "no static vdsokit for %s: build it with 'make cross ARCH=%s', or give --binary (looked for %s)",
+		 a->name, a->name, tried);
+	return -1;
+}
+
+int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup *s,
+		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
+		  char *err, size_t errlen)
+{
+	char binary[PATH_MAX];
+
+	memset(vm, 0, sizeof(*vm));
+	if (s->arch && !(vm->arch = vk_vm_arch_find(s->arch))) {
+		char names[128];
+
+		vk_vm_arch_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown --arch '%s' (%s)", s->arch, names);
+		return -1;
+	}
+	if (!vm->arch && vk_vm_kernel_arch(kernel, &vm->arch, err, errlen))
+		return -1;
+	if (access(kernel, R_OK)) {
+		snprintf(err, errlen, "%s: %s", kernel, strerror(errno));
+		return -1;
+	}
+	if (find_on_path(vm->arch->qemu, qemu, len)) {
+		snprintf(err, errlen, "%s is not installed (Debian package %s)", vm->arch->qemu,
+			 vm->arch->package);
+		return -1;
+	}
+	if (s->binary)
+		snprintf(binary, sizeof(binary), "%s", s->binary);
+	else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen))
+		return -1;
+	if (vk_vm_check_binary(binary, vm->arch, err, errlen) ||
+	    vk_vm_initramfs(binary, words, nwords, initrd, len, err, errlen))
+		return -1;
+	vm->qemu = qemu;
+	vm->kernel = kernel;
+	vm->initrd = initrd;
+	vm->append = s->append;
+	vm->smp = s->smp;
+	vm->memory = s->memory;
+	return 0;
+}
+
+int vk_vm_kvm_possible(const struct vk_vm_arch *a)
+{
+	struct utsname u;
+
+	return a->host && uname(&u) == 0 && !strcmp(u.machine, a->host) &&
+	       access("/dev/kvm", R_OK | W_OK) == 0;
+}
+
+void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
+{
+	const struct vk_vm_arch *a = vm->arch;
+	int x86 = !strcmp(a->name, "x86_64") || !strcmp(a->name, "i386"), n = 0;
+	char *smp = buf, *mem = buf + 24, *append = buf + 48;
+
+	argv[n++] = (char *)vm->qemu;
+	for (int i = 0; i < 6 && a->machine[i]; i++) {
+		/* Under KVM the guest gets the host's CPU. */
+		if (vm->kvm && i > 0 && !strcmp(a->machine[i - 1], "-cpu"))
+			argv[n++] = x86 ? "host,+invtsc" : "host";
+		else
+			argv[n++] = (char *)a->machine[i];
+	}
+	snprintf(smp, 24, "%lu", vm->smp);
+	snprintf(mem, 24, "%lu", vm->memory);
+	snprintf(append, len - 48, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
+		 *a->append ? " " : "", a->append, vm->append ? " " : "",
+		 vm->append ? vm->append : "");
+	/* No network (no option ROM to find) and no reboot: a panic ends qemu. */
+	const char *rest[] = {
+		"-accel", vm->kvm ? "kvm" : "tcg", "-smp", smp, "-m", mem, "-display", "none",
+		"-monitor", "none", "-serial", "stdio", "-nic", "none", "-no-reboot",
+		"-kernel", vm->kernel, "-initrd", vm->initrd, "-append", append,
+	};
+	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+		argv[n++] = (char *)rest[i];
+	argv[n] = NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void put(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= w;
+	}
+}
+
+/* Keep a command's stdout: append n bytes to out[k]. */
+static void keep(struct vk_vm_result *r, const char *s, size_t n)
+{
+	int k = r->ncmds;
+	char *p;
+
+	if (k >= VK_VM_MAX_CMDS || !(p = realloc(r->out[k], r->outlen[k] + n + 1)))
+		return;
+	memcpy(p + r->outlen[k], s, n);
+	r->outlen[k] += n;
+	p[r->outlen[k]] = '\0';
+	r->out[k] = p;
+}
+
+static void output(struct vk_vm_result *r, int capture, char kind, const char *s, size_t n)
+{
+	int err = kind == 'e' || kind == 'E', line = kind == 'o' || kind == 'e';
+
+	if (capture && !err) {
+		keep(r, s, n);
+		if (line)
+			keep(r, "\n", 1);
+		return;
+	}
+	put(err ? STDERR_FILENO : STDOUT_FILENO, s, n);
+	if (line)
+		put(err ? STDERR_FILENO : STDOUT_FILENO, "\n", 1);
+}
+
+static void console_line(struct vk_vm_result *r, int capture, char *line, size_t n)
+{
+	size_t m = strlen(MARK);
+
+	if (strstr(line, "Kernel panic - not syncing"))
+		r->panicked = 1;
+	if (n < m || memcmp(line, MARK, m))
+		return;
+	line += m;
+	n -= m;
+	if (n >= 2 && strchr("oOeE", line[0]) && line[1] == ' ') {
+		output(r, capture, line[0], line + 2, n - 2);
+	} else if (!strcmp(line, "start")) {
+		r->started = 1;
+	} else if (!strncmp(line, "exit ", 5) && r->ncmds < VK_VM_MAX_CMDS) {
+		r->status[r->ncmds++] = atoi(line + 5);
+	}
+}
+
+/* The serial console's tty turns each \n into \r\n: drop the \r. */
+static ssize_t strip_cr(char *buf, ssize_t n)
+{
+	ssize_t m = 0;
+
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\r')
+			buf[m++] = buf[i];
+	}
+	return m;
+}
+
+static pid_t start_qemu(const struct vk_vm *vm, int *fd)
+{
+	char *argv[VK_VM_ARGV], buf[2048];
+	int p[2];
+	pid_t pid;
+
+	vk_vm_argv(vm, argv, buf, sizeof(buf));
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, STDIN_FILENO);
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		close(p[0]);
+		execv(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	*fd = p[0];
+	if (pid < 0)
+		close(p[0]);
+	return pid;
+}
+
+void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int capture, int log,
+		struct vk_vm_result *r)
+{
+	char buf[4096], line[8192];
+	size_t n = 0;
+	double deadline = now() + timeout, start_by = now() + PROBE_SECONDS;
+	int fd, status;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	pid = start_qemu(vm, &fd);
+	if (pid < 0)
+		return;
+	for (;;) {
+		double left = (probe && !r->started ? start_by : deadline) - now();
+		struct pollfd pf = { fd, POLLIN, 0 };
+		ssize_t got;
+
+		if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) == 0) {
+			if (now() >= deadline || (probe && !r->started)) {
+				r->timed_out = 1;
+				break;
+			}
+			continue;
+		}
+		got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		got = strip_cr(buf, got);
+		put(log, buf, got);
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] == '\n' || n == sizeof(line) - 1) {
+				line[n] = '\0';
+				console_line(r, capture, line, n);
+				n = 0;
+			} else {
+				line[n++] = buf[i];
+			}
+		}
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	close(fd);
+}
+
+void vk_vm_result_free(struct vk_vm_result *r)
+{
+	for (int i = 0; i < VK_VM_MAX_CMDS; i++)
+		free(r->out[i]);
+}
