@@ -59,6 +59,7 @@ struct ctx {
 	struct vk_target t[VK_NFUNCS];
 	int nt;
 	enum vk_func gettime;	/* the 64-bit-time clock_gettime of this ABI */
+	int64_t mono_offset;	/* the set's, in seconds */
 };
 
 static int64_t read_clock(vk_clock_fn fn, int t64, int id)
@@ -91,7 +92,7 @@ static void inner(void *arg, int fd)
 	struct ctx *c = arg;
 	struct vk_results rs = { 0 };
 	struct vk_verify v = { .cs = c->cs, .rs = &rs, .seconds = c->seconds,
-			       .paths = VK_PATH_BIT(VK_PATH_VDSO) };
+			       .paths = VK_PATH_BIT(VK_PATH_VDSO), .mono_offset = c->mono_offset };
 	int t64 = vk_funcs[c->gettime].time64;
 	struct readings r;
 
@@ -232,6 +233,7 @@ static int run_set(struct ctx *c, const struct vk_timens_set *s, struct vk_resul
 	struct readings r;
 	int err;
 
+	c->mono_offset = s->mono;
 	read_own_offsets(own_before, sizeof(own_before));
 	read_outside(c, before);
 	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))

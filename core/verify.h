@@ -47,6 +47,7 @@ struct vk_verify {
 	double seconds;		/* budget per API and path */
 	unsigned paths;		/* VK_PATH_BIT()s under test */
 	int threads;		/* for the threads rule; 0: one per CPU */
+	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
 };
 
 /* Every clock id worth testing: named, unnamed, negative, extremes. */
