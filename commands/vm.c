@@ -12,18 +12,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "vm_cmd.h"
 
 static const char usage[] =
-	"Usage: vdsokit vm --kernel IMAGE [options] [-- COMMAND [ARGS...]]\n"
+	"Usage: vdsokit vm --kernel IMAGE [options] [-- COMMAND [ARGS...] [-- COMMAND ...]]\n"
 	"       vdsokit vm --kernel A --kernel B [options] [--rounds N] [-- API...]\n\n"
 	"Boot IMAGE (a kernel you built: bzImage, Image, zImage, vmlinux) under qemu\n"
 	"with an initramfs whose /init is a static vdsokit for its architecture, run\n"
 	"'vdsokit COMMAND ARGS' there (default: all), relay its stdout and stderr, and\n"
-	"exit with its status. Nothing is installed: the kernel runs in qemu.\n\n"
+	"exit with its status. Several commands, each after its own --, run in turn in\n"
+	"one boot; the exit status is the highest of theirs. Nothing is installed: the\n"
+	"kernel runs in qemu.\n\n"
 	"With two kernels, boot A and B in turn (A B A B ...), bench the same APIs in\n"
 	"each, and print what differs in kind (a function one vDSO exports and the\n"
 	"other not, one that one kernel serves in userspace and the other sends to the\n"
@@ -41,9 +44,14 @@ static const char usage[] =
 	"  -t, --timeout SEC    each boot's limit (default 900)\n"
 	"  -b, --binary FILE    the static vdsokit to run (default: cross/ARCH/vdsokit\n"
 	"                       beside this binary, as 'make cross ARCH=...' builds it)\n"
+	"      --command-timeout SEC  each command's limit in the guest; one past it\n"
+	"                       is killed and exits 124, and the next one runs\n"
 	"  -r, --rounds N       with two kernels: boots of each (default 3)\n"
-	"  -o, --output DIR     with two kernels: where A's and B's bench files go\n"
-	"                       (default: a new directory under $TMPDIR)\n"
+	"  -o, --output DIR     keep each command's stdout and stderr in DIR/COMMAND.log,\n"
+	"                       its status in DIR/COMMAND.status and the console in\n"
+	"                       DIR/console.log instead of relaying them; with two\n"
+	"                       kernels, where A's and B's bench files go (default: a\n"
+	"                       new directory under $TMPDIR)\n"
 	"  -n, --dry-run        print the qemu command line and exit\n"
 	"  -h, --help           show this help\n\n"
 	"Under TCG every figure is emulated, not the hardware's, and two kernels get\n"
@@ -67,12 +75,69 @@ static int parse_ulong(const char *cmd, const char *opt, const char *arg, unsign
 	return 0;
 }
 
-static int one(const char *cmd, const struct vk_vm_opts *o)
+/* With --output: each command's output in DIR/COMMAND.log (a repeated
+ * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
+static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm_result *r)
 {
-	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX];
+	const char *names[VK_VM_MAX_CMDS];
+	char path[PATH_MAX], name[64];
+	int n = 0, bad = 0;
+
+	/* Each command's first word: after the start, or after an empty one. */
+	for (int i = 0; i < o->nwords && n < VK_VM_MAX_CMDS; i++) {
+		if (o->words[i][0] && (i == 0 || !o->words[i - 1][0]))
+			names[n++] = o->words[i];
+	}
+	for (int k = 0; k < r->ncmds && k < n; k++) {
+		int same = 0;
+		FILE *f;
+
+		for (int j = 0; j < k; j++)
+			same += !strcmp(names[j], names[k]);
+		snprintf(name, sizeof(name), same ? "%s.%d" : "%s", names[k], same + 1);
+		snprintf(path, sizeof(path), "%s/%s.log", o->output, name);
+		f = fopen(path, "we");
+		bad |= !f || fwrite(r->out[k] ? r->out[k] : "", 1, r->outlen[k], f) != r->outlen[k];
+		bad |= f && fclose(f);
+		snprintf(path, sizeof(path), "%s/%s.status", o->output, name);
+		f = fopen(path, "we");
+		bad |= !f || fprintf(f, "%d\n", r->status[k]) < 0;
+		bad |= f && fclose(f);
+	}
+	if (bad)
+		fprintf(stderr, "%s: cannot write the logs in %s: %s\n", cmd, o->output, strerror(errno));
+	return bad ? -1 : 0;
+}
+
+/* "-- A ARGS -- B ARGS": the guest's words have an empty one between two
+ * commands. The number of commands, or -1 for one the guest cannot run. */
+static int split_commands(struct vk_vm_opts *o)
+{
+	int n = 1;
+
+	for (int i = 0; i < o->nwords; i++) {
+		if (!strcmp(o->words[i], "--")) {
+			o->words[i] = "";
+			n++;
+		}
+		if (!strcmp(o->words[i], "vm") && (i == 0 || !o->words[i - 1][0]))
+			return -1;
+		if (!o->words[i][0] && (i == 0 || i + 1 == o->nwords || !strcmp(o->words[i + 1], "--")))
+			return -1;
+	}
+	return n > VK_VM_MAX_CMDS ? -1 : n;
+}
+
+static int one(const char *cmd, const struct vk_vm_opts *o, int ncmds)
+{
+	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX] = "";
 	struct vk_vm_result r;
 	struct vk_vm vm;
 	int status;
+
+	if (ncmds < 0)
+		return vk_usage_error(cmd, "the commands after -- are empty, vm, or more than %d",
+				      VK_VM_MAX_CMDS);
 
 	if (vk_vm_prepare(&vm, o->kernel[0], &o->setup, o->words, o->nwords, qemu, initrd,
 			  PATH_MAX, err, sizeof(err))) {
@@ -89,12 +154,27 @@ static int one(const char *cmd, const struct vk_vm_opts *o)
 		printf("\n");
 		return VK_EXIT_OK;
 	}
+	if (o->output && (mkdir(o->output, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "%s: --output %s: %s\n", cmd, o->output, strerror(errno));
+		return VK_EXIT_USAGE;
+	}
+	if (o->output)
+		snprintf(log, sizeof(log), "%s/console.log", o->output);
 	if (!vm.kvm)
 		fprintf(stderr, "%s: %s under TCG (emulated): figures are not the hardware's\n", cmd,
 			vm.arch->name);
-	status = vk_vm_run(cmd, o, &vm, 1, 0, log, sizeof(log), &r);
-	if (status < 0)
-		status = r.status[0];
+	status = vk_vm_run(cmd, o, &vm, ncmds, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY, log,
+			   sizeof(log), &r);
+	/* A guest cut short still leaves the logs of what it finished. */
+	if (o->output && write_logs(cmd, o, &r) && status < 0)
+		status = VK_EXIT_USAGE;
+	if (status < 0) {
+		status = VK_EXIT_OK;
+		for (int k = 0; k < r.ncmds; k++) {
+			if (r.status[k] > status)
+				status = r.status[k];
+		}
+	}
 	vk_vm_result_free(&r);
 	return status;
 }
@@ -112,6 +192,7 @@ int cmd_vm(int argc, char **argv)
 		{ "binary", required_argument, NULL, 'b' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "command-timeout", required_argument, NULL, 'C' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -161,6 +242,11 @@ int cmd_vm(int argc, char **argv)
 				return VK_EXIT_USAGE;
 			o.rounds = n;
 			break;
+		case 'C':
+			if (parse_ulong(argv[0], "--command-timeout", optarg, 1, 86400, &n))
+				return VK_EXIT_USAGE;
+			o.setup.command_timeout = n;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return VK_EXIT_OK;
@@ -174,7 +260,5 @@ int cmd_vm(int argc, char **argv)
 	o.nwords = optind < argc ? argc - optind : 1;
 	if (o.nkernels == 2)
 		return vk_vm_ab(argv[0], &o);
-	if (!strcmp(o.words[0], "vm"))
-		return vk_usage_error(argv[0], "vm inside vm is not a command the guest can run");
-	return one(argv[0], &o);
+	return one(argv[0], &o, split_commands(&o));
 }

@@ -77,10 +77,10 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 {
 	struct vk_vm *vm = first ? &s->first : &s->later;
 	int ncmds = first ? NDOCS : 1, status;
-	char log[PATH_MAX];
+	char log[PATH_MAX] = "";
 	struct vk_vm_result r;
 
-	status = vk_vm_run(cmd, o, vm, ncmds, 1, log, sizeof(log), &r);
+	status = vk_vm_run(cmd, o, vm, ncmds, VK_VM_KEEP_STDOUT, log, sizeof(log), &r);
 	if (status >= 0) {
 		fprintf(stderr, "%s: kernel %s (%s) gave no result\n", cmd, label, s->kernel);
 		vk_vm_result_free(&r);

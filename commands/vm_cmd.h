@@ -16,7 +16,7 @@ struct vk_vm_opts {
 	int accel;
 	double timeout;
 	unsigned long rounds;
-	const char *output;
+	const char *output;	/* A/B's bench files; one kernel's command logs */
 	int dry_run;
 	char **words;		/* the guest's command, or A/B's APIs */
 	int nwords;
@@ -24,12 +24,14 @@ struct vk_vm_opts {
 
 /*
  * Boot vm: under KVM if vm->kvm, falling back to TCG where o->accel is
- * auto and KVM does not reach /init. -1 when all ncmds commands ran
- * (their statuses and, with capture, stdout in r); otherwise a status 5,
- * 6 or 7, said on stderr with the console log kept at log.
+ * auto and KVM does not reach /init. keep is a VK_VM_RELAY... The console
+ * log goes to log, or where log is "" to a new file it names, removed if
+ * all went well. -1 when all ncmds commands ran (their statuses and what
+ * was kept in r); otherwise a status 5, 6 or 7, said on stderr with the
+ * console log's name.
  */
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
-	      int capture, char *log, size_t len, struct vk_vm_result *r);
+	      int keep, char *log, size_t len, struct vk_vm_result *r);
 /* --kernel A --kernel B. */
 int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o);
 

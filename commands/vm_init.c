@@ -3,13 +3,15 @@
  * The guest's side of `vdsokit vm`: this same static binary is /init of
  * the initramfs vm packs. It mounts what the commands read, runs
  * "vdsokit ARGS" for each command in /vdsokit.args (its words, each
- * NUL-terminated, an empty word between two commands) and frames their
+ * NUL-terminated: first each command's timeout in seconds, 0 for none,
+ * then the commands with an empty word between two) and frames their
  * stdout and stderr on the console, one line each:
  *
  *   vdsokit-vm:o TEXT   a line the command wrote to stdout
  *   vdsokit-vm:O TEXT   the same without its newline (a longer line goes on)
  *   vdsokit-vm:e/E ...  the same for stderr
- *   vdsokit-vm:exit N   its exit status (128 + the signal that killed it)
+ *   vdsokit-vm:exit N   its exit status (128 + the signal that killed it,
+ *                       124 if it ran out of time)
  *
  * so the host can tell them from the kernel's own messages on the same
  * console (core/vm_boot.c reads them). Then it powers the machine off, which ends qemu.
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,9 +142,28 @@ static int drain(struct stream *s)
 	return 1;
 }
 
-static int run(char **argv)
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+/* A command past its time: killed with whatever it started, and said. */
+static void cut_short(struct stream *err, pid_t pid, unsigned timeout)
+{
+	if (err->n)
+		frame(err, 0);
+	err->n = snprintf(err->line, sizeof(err->line), "vdsokit vm: timed out after %u s", timeout);
+	frame(err, 1);
+	kill(-pid, SIGKILL);
+}
+
+static int run(char **argv, unsigned timeout)
 {
 	struct stream s[2] = { { .kind = 'o' }, { .kind = 'e' } };
+	struct sigaction sa = { .sa_handler = on_alarm };
 	int out[2], err[2], status, open_streams = 2;
 	pid_t pid;
 
@@ -149,6 +171,7 @@ static int run(char **argv)
 		return 127;
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
 		close(out[0]);
@@ -160,11 +183,23 @@ static int run(char **argv)
 	close(err[1]);
 	s[0].fd = out[0];
 	s[1].fd = err[0];
+	setpgid(pid, pid);
+	/* No SA_RESTART: the alarm interrupts poll() and waitpid(). */
+	sigaction(SIGALRM, &sa, NULL);
+	timed_out = 0;
+	alarm(timeout);
 	while (open_streams) {
 		struct pollfd p[2] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 } };
 
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			break;
+		if (poll(p, 2, -1) < 0) {
+			if (errno != EINTR)
+				break;
+			if (timed_out == 1) {
+				cut_short(&s[1], pid, timeout);
+				timed_out = 2;
+			}
+			continue;
+		}
 		for (int i = 0; i < 2; i++) {
 			if (s[i].fd >= 0 && p[i].revents && !drain(&s[i])) {
 				close(s[i].fd);
@@ -179,9 +214,16 @@ static int run(char **argv)
 
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
+		if (w < 0 && errno == EINTR && timed_out == 1) {
+			cut_short(&s[1], pid, timeout);
+			timed_out = 2;
+		} else if (w < 0 && errno != EINTR) {
 			return 127;
+		}
 	}
+	alarm(0);
+	if (timed_out)
+		return 124;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -189,14 +231,19 @@ int vk_vm_init(void)
 {
 	static char buf[4096];
 	char *argv[MAX_ARGS + 1], line[32], *p = buf;
+	unsigned timeout = 0;
 	ssize_t n;
 
 	setup();
 	say("\n" MARK "start\n");
 	n = read_args(buf, sizeof(buf));
+	if (n > 0) {
+		timeout = strtoul(p, NULL, 10);
+		p += strlen(p) + 1;
+	}
 	while (n >= 0 && p < buf + n) {
 		next_command(&p, buf + n, argv);
-		snprintf(line, sizeof(line), MARK "exit %d\n", run(argv));
+		snprintf(line, sizeof(line), MARK "exit %d\n", run(argv, timeout));
 		say(line);
 	}
 	sync();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* One guest of `vdsokit vm`, booted to its end, and what to say if it gave no result. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,20 +31,24 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 }
 
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
-	      int capture, char *log, size_t len, struct vk_vm_result *r)
+	      int keep, char *log, size_t len, struct vk_vm_result *r)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	int fd, probe = vm->kvm && o->accel == VK_ACCEL_AUTO;
+	int fd, probe = vm->kvm && o->accel == VK_ACCEL_AUTO, named = log[0] != '\0';
 
 	memset(r, 0, sizeof(*r));
-	snprintf(log, len, "%s/vdsokit-vm-XXXXXX.log", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemps(log, 4);
+	if (named) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	} else {
+		snprintf(log, len, "%s/vdsokit-vm-XXXXXX.log", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		fd = mkstemps(log, 4);
+	}
 	if (fd < 0) {
 		fprintf(stderr, "%s: cannot make a console log in %s: %s\n", cmd, log,
 			strerror(errno));
 		return VK_EXIT_USAGE;
 	}
-	vk_vm_boot(vm, o->timeout, probe, capture, fd, r);
+	vk_vm_boot(vm, o->timeout, probe, keep, fd, r);
 	if (probe && !r->started) {
 		fprintf(stderr, "%s: KVM did not reach /init (%s); booting again under TCG, whose figures are emulated\n",
 			cmd, r->timed_out ? "no sign of it within 30 s" : "qemu failed");
@@ -51,11 +56,12 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 		vm->kvm = 0;
 		if (ftruncate(fd, 0) == 0)
 			lseek(fd, 0, SEEK_SET);
-		vk_vm_boot(vm, o->timeout, 0, capture, fd, r);
+		vk_vm_boot(vm, o->timeout, 0, keep, fd, r);
 	}
 	close(fd);
 	if (r->ncmds == ncmds) {
-		unlink(log);
+		if (!named)
+			unlink(log);
 		return -1;
 	}
 	return no_result(cmd, r, o->timeout, log);

@@ -21,6 +21,7 @@ struct vk_vm_arch {
 	int is64;
 	int big_endian;
 	const char *host;		/* uname -m where KVM could run it, or NULL */
+	const char *compat;		/* the 32-bit userspace its kernel also runs */
 };
 
 const struct vk_vm_arch *vk_vm_arch_find(const char *name);
@@ -31,21 +32,22 @@ void vk_vm_arch_names(char *buf, size_t len);
  * why in err (unreadable, or no header that names an architecture). */
 int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *err,
 		      size_t len);
-/* Whether the ELF file at path is a static executable for arch: 0, or -1
- * and why in err. */
+/* Whether the ELF file at path is a static executable that arch's kernel
+ * runs (its own, or its compat ABI's): 0, or -1 and why in err. */
 int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *err,
 		       size_t len);
 
 /*
  * The guest's commands, as /init runs them: argv words, one command after
- * another, an empty word between two. The initramfs for a static vdsokit
- * and them is made once per content, under $XDG_CACHE_HOME/vdsokit/vm;
- * its path goes to out. 0, or -1 with why in err.
+ * another, an empty word between two, each under timeout seconds (0: no
+ * limit). The initramfs for a static vdsokit and them is made once per
+ * content, under $XDG_CACHE_HOME/vdsokit/vm; its path goes to out. 0, or
+ * -1 with why in err.
  */
 #define VK_VM_MAX_CMDS 8
 
-int vk_vm_initramfs(const char *binary, char *const *words, int nwords, char *out, size_t len,
-		    char *err, size_t errlen);
+int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, int nwords,
+		    char *out, size_t len, char *err, size_t errlen);
 
 /* One boot: what qemu runs. */
 struct vk_vm {
@@ -55,8 +57,11 @@ struct vk_vm {
 	int kvm;
 };
 
-/* What the console said. Each command's stdout is relayed to ours, or
- * with capture set kept in out[] (its stderr is always relayed). */
+/* How a command's output comes back: relayed to ours; its stdout kept in
+ * out[] (stderr relayed); or both kept there, in the order they came. */
+enum { VK_VM_RELAY, VK_VM_KEEP_STDOUT, VK_VM_KEEP_ALL };
+
+/* What the console said. */
 struct vk_vm_result {
 	int started, panicked, timed_out, qemu_status;
 	int ncmds;			/* commands that ended */
@@ -71,6 +76,7 @@ struct vk_vm_setup {
 	const char *binary;	/* NULL: find the static vdsokit for the arch */
 	const char *append;
 	unsigned long smp, memory;
+	unsigned command_timeout;	/* each command's, in the guest; 0: none */
 };
 
 /*
@@ -89,9 +95,9 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 /*
  * Boot and read the console into r until qemu ends or timeout seconds
  * pass; with probe set, give up after 30 s if /init has not started.
- * Every console byte goes to the fd log.
+ * keep is a VK_VM_RELAY...; every console byte goes to the fd log.
  */
-void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int capture, int log,
+void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r);
 void vk_vm_result_free(struct vk_vm_result *r);
 /* KVM could run arch here: the host is of its kind and /dev/kvm is ours

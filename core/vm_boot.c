@@ -93,15 +93,17 @@ static int write_initramfs(const char *path, const char *bin, size_t nbin, const
 	return 0;
 }
 
-int vk_vm_initramfs(const char *binary, char *const *words, int nwords, char *out, size_t len,
-		    char *err, size_t errlen)
+int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, int nwords,
+		    char *out, size_t len, char *err, size_t errlen)
 {
 	char args[4096], dir[PATH_MAX], *bin;
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	size_t nargs = 0, nbin;
+	size_t nargs, nbin;
 	uint64_t h = 0xcbf29ce484222325ull;
 	int bad;
 
+	/* The file's first word is the timeout, then the commands' words. */
+	nargs = snprintf(args, sizeof(args), "%u", timeout) + 1;
 	for (int i = 0; i < nwords; i++) {
 		size_t n = strlen(words[i]) + 1;
 
@@ -211,7 +213,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen))
 		return -1;
 	if (vk_vm_check_binary(binary, vm->arch, err, errlen) ||
-	    vk_vm_initramfs(binary, words, nwords, initrd, len, err, errlen))
+	    vk_vm_initramfs(binary, s->command_timeout, words, nwords, initrd, len, err, errlen))
 		return -1;
 	vm->qemu = qemu;
 	vm->kernel = kernel;
@@ -282,8 +284,8 @@ static void put(int fd, const char *s, size_t n)
 	}
 }
 
-/* Keep a command's stdout: append n bytes to out[k]. */
-static void keep(struct vk_vm_result *r, const char *s, size_t n)
+/* Keep n bytes of the current command's output in out[]. */
+static void append_out(struct vk_vm_result *r, const char *s, size_t n)
 {
 	int k = r->ncmds;
 	char *p;
@@ -296,14 +298,14 @@ static void keep(struct vk_vm_result *r, const char *s, size_t n)
 	r->out[k] = p;
 }
 
-static void output(struct vk_vm_result *r, int capture, char kind, const char *s, size_t n)
+static void output(struct vk_vm_result *r, int keep, char kind, const char *s, size_t n)
 {
 	int err = kind == 'e' || kind == 'E', line = kind == 'o' || kind == 'e';
 
-	if (capture && !err) {
-		keep(r, s, n);
+	if (keep == VK_VM_KEEP_ALL || (keep == VK_VM_KEEP_STDOUT && !err)) {
+		append_out(r, s, n);
 		if (line)
-			keep(r, "\n", 1);
+			append_out(r, "\n", 1);
 		return;
 	}
 	put(err ? STDERR_FILENO : STDOUT_FILENO, s, n);
@@ -311,7 +313,7 @@ static void output(struct vk_vm_result *r, int capture, char kind, const char *s
 		put(err ? STDERR_FILENO : STDOUT_FILENO, "\n", 1);
 }
 
-static void console_line(struct vk_vm_result *r, int capture, char *line, size_t n)
+static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 {
 	size_t m = strlen(MARK);
 
@@ -322,7 +324,7 @@ static void console_line(struct vk_vm_result *r, int capture, char *line, size_t
 	line += m;
 	n -= m;
 	if (n >= 2 && strchr("oOeE", line[0]) && line[1] == ' ') {
-		output(r, capture, line[0], line + 2, n - 2);
+		output(r, keep, line[0], line + 2, n - 2);
 	} else if (!strcmp(line, "start")) {
 		r->started = 1;
 	} else if (!strncmp(line, "exit ", 5) && r->ncmds < VK_VM_MAX_CMDS) {
@@ -370,7 +372,7 @@ static pid_t start_qemu(const struct vk_vm *vm, int *fd)
 	return pid;
 }
 
-void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int capture, int log,
+void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r)
 {
 	char buf[4096], line[8192];
@@ -405,7 +407,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int capture, 
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] == '\n' || n == sizeof(line) - 1) {
 				line[n] = '\0';
-				console_line(r, capture, line, n);
+				console_line(r, keep, line, n);
 				n = 0;
 			} else {
 				line[n++] = buf[i];

@@ -20,20 +20,21 @@
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc", EM_X86_64, 1, 0, "x86_64" },
+	  "ttyS0", "tsc=reliable clocksource=tsc", EM_X86_64, 1, 0, "x86_64", "i386" },
 	{ "i386", "qemu-system-i386", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc", EM_386, 0, 0, "x86_64" },
+	  "ttyS0", "tsc=reliable clocksource=tsc", EM_386, 0, 0, "x86_64", NULL },
 	{ "arm64", "qemu-system-aarch64", "qemu-system-arm",
 	  { "-M", "virt", "-cpu", "max,pauth-impdef=on" }, "ttyAMA0", "", EM_AARCH64, 1, 0,
-	  "aarch64" },
+	  "aarch64", "armhf" },
 	{ "armhf", "qemu-system-arm", "qemu-system-arm", { "-M", "virt", "-cpu", "cortex-a15" },
-	  "ttyAMA0", "", EM_ARM, 0, 0, NULL },
+	  "ttyAMA0", "", EM_ARM, 0, 0, NULL, NULL },
 	{ "ppc64le", "qemu-system-ppc64", "qemu-system-ppc",
-	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 0, "ppc64le" },
+	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 0, "ppc64le",
+	  NULL },
 	{ "s390x", "qemu-system-s390x", "qemu-system-misc", { "-M", "s390-ccw-virtio", "-cpu", "max" },
-	  "ttysclp0", "", EM_S390, 1, 1, "s390x" },
+	  "ttysclp0", "", EM_S390, 1, 1, "s390x", NULL },
 	{ "riscv64", "qemu-system-riscv64", "qemu-system-misc", { "-M", "virt", "-bios", "default" },
-	  "ttyS0", "", EM_RISCV, 1, 0, "riscv64" },
+	  "ttyS0", "", EM_RISCV, 1, 0, "riscv64", NULL },
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))
@@ -148,8 +149,9 @@ int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *er
 	if (n < 0)
 		return -1;
 	got = n >= 20 && !memcmp(h, ELFMAG, SELFMAG) ? elf_arch(h) : NULL;
-	if (got != arch) {
-		snprintf(err, len, "%s is not a %s executable", path, arch->name);
+	if (!got || (got != arch && !(arch->compat && !strcmp(arch->compat, got->name)))) {
+		snprintf(err, len, "%s is not a %s executable%s%s", path, arch->name,
+			 arch->compat ? " nor a " : "", arch->compat ? arch->compat : "");
 		return -1;
 	}
 	if (get16(h + 16, arch->big_endian) != ET_EXEC) {
