@@ -84,6 +84,18 @@ rm -f "$log"
 expect_status 5 "a boot past --timeout exits 5" vm --timeout 1 -- info
 contains "and says so" "$TMP/err" 'timed out after 1 s .*console log: /'
 rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 2 "an empty command between two -- is a usage error" vm -- info -- -- info
+expect_status 2 "vm inside vm is a usage error" vm -- info -- vm --kernel x
+vm --output "$TMP/several" --command-timeout 5 -- info -- verify -d 30 clock-gettime-monotonic -- info >"$TMP/out" 2>"$TMP/err"
+status=$?
+check "several commands: the highest status, 124 for the one cut short ($status)" test "$status" = 124
+for c in info:0 verify:124 info.2:0; do
+	contains "several commands: ${c%%:*} has its status" "$TMP/several/${c%%:*}.status" "^${c#*:}\$"
+done
+contains "several commands: info's output is kept" "$TMP/several/info.log" '^kernel: +Linux '
+contains "several commands: the one cut short says so" "$TMP/several/verify.log" 'timed out after 5 s'
+contains "several commands: the console log is kept" "$TMP/several/console.log" 'vdsokit-vm:exit 124'
+check "several commands: nothing is relayed" test ! -s "$TMP/out"
 
 # Two kernels: bookworm's 6.1 against trixie's 6.12, whose x86_64 vDSO
 # has getrandom (Linux 6.11). What else differs is the kernels' finding,
