@@ -97,7 +97,7 @@ cross:
 		case " $(CROSS_ARCHES) " in *" $$a "*) ;; \
 		*) echo "make cross: unknown ARCH '$$a' (one of: $(CROSS_ARCHES))" >&2; exit 2 ;; esac; \
 	done
-	$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),+$(MAKE) O=$(O)/cross/$(a) \
+	+$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),$(MAKE) O=$(O)/cross/$(a) \
 		CROSS_COMPILE=$(CROSS_$(a)) STATIC=1 $(O)/cross/$(a)/vdsokit &&) true
 
 install: $(BIN)

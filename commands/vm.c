@@ -256,9 +256,14 @@ int cmd_vm(int argc, char **argv)
 	}
 	if (!o.nkernels)
 		return vk_usage_error(argv[0], "--kernel IMAGE is required");
-	o.words = optind < argc ? argv + optind : all;
-	o.nwords = optind < argc ? argc - optind : 1;
+	o.words = argv + optind;
+	o.nwords = argc - optind;
 	if (o.nkernels == 2)
 		return vk_vm_ab(argv[0], &o);
+	/* One kernel's guest runs the main job unless told otherwise. */
+	if (!o.nwords) {
+		o.words = all;
+		o.nwords = 1;
+	}
 	return one(argv[0], &o, split_commands(&o));
 }

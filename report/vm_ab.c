@@ -13,6 +13,10 @@ void vk_report_ab(FILE *f, const struct vk_ab *ab)
 		fprintf(f, "  %-11s %-40s A: %s\n  %-11s %-40s B: %s\n", d->kind, d->what, d->a, "",
 			"", d->b);
 	}
+	if (!ab->bench[0]) {
+		fprintf(f, "\nperformance: bench could not time calls on one of the kernels (it said why)\n");
+		return;
+	}
 	fprintf(f, "\nbench files: %s %s\n", ab->bench[0], ab->bench[1]);
 	if (ab->emulated)
 		fprintf(f, "performance: no verdict under TCG, whose figures are emulated; compare\n"

@@ -15,7 +15,7 @@ struct vk_ab {
 	const char *kernel[2], *release[2], *arch;
 	unsigned long rounds;
 	int emulated;		/* a boot ran under TCG */
-	const char *bench[2];	/* A's and B's bench files */
+	const char *bench[2];	/* A's and B's bench files, or NULL: none */
 	struct vk_ab_diff *diffs;
 	size_t ndiffs;
 };

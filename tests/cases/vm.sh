@@ -124,3 +124,8 @@ done
 status=$?
 check "compare reads the two kernels' files ($status)" test "$status" = 0 -o "$status" = 1
 contains "and has a row for them" "$TMP/cmp.out" '^clock-gettime-monotonic +vdso '
+# With no APIs named, bench takes all of them, as it does alone.
+vm --kernel "$kernel2" --rounds 1 -- >"$TMP/ab1.out" 2>"$TMP/ab1.err"
+status=$?
+check "A against B with every API exits 0 or 1 ($status)" test "$status" = 0 -o "$status" = 1
+contains "and benches them" "$TMP/ab1.out" '^bench files: '
