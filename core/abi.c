@@ -482,6 +482,29 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 	}
 }
 
+/* The syscall's outcome against the one the case expects of it. */
+static void judge_syscall(struct vk_abi *a, const struct vk_abi_case *c, const struct outcome *s,
+			  const char *why)
+{
+	char api[40], got[128];
+	struct vk_result *r;
+
+	api_name(api, sizeof(api), c);
+	r = vk_results_add(a->rs, api, VK_PATH_SYSCALL, c->args);
+	r->calls = 2;
+	if (!s) {
+		vk_result_fail(a->rs, r, "the syscall was %s", why);
+		return;
+	}
+	describe(got, sizeof(got), s);
+	if (s->done == 1 && s->ret == -c->sys_errno)
+		snprintf(r->detail, sizeof(r->detail), "as expected: %s", got);
+	else if (c->sys_errno)
+		vk_result_fail(a->rs, r, "the syscall %s, not -%s", got, errno_name(c->sys_errno));
+	else
+		vk_result_fail(a->rs, r, "the syscall %s, not 0", got);
+}
+
 void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 {
 	struct outcome *sys = calloc(n, sizeof(*sys));
@@ -497,8 +520,11 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 		free(sys_ok);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sys_ok[i] = run_case(a, VK_PATH_SYSCALL, &c[i], &sys[i], why, sizeof(why)) == 0;
+		if (a->judge_syscall)
+			judge_syscall(a, &c[i], sys_ok[i] ? &sys[i] : NULL, why);
+	}
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (p == VK_PATH_SYSCALL || !(a->paths & VK_PATH_BIT(p)))
 			continue;
