@@ -36,7 +36,12 @@ int cmd_verify(int argc, char **argv);
 
 extern const char vk_version[];
 
-/* "vdsokit [-d SEC] [-f NUM] API verify|bench|abi": -1 if argv is not that. */
+/* vdsokit as vdsotest, vdsotest-all and vdsotest-bench (by argv[0]). */
+int vk_vdsotest(int argc, char **argv);
+int vk_vdsotest_all(int argc, char **argv);
+int vk_vdsotest_bench(int argc, char **argv);
+/* "vdsokit [OPTIONS] API TEST-TYPE" and "vdsokit list-test-types" as
+ * vdsotest's: -1 if argv is not that. */
 int vk_vdsotest_compat(int argc, char **argv);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
