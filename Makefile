@@ -79,13 +79,19 @@ run: $(BIN)
 include tests/tests.mk
 include tests/xarch/xarch.mk
 
+# vdsotest's programs are links to vdsokit, which is them by argv[0]: test
+# farms look for $(PREFIX)/bin/vdsotest and vdsotest-all.
+VDSOTEST_LINKS := vdsotest vdsotest-all vdsotest-bench
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/vdsokit
+	for l in $(VDSOTEST_LINKS); do ln -sf vdsokit $(DESTDIR)$(BINDIR)/$$l || exit 1; done
 	install -m 644 doc/vdsokit.1 $(DESTDIR)$(MANDIR)/man1/vdsokit.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(VDSOTEST_LINKS:%=$(DESTDIR)$(BINDIR)/%) \
+		$(DESTDIR)$(MANDIR)/man1/vdsokit.1
 
 clean:
 	rm -rf $(O)
@@ -96,7 +102,7 @@ help:
 	@echo '  run            build, then run the main job: vdsokit all'
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of six architectures under qemu, run vdsokit on each'
-	@echo '  install        install the binary and man page (PREFIX, DESTDIR)'
+	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'
 	@echo '  O=DIR                build directory (default: build)'
