@@ -1,0 +1,154 @@
+# vdsokit as vdsotest, judged as the farms judge vdsotest: their parsing
+# applied to the real output of their commands.
+. "$TOP/tests/lib.sh"
+
+B="$TMP/bin"
+mkdir -p "$B"
+for l in vdsotest vdsotest-all vdsotest-bench; do ln -s "$VK" "$B/$l"; done
+impl="$O/tests/impl"
+
+# Linaro test-definitions' automated/linux/vdsotest/vdsotest.sh, which
+# LKFT, tuxrun and lava-test-plans run, parses the output (stdout and
+# stderr, 2>&1) so: "(", ")", ":" and "," become spaces; a line with OK,
+# FAIL or SKIP anywhere in it is a pass, fail or skip named by its
+# fields but the last, joined with "-"; a line with nsec/call is a
+# measurement named FIELD1-FIELD2, its value FIELD3 and units FIELD4.
+farm_results() {
+	local w
+	tr '():,' '    ' <"$1" >"$TMP/blank"
+	for w in OK:pass FAIL:fail SKIP:skip; do
+		grep -e "${w%%:*}" "$TMP/blank" |
+			awk -v r="${w#*:}" '{ n = $1; for (i = 2; i < NF; i++) n = n "-" $i; print n, r }'
+	done
+}
+farm_metrics() {
+	tr '():,' '    ' <"$1" | grep -e nsec/call | awk '{ print $1 "-" $2, "pass", $3, $4 }'
+}
+
+# The command line: options after the arguments, "-d 10" as one word.
+api=clock-gettime-monotonic
+expect_status 0 "vdsotest \"-d 0.1\" API verify -g -v (Linaro's form)" "$B/vdsotest" "-d 0.1" $api verify -g -v
+contains "prints a result line" "$TMP/out" "^$api verify ordered \\(vdso\\) +OK\$"
+expect_status 0 "vdsotest API bench --duration=0.02 -gv" "$B/vdsotest" $api bench --duration=0.02 -gv
+expect_status 0 "vdsotest -d0.02 -f 3 API bench" "$B/vdsotest" -d0.02 -f 3 $api bench
+expect_status 0 "vdsotest -- API abi" "$B/vdsotest" -- $api abi
+expect_status 0 "vdsotest list-test-types" "$B/vdsotest" list-test-types
+check "is three words, one a line" test "$(cat "$TMP/out")" = "$(printf 'verify\nbench\nabi')"
+expect_status 0 "vdsokit list-test-types, too" "$VK" list-test-types
+expect_status 0 "vdsotest list-apis" "$B/vdsotest" list-apis
+"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' >"$TMP/table"
+check "is the API table's names, one a line" cmp "$TMP/out" "$TMP/table"
+expect_status 0 "vdsokit \"-d 0.1\" API verify: vdsotest's line through vdsokit" "$VK" "-d 0.1" $api verify
+for bad in "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" "--bogus $api abi" "-d" "$api" \
+	   "nope abi" "$api frob" "$api abi extra" "list-apis extra" "--debug=1 $api abi"; do
+	# shellcheck disable=SC2086
+	expect_status 2 "vdsotest $bad is a usage error" "$B/vdsotest" $bad
+	contains "saying why" "$TMP/err" "^vdsotest: .+"
+done
+expect_status 2 "vdsotest-all takes no argument" "$B/vdsotest-all" $api
+expect_status 2 "vdsotest-all refuses -d 0 once, up front" "$B/vdsotest-all" -d 0
+check "with one message" test "$(grep -c . "$TMP/err")" = 2
+
+# vdsotest's abi lines, byte for byte: description, padded to 70, outcome.
+# $1: the test's stdout; the rest: the descriptions it must print.
+same_descriptions() {
+	local out=$1
+	shift
+	printf '%s\n' "$@" | LC_ALL=C sort >"$TMP/want"
+	grep -E '^(passing |getcpu\(|gettimeofday\()' "$out" | sed -E 's/ (OK|FAIL|SKIP)$//' |
+		sed -E 's/ +$//' | LC_ALL=C sort >"$TMP/got"
+	cmp -s "$TMP/want" "$TMP/got"
+}
+for fn in gettime getres; do
+	descs=()
+	for path in syscall VDSO; do
+		for what in NULL UINTPTR_MAX "PROT_NONE page" "PROT_READ page" "bogus clock id" \
+			    "bogus clock id and NULL"; do
+			descs+=("passing $what to clock_$fn ($path)")
+		done
+	done
+	expect_status 0 "vdsotest clock-$fn-tai abi" "$B/vdsotest" clock-$fn-tai abi -g -v
+	check "has vdsotest's 12 clock_$fn descriptions" same_descriptions "$TMP/out" "${descs[@]}"
+	check "each padded to 70 columns, then its outcome" test "$(grep -E '^passing ' "$TMP/out" |
+		awk '{ d = $0; if (sub(/ (OK|FAIL|SKIP)$/, "", d) && length(d) == 70) n++ } END { print n }')" = 12
+done
+kinds=(valid NULL UINTPTR_MAX "page (PROT_NONE)" "page (PROT_READ)")
+descs=()
+for a in "${kinds[@]}"; do for b in "${kinds[@]}"; do for p in syscall VDSO; do
+	descs+=("gettimeofday($a, $b) ($p)")
+done; done; done
+expect_status 0 "vdsotest gettimeofday abi" "$B/vdsotest" gettimeofday abi
+check "has vdsotest's 50 gettimeofday descriptions" same_descriptions "$TMP/out" "${descs[@]}"
+descs=()
+for a in "${kinds[@]}"; do for b in "${kinds[@]}"; do for c in "${kinds[@]}"; do for p in syscall VDSO; do
+	descs+=("getcpu($a, $b, $c) ($p)")
+done; done; done; done
+expect_status 0 "vdsotest getcpu abi" "$B/vdsotest" getcpu abi
+check "has vdsotest's 250 getcpu descriptions" same_descriptions "$TMP/out" "${descs[@]}"
+farm_results "$TMP/out" >"$TMP/res"
+contains "which the farm names as vdsotest's were" "$TMP/res" '^getcpu-page-PROT_NONE-NULL-valid-syscall pass$'
+
+# Stable names: two runs give the same ones.
+for t in verify abi; do
+	"$B/vdsotest" -d 0.05 $api $t >"$TMP/a" 2>&1
+	"$B/vdsotest" -d 0.05 $api $t >"$TMP/b" 2>&1
+	check "two runs of $api $t give the same result names" \
+		cmp <(farm_results "$TMP/a" | cut -d' ' -f1) <(farm_results "$TMP/b" | cut -d' ' -f1)
+done
+
+# The whole run as Linaro's script makes it, within tuxrun's 15 minutes.
+start=$(date +%s)
+timeout 900 "$B/vdsotest-all" -g -v >"$TMP/all" 2>&1
+status=$?
+echo "# vdsotest-all -g -v took $(($(date +%s) - start)) s, exit $status"
+check "vdsotest-all -g -v ends within tuxrun's 15 minutes, exit 0 or 1" test "$status" = 0 -o "$status" = 1
+farm_results "$TMP/all" >"$TMP/res"
+farm_metrics "$TMP/all" >"$TMP/met"
+check "its status is 1 exactly when the farm records a fail" \
+	test "$([ "$status" = 1 ] && echo y)" = "$(grep -q ' fail$' "$TMP/res" && echo y)"
+check "every line with OK, FAIL, SKIP or nsec/call is a result line" \
+	test "$(grep -E 'OK|FAIL|SKIP|nsec/call' "$TMP/all" |
+		grep -cvE '^.{70} (OK|FAIL|SKIP)$|^[a-z0-9-]+: +(syscall|libc|vdso): ([0-9]+ nsec/call|SKIP)$')" = 0
+check "every result is 'name pass|fail|skip', the name LAVA-safe" \
+	test "$(grep -cvE '^[A-Za-z0-9_.-]+ (pass|fail|skip)$' "$TMP/res")" = 0
+cut -d' ' -f1 "$TMP/res" | sort | uniq -c | awk '$1 > 1 { print $2 }' >"$TMP/dups"
+check "the only repeated names are vdsotest's own clock abi cases, as in vdsotest" \
+	test "$(grep -cvE '^passing-.*-to-clock_get(time|res)-(syscall|VDSO)$' "$TMP/dups")" = 0
+check "which repeat once per clock of vdsotest's seven, as vdsotest's do" \
+	test "$(cut -d' ' -f1 "$TMP/res" | grep -E '^passing-' | sort | uniq -c | awk '$1 != 7' | grep -c .)" = 0
+contains "vdsotest's abi results are there" "$TMP/res" '^passing-NULL-to-clock_gettime-VDSO (pass|fail)$'
+check "the bench figures are measurements or SKIP lines: 3 per API" \
+	test "$(($(wc -l <"$TMP/met") + $(grep -cE '^[a-z0-9-]+: +(syscall|libc|vdso): SKIP$' "$TMP/all")))" \
+	= "$((3 * $("$B/vdsotest" list-apis | wc -l)))"
+check "named API-path, whole nanoseconds per call" \
+	test "$(grep -cvE '^[a-z0-9-]+-(syscall|libc|vdso) pass [0-9]+ nsec/call$' "$TMP/met")" = 0
+check "each name once" test "$(cut -d' ' -f1 "$TMP/met" | sort | uniq -d | grep -c .)" = 0
+contains "as vdsotest's were" "$TMP/met" '^clock-gettime-monotonic-vdso pass [0-9]+ nsec/call$'
+
+# Planted bugs reach the farm as fails.
+if [ ! -f "$impl/abi-wrong-errno.so" ]; then
+	skip "planted bugs appear as fails" "no --impl libraries in this build"
+	exit 0
+fi
+expect_status 1 "vdsotest gettimeofday abi -I abi-wrong-errno.so fails" \
+	"$B/vdsotest" gettimeofday abi -g -v -I "$impl/abi-wrong-errno.so"
+cat "$TMP/out" "$TMP/err" >"$TMP/both"
+farm_results "$TMP/both" >"$TMP/res"
+contains "the farm records the planted EINVAL as a fail" "$TMP/res" '^gettimeofday-abi-tv-valid-tz-unmapped-impl fail$'
+check "and nothing else of the bug's" test "$(grep ' fail$' "$TMP/res" | grep -cv -- '-impl fail$')" = 0
+expect_status 0 "the correct passthrough.so passes the same cases" \
+	"$B/vdsotest" gettimeofday abi -I "$impl/passthrough.so"
+"$B/vdsotest" -d 0.2 $api verify -I "$impl/bug-mono-stepback.so" >"$TMP/both" 2>&1
+farm_results "$TMP/both" >"$TMP/res"
+contains "a clock that steps back is a verify fail" "$TMP/res" "^$api-verify-monotonic-impl fail\$"
+
+last_api=$("$B/vdsotest" list-apis | tail -n 1)
+"$B/vdsotest" "$last_api" abi -I "$impl/abi-wrong-errno.so" >/dev/null 2>&1
+last=$?
+expect_status 1 "vdsotest-all with the planted bug exits 1" \
+	"$B/vdsotest-all" -d 0.02 -I "$impl/abi-wrong-errno.so"
+if [ "$last" = 0 ]; then
+	ok "though its last run ($last_api abi) passed: the worst status, not the last"
+else
+	skip "the worst status, not the last" "its last run ($last_api abi) fails here too (exit $last)"
+fi
