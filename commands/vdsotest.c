@@ -25,8 +25,8 @@
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: %s [OPTIONS] API TEST-TYPE\n"
-	"   or: %s list-apis | list-test-types\n"
+	"Usage: vdsotest [OPTIONS] API TEST-TYPE\n"
+	"   or: vdsotest list-apis | list-test-types\n"
 	"   or: vdsotest-all [OPTIONS]     every API and test type\n"
 	"   or: vdsotest-bench [OPTIONS]   every API's bench\n\n"
 	"vdsotest's command line, run by vdsokit: TEST-TYPE is verify, bench or\n"
@@ -289,7 +289,7 @@ static int start(int argc, char **argv, struct vt *o)
 	if (parse(argc, argv, o, bad, sizeof(bad)))
 		return vk_usage_error(o->cmd, "%s", bad);
 	if (o->help) {
-		printf(usage, o->cmd, o->cmd);
+		fputs(usage, stdout);
 		return VK_EXIT_OK;
 	}
 	if (o->version) {

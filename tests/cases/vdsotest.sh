@@ -35,6 +35,10 @@ expect_status 0 "vdsotest -- API abi" "$B/vdsotest" -- $api abi
 expect_status 0 "vdsotest list-test-types" "$B/vdsotest" list-test-types
 check "is three words, one a line" test "$(cat "$TMP/out")" = "$(printf 'verify\nbench\nabi')"
 expect_status 0 "vdsokit list-test-types, too" "$VK" list-test-types
+for h in vdsotest vdsotest-all vdsotest-bench; do
+	expect_status 0 "$h --help" "$B/$h" --help
+	check "has no word a farm would take for a result" test "$(grep -cE 'OK|FAIL|SKIP|nsec/call' "$TMP/out")" = 0
+done
 expect_status 0 "vdsotest list-apis" "$B/vdsotest" list-apis
 "$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' >"$TMP/table"
 check "is the API table's names, one a line" cmp "$TMP/out" "$TMP/table"
