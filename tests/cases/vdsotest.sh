@@ -24,6 +24,12 @@ farm_results() {
 farm_metrics() {
 	tr '():,' '    ' <"$1" | grep -e nsec/call | awk '{ print $1 "-" $2, "pass", $3, $4 }'
 }
+# only_results FILE: every line with OK, FAIL, SKIP or nsec/call is a
+# result line of vdsotest's grammar, so that the farm records nothing else.
+only_results() {
+	test "$(grep -E 'OK|FAIL|SKIP|nsec/call' "$1" |
+		grep -cvE '^.{70} (OK|FAIL|SKIP)$|^[a-z0-9-]+: +(syscall|libc|vdso|impl): ([0-9]+ nsec/call|SKIP)$')" = 0
+}
 
 # The command line: options after the arguments, "-d 10" as one word.
 api=clock-gettime-monotonic
@@ -110,9 +116,7 @@ farm_results "$TMP/all" >"$TMP/res"
 farm_metrics "$TMP/all" >"$TMP/met"
 check "its status is 1 exactly when the farm records a fail" \
 	test "$([ "$status" = 1 ] && echo y)" = "$(grep -q ' fail$' "$TMP/res" && echo y)"
-check "every line with OK, FAIL, SKIP or nsec/call is a result line" \
-	test "$(grep -E 'OK|FAIL|SKIP|nsec/call' "$TMP/all" |
-		grep -cvE '^.{70} (OK|FAIL|SKIP)$|^[a-z0-9-]+: +(syscall|libc|vdso): ([0-9]+ nsec/call|SKIP)$')" = 0
+check "every line with OK, FAIL, SKIP or nsec/call is a result line" only_results "$TMP/all"
 check "every result is 'name pass|fail|skip', the name LAVA-safe" \
 	test "$(grep -cvE '^[A-Za-z0-9_.-]+ (pass|fail|skip)$' "$TMP/res")" = 0
 cut -d' ' -f1 "$TMP/res" | sort | uniq -c | awk '$1 > 1 { print $2 }' >"$TMP/dups"
@@ -139,12 +143,18 @@ expect_status 1 "vdsotest gettimeofday abi -I abi-wrong-errno.so fails" \
 cat "$TMP/out" "$TMP/err" >"$TMP/both"
 farm_results "$TMP/both" >"$TMP/res"
 contains "the farm records the planted EINVAL as a fail" "$TMP/res" '^gettimeofday-abi-tv-valid-tz-unmapped-impl fail$'
+check "the reasons on stderr are no results" only_results "$TMP/both"
 check "and nothing else of the bug's" test "$(grep ' fail$' "$TMP/res" | grep -cv -- '-impl fail$')" = 0
 expect_status 0 "the correct passthrough.so passes the same cases" \
 	"$B/vdsotest" gettimeofday abi -I "$impl/passthrough.so"
 "$B/vdsotest" -d 0.2 $api verify -I "$impl/bug-mono-stepback.so" >"$TMP/both" 2>&1
 farm_results "$TMP/both" >"$TMP/res"
 contains "a clock that steps back is a verify fail" "$TMP/res" "^$api-verify-monotonic-impl fail\$"
+check "and its reasons are no results" only_results "$TMP/both"
+"$B/vdsotest" -d 0.02 $api bench -I "$impl/bug-mono-stepback.so" >"$TMP/both" 2>&1
+contains "bench measures the impl path too" "$TMP/both" "^$api:    impl: [0-9]+ nsec/call\$"
+farm_metrics "$TMP/both" >"$TMP/met"
+contains "which the farm records as a measurement" "$TMP/met" "^$api-impl pass [0-9]+ nsec/call\$"
 
 last_api=$("$B/vdsotest" list-apis | tail -n 1)
 "$B/vdsotest" "$last_api" abi -I "$impl/abi-wrong-errno.so" >/dev/null 2>&1
