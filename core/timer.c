@@ -38,15 +38,37 @@ static int64_t raw_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * The counter and CLOCK_MONOTONIC_RAW read together: the tightest of a few
+ * counter brackets around the clock, so that a preemption between the two
+ * reads (milliseconds on a busy host) cannot skew the rate.
+ */
+static void read_pair(int64_t *ns, uint64_t *ticks)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 16; i++) {
+		uint64_t a = vk_tick_start();
+		int64_t n = raw_ns();
+		uint64_t b = vk_tick_stop();
+
+		if (b - a < best) {
+			best = b - a;
+			*ns = n;
+			*ticks = a + (b - a) / 2;
+		}
+	}
+}
+
 /* Ticks per CLOCK_MONOTONIC_RAW nanosecond over one interval. */
 static double rate(void)
 {
-	int64_t n0 = raw_ns(), n1;
-	uint64_t t0 = vk_tick_start(), t1;
+	int64_t n0, n1;
+	uint64_t t0, t1;
 
+	read_pair(&n0, &t0);
 	do {
-		n1 = raw_ns();
-		t1 = vk_tick_stop();
+		read_pair(&n1, &t1);
 	} while (n1 - n0 < CALIBRATE_NS);
 	return (double)(t1 - t0) / (double)(n1 - n0);
 }
