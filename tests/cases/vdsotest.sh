@@ -14,10 +14,10 @@ impl="$O/tests/impl"
 # fields but the last, joined with "-"; a line with nsec/call is a
 # measurement named FIELD1-FIELD2, its value FIELD3 and units FIELD4.
 farm_results() {
-	local w
-	tr '():,' '    ' <"$1" >"$TMP/blank"
+	local w blank
+	blank=$(tr '():,' '    ' <"$1")
 	for w in OK:pass FAIL:fail SKIP:skip; do
-		grep -e "${w%%:*}" "$TMP/blank" |
+		printf '%s\n' "$blank" | grep -e "${w%%:*}" |
 			awk -v r="${w#*:}" '{ n = $1; for (i = 2; i < NF; i++) n = n "-" $i; print n, r }'
 	done
 }
@@ -29,6 +29,13 @@ farm_metrics() {
 only_results() {
 	test "$(grep -E 'OK|FAIL|SKIP|nsec/call' "$1" |
 		grep -cvE '^.{70} (OK|FAIL|SKIP)$|^[a-z0-9-]+: +(syscall|libc|vdso|impl): ([0-9]+ nsec/call|SKIP)$')" = 0
+}
+
+# repeated RESULTS: the names that occur more than once.
+repeated() { cut -d' ' -f1 "$1" | sort | uniq -d; }
+# per_clock RESULTS: vdsotest's clock abi names occur once per clock of its seven.
+per_clock() {
+	test "$(cut -d' ' -f1 "$1" | grep -E '^passing-' | sort | uniq -c | awk '$1 != 7' | grep -c .)" = 0
 }
 
 # The command line: options after the arguments, "-d 10" as one word.
@@ -119,11 +126,9 @@ check "its status is 1 exactly when the farm records a fail" \
 check "every line with OK, FAIL, SKIP or nsec/call is a result line" only_results "$TMP/all"
 check "every result is 'name pass|fail|skip', the name LAVA-safe" \
 	test "$(grep -cvE '^[A-Za-z0-9_.-]+ (pass|fail|skip)$' "$TMP/res")" = 0
-cut -d' ' -f1 "$TMP/res" | sort | uniq -c | awk '$1 > 1 { print $2 }' >"$TMP/dups"
 check "the only repeated names are vdsotest's own clock abi cases, as in vdsotest" \
-	test "$(grep -cvE '^passing-.*-to-clock_get(time|res)-(syscall|VDSO)$' "$TMP/dups")" = 0
-check "which repeat once per clock of vdsotest's seven, as vdsotest's do" \
-	test "$(cut -d' ' -f1 "$TMP/res" | grep -E '^passing-' | sort | uniq -c | awk '$1 != 7' | grep -c .)" = 0
+	test "$(repeated "$TMP/res" | grep -cvE '^passing-.*-to-clock_get(time|res)-(syscall|VDSO)$')" = 0
+check "which repeat once per clock of vdsotest's seven, as vdsotest's do" per_clock "$TMP/res"
 contains "vdsotest's abi results are there" "$TMP/res" '^passing-NULL-to-clock_gettime-VDSO (pass|fail)$'
 check "the bench figures are measurements or SKIP lines: 3 per API" \
 	test "$(($(wc -l <"$TMP/met") + $(grep -cE '^[a-z0-9-]+: +(syscall|libc|vdso): SKIP$' "$TMP/all")))" \
@@ -132,6 +137,39 @@ check "named API-path, whole nanoseconds per call" \
 	test "$(grep -cvE '^[a-z0-9-]+-(syscall|libc|vdso) pass [0-9]+ nsec/call$' "$TMP/met")" = 0
 check "each name once" test "$(cut -d' ' -f1 "$TMP/met" | sort | uniq -d | grep -c .)" = 0
 contains "as vdsotest's were" "$TMP/met" '^clock-gettime-monotonic-vdso pass [0-9]+ nsec/call$'
+
+# On i386: the time64 APIs too, and a run with nothing to run (the
+# kernel's vDSO lacks clock_getres_time64 before Linux 7.0) is no failure.
+if ! need i686-linux-gnu-gcc; then
+	skip "vdsotest-all on i386" "no i386 compiler (gcc-i686-linux-gnu)"
+elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+	not_ok "the i386 build" "$(tail -n 3 "$TMP/variant-i386.log")"
+elif ! runs_here "$O/v/i386/vdsokit"; then
+	skip "vdsotest-all on i386" "$NO_I386"
+else
+	mkdir -p "$TMP/bin32"
+	for l in vdsotest vdsotest-all; do ln -s "$O/v/i386/vdsokit" "$TMP/bin32/$l"; done
+	"$TMP/bin32/vdsotest" clock-getres-time64-monotonic verify >/dev/null 2>&1
+	one=$?
+	"$TMP/bin32/vdsotest-all" -d 0.02 -g -v >"$TMP/all32" 2>&1
+	status=$?
+	farm_results "$TMP/all32" >"$TMP/res32"
+	check "i386: every line with OK, FAIL, SKIP or nsec/call is a result line" only_results "$TMP/all32"
+	check "i386: names LAVA-safe, unique but vdsotest's clock abi cases, seven each" \
+		test "$(grep -cvE '^[A-Za-z0-9_.-]+ (pass|fail|skip)$' "$TMP/res32")" = 0 -a \
+		"$(repeated "$TMP/res32" | grep -cvE '^passing-')" = 0
+	check "i386: vdsotest's clock abi names seven times each" per_clock "$TMP/res32"
+	contains "i386: the time64 APIs are there" "$TMP/res32" '^clock-gettime64-monotonic-verify-ordered-vdso pass$'
+	check "i386: vdsotest-all exits 1 exactly when the farm records a fail (exit $status)" \
+		test "$([ "$status" = 1 ] && echo y)" = "$(grep -q ' fail$' "$TMP/res32" && echo y)"
+	if [ "$one" = 4 ]; then
+		check "i386: a run with nothing to run (exit 4) leaves vdsotest-all's status alone" \
+			test "$status" != 4
+	else
+		skip "i386: a run with nothing to run leaves vdsotest-all's status alone" \
+			"this kernel's i386 vDSO has clock_getres_time64 (exit $one)"
+	fi
+fi
 
 # Planted bugs reach the farm as fails.
 if [ ! -f "$impl/abi-wrong-errno.so" ]; then
