@@ -100,13 +100,19 @@ cross:
 	+$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),$(MAKE) O=$(O)/cross/$(a) \
 		CROSS_COMPILE=$(CROSS_$(a)) STATIC=1 $(O)/cross/$(a)/vdsokit &&) true
 
+# vdsotest's programs are links to vdsokit, which is them by argv[0]: test
+# farms look for $(PREFIX)/bin/vdsotest and vdsotest-all.
+VDSOTEST_LINKS := vdsotest vdsotest-all vdsotest-bench
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/vdsokit
+	for l in $(VDSOTEST_LINKS); do ln -sf vdsokit $(DESTDIR)$(BINDIR)/$$l || exit 1; done
 	install -m 644 doc/vdsokit.1 $(DESTDIR)$(MANDIR)/man1/vdsokit.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(VDSOTEST_LINKS:%=$(DESTDIR)$(BINDIR)/%) \
+		$(DESTDIR)$(MANDIR)/man1/vdsokit.1
 
 clean:
 	rm -rf $(O)
@@ -119,7 +125,7 @@ help:
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
-	@echo '  install        install the binary and man page (PREFIX, DESTDIR)'
+	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'
 	@echo '  O=DIR                build directory (default: build)'

@@ -35,7 +35,9 @@ static void usage(FILE *f)
 		   "Test and benchmark the Linux vDSO.\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench|abi\n"
+	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench|abi,\n"
+		   "vdsokit list-test-types; installed as vdsotest, vdsotest-all and vdsotest-bench,\n"
+		   "vdsokit is those programs.\n"
 		   "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
 		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
 }
@@ -68,14 +70,37 @@ static int run(const struct vk_cmd *cmd, int argc, char **argv)
 	return finish(cmd->fn(argc, argv));
 }
 
+/* Installed as vdsotest's programs, vdsokit is them: the name says which. */
+static int (*vdsotest_program(const char *argv0))(int, char **)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} programs[] = {
+		{ "vdsotest", vk_vdsotest },
+		{ "vdsotest-all", vk_vdsotest_all },
+		{ "vdsotest-bench", vk_vdsotest_bench },
+	};
+	const char *slash = strrchr(argv0, '/'), *name = slash ? slash + 1 : argv0;
+
+	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		if (!strcmp(name, programs[i].name))
+			return programs[i].fn;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	int (*program)(int, char **) = vdsotest_program(argv[0] ? argv[0] : "");
 	const struct vk_cmd *cmd;
 	int status;
 
 	/* /init of the initramfs `vdsokit vm` packed. */
 	if (getpid() == 1 && access("/vdsokit.args", F_OK) == 0)
 		vk_vm_init();
+	if (program)
+		return finish(program(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return VK_EXIT_USAGE;

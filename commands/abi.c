@@ -25,7 +25,7 @@ static const char usage[] =
 	"  -I, --impl LIB.so    also test the __vdso_* functions LIB.so exports\n"
 	"  -t, --timeout SECS   per case (default 1); after 3 hangs an API's other\n"
 	"                       cases on that path are skipped\n"
-	"  -F, --format FMT     text (default), ktap or json\n"
+	"  -F, --format FMT     text (default), ktap, json or vdsotest\n"
 	"  -h, --help           show this help\n\n"
 	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
 	"4 nothing could run.\n";
@@ -52,8 +52,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return VK_EXIT_USAGE;
 			continue;
 		}
-		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
-					"text, ktap or json");
+		status = vk_call_option(argv[0], c, optarg, &o->call, usage,
+					vk_format_parse_vdsotest, "text, ktap, json or vdsotest");
 		if (status != VK_OPT_GO_ON)
 			return status;
 	}
@@ -109,11 +109,51 @@ static void count(const struct vk_results *rs, size_t first, const char *func,
 	}
 }
 
+static int names(const struct vk_api *api, const struct vk_target *t, int nt)
+{
+	for (int i = 0; i < nt; i++) {
+		if (t[i].func != api->func)
+			continue;
+		if (api->clock < 0)
+			return 1;
+		for (int k = 0; k < t[i].nclocks; k++) {
+			if (t[i].clocks[k].id == api->clock)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * For vdsotest's lines: its own cases of the APIs it has, the syscall
+ * judged against what vdsotest expects of it and the vDSO against the
+ * syscall, into rs. Where the vDSO lacks the function, its cases SKIP.
+ */
+static void run_vdsotest(const struct vk_abi *a, const struct vk_target *t, int nt,
+			 struct vk_abi_case *cases, struct vk_results *rs)
+{
+	struct vk_abi l = *a;
+
+	l.rs = rs;
+	l.judge_syscall = 1;
+	for_each_api(api) {
+		size_t n = names(api, t, nt) ? vk_abi_vdsotest_cases(api, cases, MAX_CASES) : 0;
+		const char *why = a->cs->why[VK_PATH_VDSO][api->func];
+
+		l.paths = why ? 0 : VK_PATH_BIT(VK_PATH_VDSO);
+		if (n)
+			vk_abi_run(&l, cases, n);
+		for (size_t i = 0; why && i < n; i++)
+			vk_result_skip(vk_results_add(rs, api->name, VK_PATH_VDSO, cases[i].args),
+				       "%s", why);
+	}
+}
+
 static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
 {
-	struct vk_results rs = { 0 };
+	struct vk_results rs = { 0 }, legacy = { 0 };
 	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->call.paths,
-				 .rs = &rs };
+				 .rs = &rs, .legacy = &legacy };
 	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
 	struct vk_abi_case *cases = calloc(MAX_CASES, sizeof(*cases));
 	struct vk_abi a = { .rs = &rs, .paths = o->call.paths, .timeout = o->timeout };
@@ -134,6 +174,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		return VK_EXIT_USAGE;
 	}
 	a.cs = &cs;
+	if (o->call.format == VK_FMT_VDSOTEST)
+		run_vdsotest(&a, t, nt, cases, &legacy);
 	for (int i = 0; i < nt; i++) {
 		size_t first = rs.n, n = vk_abi_cases(t[i].func, cases, MAX_CASES);
 
@@ -144,11 +186,16 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		vk_report_ktap(stdout, &rep);
 	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
+	else if (o->call.format == VK_FMT_VDSOTEST)
+		vk_report_vdsotest(stdout, &rep);
 	else
 		vk_report_abi_text(stdout, &rep, counts, ncounts);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
-	status = rs.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
+	for (size_t i = 0; i < legacy.n; i++)
+		ran += legacy.r[i]->status != VK_SKIP;
+	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
+	vk_results_free(&legacy);
 	vk_results_free(&rs);
 	vk_callset_close(&cs);
 	free(cases);

@@ -104,7 +104,7 @@ static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum
 }
 
 /* Every row of the API table for this ABI's class; a path that lacks one
- * is reported as not tested. */
+ * is reported as skipped. */
 static void add_rows(struct vk_bench_case *cs, size_t *n, int only_func)
 {
 	for_each_api(a) {

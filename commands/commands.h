@@ -41,7 +41,12 @@ extern const char vk_version[];
  * powers the machine off; never returns. */
 int vk_vm_init(void) __attribute__((noreturn));
 
-/* "vdsokit [-d SEC] [-f NUM] API verify|bench|abi": -1 if argv is not that. */
+/* vdsokit as vdsotest, vdsotest-all and vdsotest-bench (by argv[0]). */
+int vk_vdsotest(int argc, char **argv);
+int vk_vdsotest_all(int argc, char **argv);
+int vk_vdsotest_bench(int argc, char **argv);
+/* "vdsokit [OPTIONS] API TEST-TYPE" and "vdsokit list-test-types" as
+ * vdsotest's: -1 if argv is not that. */
 int vk_vdsotest_compat(int argc, char **argv);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */

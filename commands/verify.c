@@ -24,7 +24,7 @@ static const char usage[] =
 	"                          (default vdso,libc, and impl with --impl)\n"
 	"  -I, --impl LIB.so       also check the __vdso_* functions LIB.so exports\n"
 	"  -t, --threads N         threads for the cross-CPU check (default: one per CPU)\n"
-	"  -F, --format FMT        text (default), ktap or json\n"
+	"  -F, --format FMT        text (default), ktap, json or vdsotest\n"
 	"  -h, --help              show this help\n\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
 	"4 every check was skipped.\n";
@@ -66,8 +66,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->threads = n;
 			break;
 		default:
-			status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
-						"text, ktap or json");
+			status = vk_call_option(argv[0], c, optarg, &o->call, usage,
+						vk_format_parse_vdsotest, "text, ktap, json or vdsotest");
 			if (status != VK_OPT_GO_ON)
 				return status;
 		}

@@ -524,35 +524,77 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 	}
 }
 
+/* The syscall's outcome against the one the case expects of it. */
+static void judge_syscall(struct vk_abi *a, const struct vk_abi_case *c, const struct outcome *s,
+			  const char *why)
+{
+	char api[40], got[128];
+	struct vk_result *r;
+
+	api_name(api, sizeof(api), c);
+	r = vk_results_add(a->rs, api, VK_PATH_SYSCALL, c->args);
+	r->calls = 2;
+	if (!s) {
+		vk_result_fail(a->rs, r, "the syscall was %s", why);
+		return;
+	}
+	describe(got, sizeof(got), s);
+	if (s->done == 1 && s->ret == -c->sys_errno)
+		snprintf(r->detail, sizeof(r->detail), "as expected: %s", got);
+	else if (c->sys_errno)
+		vk_result_fail(a->rs, r, "the syscall %s, not -%s", got, errno_name(c->sys_errno));
+	else
+		vk_result_fail(a->rs, r, "the syscall %s, not 0", got);
+}
+
+/* What a SKIP of all the cases is under: their API when they share one,
+ * as a run of one API's cases does, else their function. */
+static void cases_name(char *buf, size_t len, const struct vk_abi_case *c, size_t n)
+{
+	char other[40];
+
+	api_name(buf, len, &c[0]);
+	for (size_t i = 1; i < n; i++) {
+		api_name(other, sizeof(other), &c[i]);
+		if (strcmp(other, buf)) {
+			snprintf(buf, len, "%s", vk_funcs[c[0].func].name);
+			return;
+		}
+	}
+}
+
 void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 {
 	struct outcome *sys = calloc(n, sizeof(*sys));
 	int *sys_ok = calloc(n, sizeof(*sys_ok));
-	char why[64];
+	char why[64], all[40];
 
+	cases_name(all, sizeof(all), c, n);
 	if (!sys || !sys_ok || !a->cs->fn[VK_PATH_SYSCALL][c[0].func].p) {
 		if (sys && sys_ok)
-			vk_result_skip(vk_results_add(a->rs, vk_funcs[c[0].func].name,
-						      VK_PATH_SYSCALL, "all"),
+			vk_result_skip(vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"),
 				       "no syscall to compare with on this ABI");
 		free(sys);
 		free(sys_ok);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sys_ok[i] = run_case(a, VK_PATH_SYSCALL, &c[i], &sys[i], why, sizeof(why)) == 0;
+		if (a->judge_syscall)
+			judge_syscall(a, &c[i], sys_ok[i] ? &sys[i] : NULL, why);
+	}
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (p == VK_PATH_SYSCALL || !(a->paths & VK_PATH_BIT(p)))
 			continue;
 		if (!a->cs->fn[p][c[0].func].p) {
-			vk_result_skip(vk_results_add(a->rs, vk_funcs[c[0].func].name, p, "all"), "%s",
+			vk_result_skip(vk_results_add(a->rs, all, p, "all"), "%s",
 				       a->cs->why[p][c[0].func]);
 			continue;
 		}
 #ifdef VK_ASAN
 		/* ASan checks the pointers libc is given before libc sees them. */
 		if (p == VK_PATH_LIBC) {
-			vk_result_skip(vk_results_add(a->rs, vk_funcs[c[0].func].name, p, "all"),
+			vk_result_skip(vk_results_add(a->rs, all, p, "all"),
 				       "libc's calls go through ASan's interceptors in this build");
 			continue;
 		}

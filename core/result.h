@@ -16,7 +16,7 @@ enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
 struct vk_result {
 	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
 	enum vk_path path;
-	char check[48];		/* the rule or case: "ordered", "tv:NULL,tz:valid" */
+	char check[64];		/* the rule or case: "ordered", "tv:NULL,tz:valid" */
 	enum vk_status status;
 	unsigned long long calls;	/* calls made on the path under test */
 	char detail[384];	/* the first failure's values, or why skipped */

@@ -231,11 +231,23 @@ static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_pa
 	return NULL;
 }
 
-/* One SKIP for the whole function: its clocks would only repeat it. */
+/* What a SKIP of a whole target is under: its API when it is one clock's,
+ * else its function, whose clocks would only repeat it. */
+static void target_name(char *buf, size_t len, const struct vk_target *t)
+{
+	if (vk_funcs[t->func].shape == VK_SHAPE_CLOCK_TS && t->nclocks == 1)
+		vk_clock_api(buf, len, t->func, &t->clocks[0]);
+	else
+		snprintf(buf, len, "%s", vk_funcs[t->func].name);
+}
+
 static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
 			const char *why)
 {
-	vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"), "%s", why);
+	char name[40];
+
+	target_name(name, sizeof(name), t);
+	vk_result_skip(vk_results_add(v->rs, name, p, "all"), "%s", why);
 }
 
 #define GUARD_TIMEOUT 5.0
@@ -304,8 +316,7 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk
 	char why[64];
 
 	if (vk_isolate(child, &j, timeout, &out)) {
-		vk_result_skip(vk_results_add(v->rs, vk_funcs[t->func].name, p, "all"),
-			       "could not fork a child to run the checks in");
+		skip_target(v, t, p, "could not fork a child to run the checks in");
 		return;
 	}
 	r = (const struct vk_result *)out.data;

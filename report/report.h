@@ -10,10 +10,12 @@
 
 #include "../core/result.h"
 
-enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON };
+enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST };
 
 /* Parse a --format value; -1 if unknown. */
 int vk_format_parse(const char *name);
+/* The same, for the commands that also print vdsotest's lines. */
+int vk_format_parse_vdsotest(const char *name);
 
 struct vk_report {
 	const char *command;	/* "verify" */
@@ -22,12 +24,15 @@ struct vk_report {
 	unsigned paths;
 	int stopped;		/* the failure limit cut the run short */
 	const struct vk_results *rs;
+	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
 };
 
 void vk_report_text(FILE *f, const struct vk_report *r);
 void vk_report_ktap(FILE *f, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
-/* Print r in format: KTAP, JSON, or text by the command's own text reporter. */
+/* vdsotest's "DESCRIPTION<pad> OK|FAIL|SKIP" lines; r->legacy's first. */
+void vk_report_vdsotest(FILE *f, const struct vk_report *r);
+/* Print r in format: KTAP, JSON, vdsotest's, or text by the command's own text reporter. */
 void vk_report_results(FILE *f, int format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *));
 /* abi's outcomes by class, per function and path (counted by the command). */

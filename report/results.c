@@ -16,6 +16,11 @@ int vk_format_parse(const char *name)
 	return -1;
 }
 
+int vk_format_parse_vdsotest(const char *name)
+{
+	return strcmp(name, "vdsotest") ? vk_format_parse(name) : VK_FMT_VDSOTEST;
+}
+
 struct totals {
 	size_t pass, fail, skip;
 };
@@ -215,6 +220,8 @@ void vk_report_results(FILE *f, int format, const struct vk_report *r,
 		vk_report_ktap(f, r);
 	else if (format == VK_FMT_JSON)
 		vk_report_json(f, r);
+	else if (format == VK_FMT_VDSOTEST)
+		vk_report_vdsotest(f, r);
 	else
 		text(f, r);
 }

@@ -28,14 +28,14 @@ else
 fi
 
 expect_status 0 "--format vdsotest exits 0" "$VK" bench -d 0.02 $api --format vdsotest
-check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): ([0-9]+ nsec/call|not tested)\$" "$TMP/out")" = 0
+check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): ([0-9]+ nsec/call|SKIP)\$" "$TMP/out")" = 0
 check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
 if ! need i686-linux-gnu-gcc; then
-	skip "a path that cannot run is 'not tested'" "no i386 compiler (gcc-i686-linux-gnu)"
+	skip "a path that cannot run is a SKIP line" "no i386 compiler (gcc-i686-linux-gnu)"
 elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
-	not_ok "the i386 build for 'not tested'" "$(tail -n 3 "$TMP/variant-i386.log")"
+	not_ok "the i386 build for the SKIP line" "$(tail -n 3 "$TMP/variant-i386.log")"
 elif ! runs_here "$O/v/i386/vdsokit"; then
-	skip "a path that cannot run is 'not tested'" "$NO_I386"
+	skip "a path that cannot run is a SKIP line" "$NO_I386"
 else
 	# The i386 vDSO has clock_getres_time64 from Linux 7.0 on.
 	if "$O/v/i386/vdsokit" list-apis | grep -q '^clock-getres-time64-monotonic .* exported$'; then
@@ -45,7 +45,8 @@ else
 	else
 		expect_status 4 "a bench with nothing to measure exits 4 (i386, no getres_time64)" \
 			"$O/v/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
-		contains "the missing getres_time64 is 'vdso: not tested'" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: not tested$'
+		contains "the missing getres_time64 is 'vdso: SKIP'" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: SKIP$'
+		contains "and stderr says it was not tested, and why" "$TMP/err" '^clock-getres-time64-monotonic: vdso: not tested: .'
 	fi
 fi
 

@@ -7,6 +7,21 @@ check "make install into DESTDIR" make -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/
 check "the binary is installed" test -x "$root/usr/bin/vdsokit"
 check "the man page is installed" test -f "$root/usr/share/man/man1/vdsokit.1"
 check "the installed binary runs" "$root/usr/bin/vdsokit" --version
+for l in vdsotest vdsotest-all vdsotest-bench; do
+	check "$l is a link to vdsokit" test "$(readlink "$root/usr/bin/$l")" = vdsokit
+done
+check "the installed vdsotest is vdsotest" test "$("$root/usr/bin/vdsotest" list-test-types | tr '\n' ' ')" = "verify bench abi "
+expect_status 2 "the installed vdsotest-all refuses an argument" "$root/usr/bin/vdsotest-all" bogus
+contains "saying so under its own name" "$TMP/err" "^vdsotest-all: unexpected argument 'bogus'"
+
+# tuxrun's vdso test wants /opt/vdsotest/bin/vdsotest and vdsotest-all.
+opt="$TMP/opt"
+check "PREFIX=/opt/vdsotest make install" make -C "$TOP" O="$O" DESTDIR="$opt" PREFIX=/opt/vdsotest install
+(cd "$opt" && find . ! -type d | LC_ALL=C sort) >"$TMP/files"
+printf '%s\n' ./opt/vdsotest/bin/vdsokit ./opt/vdsotest/bin/vdsotest ./opt/vdsotest/bin/vdsotest-all \
+	./opt/vdsotest/bin/vdsotest-bench ./opt/vdsotest/share/man/man1/vdsokit.1 >"$TMP/want"
+check "it installs exactly vdsokit, vdsotest's three programs and the man page" cmp "$TMP/files" "$TMP/want"
+check "Linaro's script finds \$VDSO_INSTALL_PATH/bin/vdsotest (test -f)" test -f "$opt/opt/vdsotest/bin/vdsotest"
 if need groff; then
 	LC_ALL=C groff -man -Tutf8 -ww -z "$TOP/doc/vdsokit.1" >"$TMP/groff.txt" 2>&1
 	if [ ! -s "$TMP/groff.txt" ]; then ok "the man page renders without warnings"; else not_ok "the man page renders without warnings" "$(head -n 3 "$TMP/groff.txt")"; fi
@@ -15,3 +30,5 @@ else
 fi
 check "make uninstall removes them" make -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/usr uninstall
 check "the binary is gone" test ! -e "$root/usr/bin/vdsokit"
+check "and so are the links" test ! -e "$root/usr/bin/vdsotest" -a ! -e "$root/usr/bin/vdsotest-all" \
+	-a ! -e "$root/usr/bin/vdsotest-bench"

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Results as vdsotest prints them, for the farms that parse its output:
+ * a description padded to 70 columns, then OK, FAIL or SKIP. vdsotest's
+ * own cases keep its descriptions, "passing NULL to clock_gettime (VDSO)";
+ * vdsokit's are "API COMMAND CHECK (PATH)", which the farms' parsing
+ * turns into a name unique to that result. Why a check failed goes to
+ * stderr, as vdsotest's failures do.
+ */
+#include <string.h>
+
+#include "report.h"
+
+static const char *word(enum vk_status s)
+{
+	return s == VK_PASS ? "OK" : s == VK_FAIL ? "FAIL" : "SKIP";
+}
+
+/* A check's name with only the characters a farm's result name can hold:
+ * letters, digits, "_.-", and ":," which the farms turn into separators. */
+static void clean(char *out, size_t len, const char *check)
+{
+	size_t i;
+
+	for (i = 0; check[i] && i + 1 < len; i++)
+		out[i] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-:,",
+				check[i]) ? check[i] : '_';
+	out[i] = '\0';
+}
+
+/* Flushed first, so that a farm reading both streams gets whole lines. */
+static void why(FILE *f, const char *desc, const struct vk_result *x)
+{
+	if (x->status != VK_FAIL)
+		return;
+	fflush(f);
+	fprintf(stderr, "%s: %s\n", desc, x->detail);
+}
+
+static void legacy(FILE *f, const struct vk_results *rs)
+{
+	char desc[96];
+
+	for (size_t i = 0; rs && i < rs->n; i++) {
+		const struct vk_result *x = rs->r[i];
+
+		snprintf(desc, sizeof(desc), "%s (%s)", x->check,
+			 x->path == VK_PATH_SYSCALL ? "syscall" : "VDSO");
+		fprintf(f, "%-70s %s\n", desc, word(x->status));
+		why(f, desc, x);
+	}
+}
+
+void vk_report_vdsotest(FILE *f, const struct vk_report *r)
+{
+	const struct vk_results *first = r->legacy && r->legacy->n ? r->legacy : r->rs;
+	unsigned long long fails = r->rs->fails + (r->legacy ? r->legacy->fails : 0);
+	char check[sizeof(r->rs->r[0]->check)], desc[160];
+
+	legacy(f, r->legacy);
+	for (size_t i = 0; i < r->rs->n; i++) {
+		const struct vk_result *x = r->rs->r[i];
+
+		clean(check, sizeof(check), x->check);
+		snprintf(desc, sizeof(desc), "%s %s %s (%s)", x->api, r->command, check,
+			 vk_path_name(x->path));
+		fprintf(f, "%-70s %s\n", desc, word(x->status));
+		why(f, desc, x);
+	}
+	if (fails && first->n)
+		fprintf(f, "%s/%s: %llu failures/inconsistencies encountered\n", first->r[0]->api,
+			r->command, fails);
+}
