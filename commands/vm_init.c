@@ -28,28 +28,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/isolate.h"
 #include "commands.h"
 
 #define MARK "vdsokit-vm:"
 #define MAX_ARGS 64
 
-static void put(const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(STDOUT_FILENO, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		buf += w;
-		n -= w;
-	}
-}
-
 static void say(const char *text)
 {
-	put(text, strlen(text));
+	vk_write_all(STDOUT_FILENO, text, strlen(text));
 }
 
 static void setup(void)
@@ -112,7 +99,7 @@ static void frame(struct stream *s, int whole)
 
 	snprintf(head, sizeof(head), MARK "%c ", whole ? s->kind : s->kind - 32);
 	say(head);
-	put(s->line, s->n);
+	vk_write_all(STDOUT_FILENO, s->line, s->n);
 	say("\n");
 	s->n = 0;
 }

@@ -4,30 +4,18 @@
  * ASCII header per entry, its name, then its data, each padded to four
  * bytes, and a TRAILER!!! entry at the end.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isolate.h"
 #include "vm.h"
 
 static int put(struct vk_cpio *c, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(c->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-		c->off += n;
-	}
-	return 0;
+	c->off += len;
+	return vk_write_all(c->fd, buf, len);
 }
 
 static int pad(struct vk_cpio *c)

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "isolate.h"
 #include "vm.h"
 
 #define MARK "vdsokit-vm:"
@@ -270,20 +271,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void put(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= w;
-	}
-}
-
 /* Keep n bytes of the current command's output in out[]. */
 static void append_out(struct vk_vm_result *r, const char *s, size_t n)
 {
@@ -308,9 +295,9 @@ static void output(struct vk_vm_result *r, int keep, char kind, const char *s, s
 			append_out(r, "\n", 1);
 		return;
 	}
-	put(err ? STDERR_FILENO : STDOUT_FILENO, s, n);
+	vk_write_all(err ? STDERR_FILENO : STDOUT_FILENO, s, n);
 	if (line)
-		put(err ? STDERR_FILENO : STDOUT_FILENO, "\n", 1);
+		vk_write_all(err ? STDERR_FILENO : STDOUT_FILENO, "\n", 1);
 }
 
 static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
@@ -403,7 +390,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (got <= 0)
 			break;
 		got = strip_cr(buf, got);
-		put(log, buf, got);
+		vk_write_all(log, buf, got);
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] == '\n' || n == sizeof(line) - 1) {
 				line[n] = '\0';
