@@ -69,14 +69,23 @@ expect_status 2 "the impl path needs --impl" "$VK" abi --paths impl
 # libc's contract: a libc that faults on a NULL it declares __nonnull
 # (gettimeofday's tv) is allowed to, and verify does not pass it one; a
 # fault on a NULL tz, which libc must accept, stays a failure of both.
+# libc_stand_in LIB DESC KTAP: gettimeofday's abi on the libc path with
+# LIB preloaded, into KTAP, its status in $status; false, with DESC
+# skipped and why, where the libc path cannot run so.
+libc_stand_in() {
+	LD_PRELOAD=$1 "$VK" abi --paths libc --format ktap gettimeofday >"$3" 2>"$TMP/err"
+	status=$?
+	if grep -q 'ASan runtime does not come first' "$TMP/err"; then
+		skip "$2" "a sanitized build takes no LD_PRELOAD library before ASan's runtime"
+	elif grep -q '^ok [0-9]* gettimeofday libc all # SKIP' "$3"; then
+		skip "$2" "$(grep -o 'SKIP .*' "$3")"
+	else
+		return 0
+	fi
+	return 1
+}
 deref=$O/tests/impl/libc-deref-tv.so
-LD_PRELOAD=$deref "$VK" abi --paths libc --format ktap gettimeofday >"$TMP/nonnull.ktap" 2>"$TMP/err"
-status=$?
-if grep -q 'ASan runtime does not come first' "$TMP/err"; then
-	skip "a libc fault on a NULL tv is allowed" "a sanitized build takes no LD_PRELOAD library before ASan's runtime"
-elif grep -q '^ok [0-9]* gettimeofday libc all # SKIP' "$TMP/nonnull.ktap"; then
-	skip "a libc fault on a NULL tv is allowed" "$(grep -o 'SKIP .*' "$TMP/nonnull.ktap")"
-else
+if libc_stand_in "$deref" "a libc fault on a NULL tv is allowed" "$TMP/nonnull.ktap"; then
 	check "a libc fault on a NULL tv is allowed: abi exits 0 ($status)" test "$status" = 0
 	contains "a libc fault on a NULL tv is named libc-nonnull" "$TMP/nonnull.ktap" \
 		'^# allowed \(libc-nonnull\): libc SIGSEGV .*; syscall returned 0$'
@@ -95,13 +104,7 @@ fi
 # write it even where the call fails (static glibc on x86 zeroes a byte
 # of it first); a byte written past tz is still unexpected.
 zero=$O/tests/impl/libc-zero-tz.so
-LD_PRELOAD=$zero "$VK" abi --paths libc --format ktap gettimeofday >"$TMP/tz.ktap" 2>"$TMP/err"
-status=$?
-if grep -q 'ASan runtime does not come first' "$TMP/err"; then
-	skip "libc writing a tz the call then refuses is allowed" "a sanitized build takes no LD_PRELOAD library before ASan's runtime"
-elif grep -q '^ok [0-9]* gettimeofday libc all # SKIP' "$TMP/tz.ktap"; then
-	skip "libc writing a tz the call then refuses is allowed" "$(grep -o 'SKIP .*' "$TMP/tz.ktap")"
-else
+if libc_stand_in "$zero" "libc writing a tz the call then refuses is allowed" "$TMP/tz.ktap"; then
 	check "libc writing a tz the call then refuses is allowed: abi exits 0 ($status)" test "$status" = 0
 	contains "it is named libc-tz-unspecified" "$TMP/tz.ktap" \
 		'^# allowed \(libc-tz-unspecified\): libc returned -EFAULT'
