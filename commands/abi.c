@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../core/abi.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/report.h"
 #include "commands.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../core/sysinfo.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/bench.h"
 #include "commands.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)

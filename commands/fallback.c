@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../core/fallback.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/report.h"
 #include "commands.h"
 

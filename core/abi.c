@@ -14,7 +14,7 @@
 
 #include "abi.h"
 #include "isolate.h"
-#include "verify.h"
+#include "targets.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "verify.h"
+#include "verify_shared.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004

@@ -4,7 +4,7 @@
 #include <sys/timex.h>
 
 #include "sysinfo.h"
-#include "verify.h"
+#include "verify_shared.h"
 
 #define RELATION_SHARE 0.1	/* of the budget, split among the relations */
 #define ROUND 256		/* readings between looks at the clock */

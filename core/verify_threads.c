@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify.h"
+#include "verify_shared.h"
 
 #define THREADS_SHARE 0.2	/* of the budget, split among the clocks */
 #define ROUND 1024
