@@ -57,9 +57,21 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-int vk_results_full(const struct vk_results *rs)
+int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails)
 {
-	return rs->max_fails && rs->fails >= rs->max_fails;
+	if (!rs->max_fails || fails < rs->max_fails)
+		return 0;
+	r->cut = 1;
+	return 1;
+}
+
+size_t vk_results_cut(const struct vk_results *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rs->r[i]->cut;
+	return n;
 }
 
 void vk_results_free(struct vk_results *rs)

@@ -80,6 +80,12 @@ static void check_order(struct vk_results *rs, struct clock_checks *k, const str
 		       k->id, sa, k->path, sx, sb);
 }
 
+/* How many times the checks of one clock's readings broke. */
+static unsigned long long broken(const struct clock_checks *k)
+{
+	return k->ordered->fails + k->normalized->fails + (k->monotonic ? k->monotonic->fails : 0);
+}
+
 /* Interleave with the syscall, then read fast: a rare step back needs
  * many readings to show, and ordering needs the syscall on both sides. */
 static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn sys,
@@ -107,7 +113,7 @@ static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn 
 		k->normalized->calls += INTERLEAVED + TIGHT;
 		if (k->monotonic)
 			k->monotonic->calls += INTERLEAVED + TIGHT;
-	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_result_cut(v->rs, k->ordered, broken(k)));
 }
 
 /* Return value and errno first: for an id the kernel refuses, that is all. */
@@ -144,7 +150,7 @@ void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	double budget = v->seconds * CLOCK_SHARE / count_valid(v, t);
 	char api[40];
 
-	for (int i = 0; i < t->nclocks && !vk_results_full(v->rs); i++) {
+	for (int i = 0; i < t->nclocks; i++) {
 		struct clock_checks k = { .path = vk_path_name(p), .id = t->clocks[i].id };
 
 		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
@@ -278,6 +284,6 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 
 void vk_verify_getres(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
-	for (int i = 0; i < t->nclocks && !vk_results_full(v->rs); i++)
+	for (int i = 0; i < t->nclocks; i++)
 		check_res(v, t, p, &t->clocks[i]);
 }

@@ -20,7 +20,7 @@ struct vk_report {
 	const char *version;	/* vdsokit's */
 	double seconds;		/* -d */
 	unsigned paths;
-	int stopped;		/* the failure limit cut the run short */
+	int stopped;		/* the failure limit cut an API's repeats short */
 	const struct vk_results *rs;
 };
 

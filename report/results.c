@@ -101,7 +101,7 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	text_details(f, r->rs, VK_FAIL, "Failures");
 	text_details(f, r->rs, VK_SKIP, "Skipped");
 	if (r->stopped)
-		fprintf(f, "\nStopped after %llu failures (--max-fails).\n", r->rs->fails);
+		fprintf(f, "\nChecks whose repeats --max-fails cut short: %zu.\n", vk_results_cut(r->rs));
 	fprintf(f, "\n%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
 }
@@ -126,7 +126,7 @@ void vk_report_ktap(FILE *f, const struct vk_report *r)
 			fprintf(f, "# %s\n", x->detail);
 	}
 	if (r->stopped)
-		fprintf(f, "# stopped after %llu failures (--max-fails)\n", r->rs->fails);
+		fprintf(f, "# checks whose repeats --max-fails cut short: %zu\n", vk_results_cut(r->rs));
 	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", t.pass, t.fail,
 		t.skip);
 }
