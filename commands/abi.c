@@ -109,7 +109,8 @@ static void count(const struct vk_results *rs, size_t first, const char *func,
 	}
 }
 
-static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
+static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt,
+	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->call.paths,
@@ -144,12 +145,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		vk_report_ktap(stdout, &rep);
 	else if (o->call.format == VK_FMT_JSON)
 		vk_report_json(stdout, &rep);
-	else
+	else if (o->call.format == VK_FMT_TEXT)
 		vk_report_abi_text(stdout, &rep, counts, ncounts);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	free(cases);
 	return status;
@@ -157,12 +158,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_abi(const char *cmd, int format)
+int vk_run_abi(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(cmd, &o, t, vk_targets_all(t));
+	return run(cmd, &o, t, vk_targets_all(t), step);
 }
 
 int cmd_abi(int argc, char **argv)
@@ -175,5 +176,5 @@ int cmd_abi(int argc, char **argv)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
 }

@@ -1,19 +1,46 @@
 // SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "../core/findings.h"
+#include "../core/isolate.h"
 #include "../report/bench.h"
 #include "../report/report.h"
+#include "../report/summary.h"
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: vdsokit all [--format text|json]\n\n"
+	"Usage: vdsokit all [--verbose] [--format text|json]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
-	"defaults: info, verify, abi, timens, fallback, then bench. With --format\n"
-	"json, one object holds each command's report under its name.\n\n"
+	"defaults: info, verify, abi, timens, fallback, then bench. The text\n"
+	"report fits on one screen: the machine, one row per command, each\n"
+	"finding once (what differs, the APIs, clocks and paths it covers, how\n"
+	"many checks it failed, an example and the command that reproduces it),\n"
+	"and the bench headline. With --format json, one object holds each\n"
+	"command's report under its name.\n\n"
+	"  -v, --verbose      text: every command's full report, then the verdict\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
+
+/* The figures the bench headline shows, of the calls programs make most. */
+static const char *const headline[] = {
+	"clock-gettime-monotonic", "clock-gettime-realtime", "clock-gettime-monotonic-coarse",
+	"gettimeofday", "time", "getcpu", "getrandom",
+};
+
+struct all {
+	const char *cmd;
+	int format;		/* VK_FMT_TEXT or _JSON */
+	int verbose;
+	struct vk_info info;
+	struct vk_step step[VK_SUMMARY_STEPS];
+	struct vk_findings findings;
+	struct vk_summary sum;
+};
 
 static int worst(int a, int b)
 {
@@ -23,75 +50,259 @@ static int worst(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-static int info(const char *cmd, int json)
+/* What a command prints while it runs: all of it in JSON or --verbose,
+ * nothing when all prints its own report. */
+static int fmt(const struct all *a)
 {
-	return vk_run_info(cmd, NULL, json);
+	if (a->format == VK_FMT_JSON || a->verbose)
+		return a->format;
+	return VK_FMT_NONE;
 }
 
-static int verify(const char *cmd, int json)
+static int info(struct all *a, struct vk_step *s)
 {
-	return vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	(void)s;
+	return vk_run_info(a->cmd, NULL, fmt(a), &a->info);
 }
 
-static int abi(const char *cmd, int json)
+static int verify(struct all *a, struct vk_step *s)
 {
-	return vk_run_abi(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	return vk_run_verify(a->cmd, fmt(a), s);
 }
 
-/* Where no time namespace can be made, timens's SKIP says nothing about
- * this vDSO and leaves the status alone. */
-static int timens(const char *cmd, int json)
+static int abi(struct all *a, struct vk_step *s)
 {
-	return vk_run_timens(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT) == VK_EXIT_FAIL ?
-		       VK_EXIT_FAIL : VK_EXIT_OK;
+	return vk_run_abi(a->cmd, fmt(a), s);
 }
 
-static int fallback(const char *cmd, int json)
+static int timens(struct all *a, struct vk_step *s)
 {
-	return vk_run_fallback(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	return vk_run_timens(a->cmd, fmt(a), s);
 }
 
-static int bench(const char *cmd, int json)
+static int fallback(struct all *a, struct vk_step *s)
 {
-	return vk_run_bench(cmd, json ? VK_BENCH_JSON : VK_BENCH_TEXT);
+	return vk_run_fallback(a->cmd, fmt(a), s);
+}
+
+static int bench(struct all *a, struct vk_step *s)
+{
+	int f = fmt(a);
+
+	return vk_run_bench(a->cmd, f == VK_FMT_JSON ? VK_BENCH_JSON :
+			    f == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
 }
 
 static const struct {
 	const char *name;
-	int (*run)(const char *cmd, int json);
+	int (*run)(struct all *a, struct vk_step *s);
 } steps[] = {
 	{ "info", info }, { "verify", verify }, { "abi", abi },
 	{ "timens", timens }, { "fallback", fallback }, { "bench", bench },
 };
 
-static int run_all(const char *cmd, int json)
-{
-	int status = VK_EXIT_OK;
+#define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		if (json)
-			printf("%s\"%s\": ", i ? ", " : "{", steps[i].name);
+static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		st->pass += rs->r[i]->status == VK_PASS;
+		st->fail += rs->r[i]->status == VK_FAIL;
+		st->skip += rs->r[i]->status == VK_SKIP;
+	}
+	/* A command that could not run at all says why in its one SKIP. */
+	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
+		st->note = rs->r[0]->detail;
+}
+
+static void count_info(struct vk_summary_step *st, const struct vk_info *in)
+{
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		if (!in->funcs[i].applies)
+			continue;
+		st->pass += in->funcs[i].f.found != 0;
+		st->skip += !in->funcs[i].f.found;
+	}
+}
+
+static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
+{
+	for (size_t i = 0; i < s->nbench; i++) {
+		st->pass += !s->bench[i].skipped;
+		st->skip += s->bench[i].skipped != NULL;
+	}
+	st->bench = s->bench;
+	st->nbench = s->nbench;
+}
+
+/* Functions of this ABI that verify checked on no path at all. */
+static int unverified(const struct vk_results *rs)
+{
+	int n = 0;
+
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_api probe = { .func = f };
+		size_t prefix = strlen(vk_funcs[f].name);
+		int seen = 0;
+		char clock_prefix[40];
+		struct vk_clock none = { .name = "" };
+
+		if (!vk_api_applies(&probe, sizeof(void *) == 8))
+			continue;
+		vk_clock_api(clock_prefix, sizeof(clock_prefix), f, &none);
+		for (size_t i = 0; i < rs->n && !seen; i++) {
+			const char *api = rs->r[i]->api;
+
+			if (rs->r[i]->status == VK_SKIP)
+				continue;
+			seen = vk_funcs[f].shape == VK_SHAPE_CLOCK_TS ?
+				       !strncmp(api, clock_prefix, strlen(clock_prefix)) :
+				       !strncmp(api, vk_funcs[f].name, prefix);
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+static void headlines(struct vk_summary *sum, const struct vk_step *s)
+{
+	for (size_t h = 0; h < sizeof(headline) / sizeof(headline[0]); h++) {
+		struct vk_headline *x = &sum->head[sum->nhead];
+		int found = 0;
+
+		x->api = headline[h];
+		for (int p = 0; p < VK_NPATHS; p++)
+			x->ns[p] = NAN;
+		for (size_t i = 0; i < s->nbench; i++) {
+			const struct vk_bench_result *r = &s->bench[i];
+
+			if (strcmp(r->api, x->api) || r->skipped)
+				continue;
+			x->ns[r->path] = r->median;
+			found = 1;
+		}
+		sum->nhead += found;
+	}
+}
+
+/* Gather what the steps kept into the summary its reporters print. */
+static void summarize(struct all *a, const double *seconds, const int *status)
+{
+	struct vk_summary *sum = &a->sum;
+
+	sum->version = vk_version;
+	sum->info = &a->info;
+	sum->findings = &a->findings;
+	for (size_t i = 0; i < NSTEPS; i++) {
+		struct vk_summary_step *st = &sum->steps[sum->nsteps++];
+		const struct vk_step *s = &a->step[i];
+
+		st->name = steps[i].name;
+		st->status = status[i];
+		st->seconds = seconds[i];
+		if (!strcmp(st->name, "info"))
+			count_info(st, &a->info);
+		else if (!strcmp(st->name, "bench"))
+			count_bench(st, s);
 		else
+			count_results(st, &s->rs);
+		if (s->rs.n) {
+			st->rs = &s->rs;
+			vk_findings_add(&a->findings, st->name, &s->rs);
+		}
+		if (!strcmp(st->name, "verify"))
+			sum->unverified = unverified(&s->rs);
+		if (!strcmp(st->name, "bench"))
+			headlines(sum, s);
+	}
+}
+
+/* Where no time namespace can be made, timens's SKIP says nothing about
+ * this vDSO and leaves the status alone. */
+static int counts_toward(const char *name, int status)
+{
+	return !strcmp(name, "timens") && status == VK_EXIT_SKIP ? VK_EXIT_OK : status;
+}
+
+static int run_all(struct all *a)
+{
+	double seconds[NSTEPS];
+	int status = VK_EXIT_OK, st[NSTEPS];
+
+	for (size_t i = 0; i < NSTEPS; i++) {
+		double start = vk_monotonic();
+
+		if (a->format == VK_FMT_JSON)
+			printf("%s\"%s\": ", i ? ", " : "{", steps[i].name);
+		else if (a->verbose)
 			printf("%s== %s ==\n", i ? "\n" : "", steps[i].name);
 		fflush(stdout);
-		status = worst(status, steps[i].run(cmd, json));
+		st[i] = steps[i].run(a, &a->step[i]);
 		fflush(stdout);
+		seconds[i] = vk_monotonic() - start;
+		status = worst(status, counts_toward(steps[i].name, st[i]));
 	}
-	if (json)
+	if (a->format == VK_FMT_JSON) {
 		printf("}\n");
+		return status;
+	}
+	summarize(a, seconds, st);
+	a->sum.status = status;
+	if (a->verbose)
+		printf("\n== verdict ==\n");
+	vk_report_summary_text(stdout, &a->sum);
 	return status;
+}
+
+static int parse_opts(int argc, char **argv, struct all *a)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vf:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			a->verbose = 1;
+			break;
+		case 'f':
+			if (vk_parse_text_json(argv[0], optarg, &a->format))
+				return VK_EXIT_USAGE;
+			a->format = a->format ? VK_FMT_JSON : VK_FMT_TEXT;
+			break;
+		case 'i':
+			return vk_usage_error(argv[0], "--image is for info and list-apis: "
+					      "all runs on this process's vDSO");
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	if (optind < argc)
+		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (a->verbose && a->format != VK_FMT_TEXT)
+		return vk_usage_error(argv[0], "--verbose is for the text report");
+	return VK_OPT_GO_ON;
 }
 
 int cmd_all(int argc, char **argv)
 {
-	const char *path = NULL;
-	int json = 0, status;
+	static struct all a;
+	int status;
 
-	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
-	if (status >= 0)
+	a.cmd = argv[0];
+	status = parse_opts(argc, argv, &a);
+	if (status != VK_OPT_GO_ON)
 		return status;
-	if (path)
-		return vk_usage_error(argv[0], "--image is for info and list-apis: "
-				      "all runs on this process's vDSO");
-	return run_all(argv[0], json);
+	status = run_all(&a);
+	for (size_t i = 0; i < NSTEPS; i++)
+		vk_step_free(&a.step[i]);
+	return status;
 }

@@ -220,8 +220,21 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, c->api, vk_path_name(p));
 }
 
+/* Keep the run's description for `all`, which then owns res. */
+static void keep(struct vk_step *step, const struct vk_bench_report *rep,
+		 struct vk_bench_result *res)
+{
+	step->bench_run = malloc(sizeof(*rep));
+	if (step->bench_run) {
+		*step->bench_run = *rep;
+		step->bench_run->timer = NULL;	/* on run()'s stack */
+	}
+	step->bench = res;
+	step->nbench = rep->n;
+}
+
 static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
-		   struct vk_bench *b, struct vk_bench_result *res)
+		   struct vk_bench *b, struct vk_bench_result *res, struct vk_step *step)
 {
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
@@ -245,10 +258,13 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 	rep.n = n;
 	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
 	vk_report_bench(stdout, o->call.format, &rep);
+	if (step)
+		keep(step, &rep, res);
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases)
+static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
+	       struct vk_step *step)
 {
 	struct vk_timer timer;
 	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
@@ -273,10 +289,11 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 		return VK_EXIT_USAGE;
 	}
 	b.cs = &cs;
-	status = measure(o, cases, ncases, &b, res);
+	status = measure(o, cases, ncases, &b, res, step);
 	vk_bench_free(&b);
 	vk_callset_close(&cs);
-	free(res);
+	if (!step)
+		free(res);
 	return status;
 }
 
@@ -284,7 +301,7 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(const char *cmd, int format)
+int vk_run_bench(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
@@ -293,7 +310,7 @@ int vk_run_bench(const char *cmd, int format)
 	o.call.format = format;
 	o.call.paths = DEFAULT_PATHS;
 	add_rows(cases, &n, -1);
-	return run(cmd, &o, cases, n);
+	return run(cmd, &o, cases, n, step);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -309,5 +326,5 @@ int cmd_bench(int argc, char **argv)
 		return status;
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
-	return run(argv[0], &o, cases, n);
+	return run(argv[0], &o, cases, n, NULL);
 }

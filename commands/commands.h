@@ -8,6 +8,7 @@
 #define VK_COMMANDS_H
 
 #include "../core/image.h"
+#include "../core/result.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {
@@ -46,18 +47,36 @@ int vk_usage_error(const char *cmd, const char *fmt, ...)
 int vk_bad_option(const char *cmd);
 /* Open FILE, or the live vDSO when it is NULL; print why not. */
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
-/* The work of `vdsokit info`, also run by `vdsokit all`. */
-int vk_run_info(const char *cmd, const char *path, int json);
-/* `vdsokit abi` with its defaults, in a report format, for `all`. */
-int vk_run_abi(const char *cmd, int format);
-/* `vdsokit bench` with its defaults, in a bench format, for `all`. */
-int vk_run_bench(const char *cmd, int format);
-/* `vdsokit fallback` with its defaults, in a report format, for `all`. */
-int vk_run_fallback(const char *cmd, int format);
-/* `vdsokit timens` with its default sets, in a report format, for `all`. */
-int vk_run_timens(const char *cmd, int format);
-/* `vdsokit verify` with its defaults, in a report format, for `all`. */
-int vk_run_verify(const char *cmd, int format);
+struct vk_bench_result;
+struct vk_bench_report;
+
+/*
+ * What a command run by `all` keeps for all's own report: its results,
+ * or bench's rows and the run's description. all frees it with
+ * vk_step_free().
+ */
+struct vk_step {
+	struct vk_results rs;
+	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
+	size_t nbench;
+	struct vk_bench_report *bench_run;	/* malloc()ed */
+};
+
+/* Hand rs to step, or free it when step is NULL. */
+void vk_step_keep(struct vk_step *step, struct vk_results *rs);
+void vk_step_free(struct vk_step *step);
+
+/*
+ * The commands with their defaults, for `all`: each prints in format
+ * (VK_FMT_NONE or VK_BENCH_NONE: nothing) and keeps what it found in step.
+ */
+struct vk_info;
+int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep);
+int vk_run_abi(const char *cmd, int format, struct vk_step *step);
+int vk_run_bench(const char *cmd, int format, struct vk_step *step);
+int vk_run_fallback(const char *cmd, int format, struct vk_step *step);
+int vk_run_timens(const char *cmd, int format, struct vk_step *step);
+int vk_run_verify(const char *cmd, int format, struct vk_step *step);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/targets.h"
+#include "../report/bench.h"
 #include "commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
@@ -148,4 +149,22 @@ int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
 	if (optind == argc)
 		*nt = vk_targets_all(t);
 	return VK_OPT_GO_ON;
+}
+
+void vk_step_keep(struct vk_step *step, struct vk_results *rs)
+{
+	if (!step) {
+		vk_results_free(rs);
+		return;
+	}
+	step->rs = *rs;
+	memset(rs, 0, sizeof(*rs));
+}
+
+void vk_step_free(struct vk_step *step)
+{
+	vk_results_free(&step->rs);
+	free(step->bench);
+	free(step->bench_run);
+	memset(step, 0, sizeof(*step));
 }

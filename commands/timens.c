@@ -261,7 +261,7 @@ struct opts {
 	struct vk_call_opts call;	/* only its format: timens has one set of paths */
 };
 
-static int run(const char *cmd, struct opts *o)
+static int run(const char *cmd, struct opts *o, struct vk_step *step)
 {
 	struct vk_timens_set sets[4];
 	struct vk_results rs = { 0 };
@@ -306,7 +306,7 @@ static int run(const char *cmd, struct opts *o)
 	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	return status;
 }
 
@@ -320,11 +320,11 @@ static int parse_offset(const char *cmd, const char *opt, const char *arg, long 
 	return 0;
 }
 
-int vk_run_timens(const char *cmd, int format)
+int vk_run_timens(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 0.2, .call = { .format = format } };
 
-	return run(cmd, &o);
+	return run(cmd, &o, step);
 }
 
 int cmd_timens(int argc, char **argv)
@@ -366,5 +366,5 @@ int cmd_timens(int argc, char **argv)
 	}
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return run(argv[0], &o);
+	return run(argv[0], &o, NULL);
 }

@@ -88,7 +88,8 @@ static int exit_status(const struct vk_results *rs)
 	return skips == rs->n ? VK_EXIT_SKIP : VK_EXIT_OK;
 }
 
-static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt)
+static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt,
+	       struct vk_step *step)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
@@ -111,7 +112,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	rep.stopped = vk_results_cut(&rs) > 0;
 	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
 	status = exit_status(&rs);
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	return status;
 }
@@ -119,7 +120,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 #define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_verify(const char *cmd, int format)
+int vk_run_verify(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];
@@ -127,7 +128,7 @@ int vk_run_verify(const char *cmd, int format)
 
 	o.call.format = format;
 	o.call.paths = DEFAULT_PATHS;
-	return run(cmd, &o, t, nt);
+	return run(cmd, &o, t, nt, step);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -140,5 +141,5 @@ int cmd_verify(int argc, char **argv)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,28 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
 	va_end(ap);
+}
+
+void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
+{
+	if (r->returns)
+		return;
+	r->returns = 1;
+	r->ret = ret;
+	r->sys_ret = sys_ret;
+}
+
+const char *vk_errno_name(long e)
+{
+	switch (e) {
+	case EFAULT: return "EFAULT";
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case ENOSYS: return "ENOSYS";
+	case EAGAIN: return "EAGAIN";
+	case ENODEV: return "ENODEV";
+	default: return "errno";
+	}
 }
 
 int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails)

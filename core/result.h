@@ -22,6 +22,8 @@ struct vk_result {
 	char detail[384];	/* the first failure's values, or why skipped */
 	unsigned long long fails;	/* how many times the rule broke */
 	int cut;		/* the failure limit ended its repeats early */
+	int returns;		/* the failure is of return values: */
+	long ret, sys_ret;	/* what the path and the syscall returned */
 };
 
 /* Results are allocated one by one, so a pointer to one stays valid. */
@@ -39,6 +41,11 @@ void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt,
 	__attribute__((format(printf, 3, 4)));
 void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Record that r failed because the path returned ret, the syscall
+ * sys_ret (negative errno), so that findings can group such failures. */
+void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
+/* "EINVAL" for EINVAL (positive), for the errnos the vDSO's APIs give. */
+const char *vk_errno_name(long e);
 /* Add a copy of a result made elsewhere, e.g. in a child process. */
 void vk_results_append(struct vk_results *rs, const struct vk_result *src);
 /*

@@ -125,9 +125,11 @@ static int check_errno(struct vk_verify *v, struct vk_result *err, vk_clock_fn s
 	int rx = vk_clock_call(fn, t64, id, &x);
 
 	err->calls = 1;
-	if (rs != rx)
+	if (rs != rx) {
 		vk_result_fail(v->rs, err, "clock %d: %s returned %d (%s), the syscall %d (%s)",
 			       id, vk_path_name(p), rx, errname(rx), rs, errname(rs));
+		vk_result_returns(err, rx, rs);
+	}
 	return rs || rx;
 }
 
@@ -271,9 +273,11 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	if (vk_guarded(call_getres_null, &call, &rx, why, sizeof(why)))
 		vk_result_fail(v->rs, r, "clock %d, res NULL: %s was %s; the syscall returned %d (%s)",
 			       c->id, vk_path_name(p), why, rs, errname(rs));
-	else if (rs != rx)
+	else if (rs != rx) {
 		vk_result_fail(v->rs, r, "clock %d, res NULL: %s returned %ld (%s), the syscall %d (%s)",
 			       c->id, vk_path_name(p), rx, errname(rx), rs, errname(rs));
+		vk_result_returns(r, rx, rs);
+	}
 	if (c->id != CLOCK_REALTIME_COARSE && c->id != CLOCK_MONOTONIC_COARSE)
 		return;
 	r = vk_results_add(v->rs, api, p, "coarse-step");

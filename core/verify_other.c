@@ -84,10 +84,12 @@ static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2
 			vk_result_fail(v->rs, r, "%s %s, %s %s: %s was %s; the syscall returned %ld",
 				       names[0], c.x ? "valid" : "NULL", names[1],
 				       c.y ? "valid" : "NULL", vk_path_name(p), why, rs);
-		else if (rs != rx)
+		else if (rs != rx) {
 			vk_result_fail(v->rs, r, "%s %s, %s %s: %s returned %ld, the syscall %ld",
 				       names[0], c.x ? "valid" : "NULL", names[1],
 				       c.y ? "valid" : "NULL", vk_path_name(p), rx, rs);
+			vk_result_returns(r, rx, rs);
+		}
 	}
 }
 

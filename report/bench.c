@@ -182,6 +182,7 @@ void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep)
 	case VK_BENCH_CSV: csv(f, rep); break;
 	case VK_BENCH_KTAP: ktap(f, rep); break;
 	case VK_BENCH_VDSOTEST: vdsotest(f, rep); break;
+	case VK_BENCH_NONE: break;
 	default: text(f, rep); break;
 	}
 }

@@ -11,7 +11,8 @@
 #define VK_BENCH_SCHEMA "vdsokit-bench/1"
 
 enum vk_bench_format {
-	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST
+	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST,
+	VK_BENCH_NONE		/* nothing: `all` keeps the rows */
 };
 
 struct vk_bench_report {

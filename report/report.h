@@ -10,7 +10,8 @@
 
 #include "../core/result.h"
 
-enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON };
+/* VK_FMT_NONE prints nothing: `all` keeps the results for its own report. */
+enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_NONE };
 
 /* Parse a --format value; -1 if unknown. */
 int vk_format_parse(const char *name);

@@ -211,6 +211,8 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 void vk_report_results(FILE *f, int format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *))
 {
+	if (format == VK_FMT_NONE)
+		return;
 	if (format == VK_FMT_KTAP)
 		vk_report_ktap(f, r);
 	else if (format == VK_FMT_JSON)

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <string.h>
+
+#include "summary.h"
+
+static const char *result_name(int status)
+{
+	switch (status) {
+	case 0: return "ok";
+	case 1: return "FAIL";
+	case 4: return "SKIP";
+	default: return "ERROR";
+	}
+}
+
+static void header(FILE *f, const struct vk_summary *s)
+{
+	const struct vk_info *in = s->info;
+	const struct vk_sysinfo *si = &in->sys;
+
+	fprintf(f, "vdsokit %s: the vDSO of this machine\n", s->version);
+	fprintf(f, "kernel       %s %s %s\n", si->uts.sysname, si->uts.release, si->uts.machine);
+	fprintf(f, "build        %s\n", in->build_abi);
+	fprintf(f, "clocksource  %s: %s%s%s\n", si->clocksource[0] ? si->clocksource : "unknown",
+		si->cs_vdso == VK_YES ? "serves the vDSO" :
+		si->cs_vdso == VK_NO ? "does not serve the vDSO" : "vDSO use unknown",
+		si->cs_note ? ", " : "", si->cs_note ? si->cs_note : "");
+	fprintf(f, "vDSO         ");
+	if (!in->size) {
+		fprintf(f, "none: %s\n", in->no_image ? in->no_image : "not found");
+		return;
+	}
+	for (int i = 0, n = 0; i < VK_NFUNCS; i++) {
+		if (in->funcs[i].applies && in->funcs[i].f.found)
+			fprintf(f, "%s%s", n++ ? " " : "", vk_funcs[i].name);
+	}
+	fputc('\n', f);
+}
+
+static void steps(FILE *f, const struct vk_summary *s)
+{
+	fprintf(f, "\n%-10s %-6s %7s %7s %7s %8s\n", "command", "result", "passed", "failed",
+		"skipped", "seconds");
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_summary_step *st = &s->steps[i];
+
+		fprintf(f, "%-10s %-6s %7zu %7zu %7zu %8.1f", st->name, result_name(st->status),
+			st->pass, st->fail, st->skip, st->seconds);
+		if (st->note)
+			fprintf(f, "  %s", st->note);
+		fputc('\n', f);
+	}
+}
+
+static void finding(FILE *f, size_t i, const struct vk_finding *x)
+{
+	char clocks[160], cmd[128];
+
+	vk_finding_clocks(clocks, sizeof(clocks), x);
+	vk_finding_reproduce(cmd, sizeof(cmd), x);
+	fprintf(f, "%zu. %s\n   ", i + 1, x->what);
+	if (clocks[0])
+		fprintf(f, "clocks %s, ", clocks);
+	fprintf(f, "paths");
+	for (int p = 0, n = 0; p < VK_NPATHS; p++) {
+		if (x->paths & VK_PATH_BIT(p))
+			fprintf(f, "%s%s", n++ ? ", " : " ", vk_path_name(p));
+	}
+	fprintf(f, ": %zu failed checks (", x->checks);
+	for (int k = 0; k < x->nby; k++)
+		fprintf(f, "%s%s %zu", k ? ", " : "", x->by[k].command, x->by[k].checks);
+	fprintf(f, ")\n   e.g. %s %s %s: %s\n   reproduce: %s\n", x->example->api,
+		vk_path_name(x->example->path), x->example->check, x->example->detail, cmd);
+}
+
+static void findings(FILE *f, const struct vk_summary *s)
+{
+	const struct vk_findings *fs = s->findings;
+
+	if (!fs->n)
+		return;
+	fprintf(f, "\nFindings (%zu):\n", fs->n);
+	for (size_t i = 0; i < fs->n; i++)
+		finding(f, i, &fs->f[i]);
+	if (fs->unsorted)
+		fprintf(f, "and %zu more failed checks: see --verbose\n", fs->unsorted);
+}
+
+static void ns(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %8s", "-");
+	else
+		fprintf(f, " %8.1f", v);
+}
+
+static void bench(FILE *f, const struct vk_summary *s)
+{
+	if (!s->nhead)
+		return;
+	fprintf(f, "\n%-31s %8s %8s %8s  %s\n", "bench: ns per call (median)", "vdso", "libc",
+		"syscall", "vdso vs syscall");
+	for (size_t i = 0; i < s->nhead; i++) {
+		const struct vk_headline *h = &s->head[i];
+		double v = h->ns[VK_PATH_VDSO], sys = h->ns[VK_PATH_SYSCALL];
+
+		fprintf(f, "%-31s", h->api);
+		ns(f, v);
+		ns(f, h->ns[VK_PATH_LIBC]);
+		ns(f, sys);
+		if (!isnan(v) && !isnan(sys) && v > 0)
+			fprintf(f, "  %.1fx faster", sys / v);
+		fputc('\n', f);
+	}
+}
+
+static void verdict(FILE *f, const struct vk_summary *s)
+{
+	size_t n = s->findings->n;
+
+	fprintf(f, "\nVerdict: %s: ", result_name(s->status));
+	if (n)
+		fprintf(f, "%zu finding%s", n, n == 1 ? "" : "s");
+	else
+		fprintf(f, "no finding");
+	if (s->unverified)
+		fprintf(f, "; %d functions had no result", s->unverified);
+	else
+		fprintf(f, "; every API verified");
+	fprintf(f, ". 'vdsokit all --verbose' prints every result.\n");
+}
+
+void vk_report_summary_text(FILE *f, const struct vk_summary *s)
+{
+	header(f, s);
+	steps(f, s);
+	findings(f, s);
+	bench(f, s);
+	verdict(f, s);
+}
