@@ -12,16 +12,17 @@
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: vdsokit all [--verbose] [--format text|json]\n\n"
+	"Usage: vdsokit all [--verbose] [--format text|ktap|json]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench. The text\n"
 	"report fits on one screen: the machine, one row per command, each\n"
 	"finding once (what differs, the APIs, clocks and paths it covers, how\n"
 	"many checks it failed, an example and the command that reproduces it),\n"
-	"and the bench headline. With --format json, one object holds each\n"
-	"command's report under its name.\n\n"
+	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
+	"one subtest per command, each command's results nested in it; with\n"
+	"--format json, one object holds each command's report under its name.\n\n"
 	"  -v, --verbose      text: every command's full report, then the verdict\n"
-	"  -f, --format FMT   text (default) or json\n"
+	"  -f, --format FMT   text (default), ktap or json\n"
 	"  -h, --help         show this help\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
@@ -34,7 +35,7 @@ static const char *const headline[] = {
 
 struct all {
 	const char *cmd;
-	int format;		/* VK_FMT_TEXT or _JSON */
+	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
 	int verbose;
 	struct vk_info info;
 	struct vk_step step[VK_SUMMARY_STEPS];
@@ -133,6 +134,7 @@ static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
 	}
 	st->bench = s->bench;
 	st->nbench = s->nbench;
+	st->bench_run = s->bench_run;
 }
 
 /* Functions of this ABI that verify checked on no path at all. */
@@ -248,6 +250,10 @@ static int run_all(struct all *a)
 	}
 	summarize(a, seconds, st);
 	a->sum.status = status;
+	if (a->format == VK_FMT_KTAP) {
+		vk_report_summary_ktap(stdout, &a->sum);
+		return status;
+	}
 	if (a->verbose)
 		printf("\n== verdict ==\n");
 	vk_report_summary_text(stdout, &a->sum);
@@ -271,9 +277,10 @@ static int parse_opts(int argc, char **argv, struct all *a)
 			a->verbose = 1;
 			break;
 		case 'f':
-			if (vk_parse_text_json(argv[0], optarg, &a->format))
-				return VK_EXIT_USAGE;
-			a->format = a->format ? VK_FMT_JSON : VK_FMT_TEXT;
+			a->format = vk_format_parse(optarg);
+			if (a->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
+						      optarg);
 			break;
 		case 'i':
 			return vk_usage_error(argv[0], "--image is for info and list-apis: "

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "summary.h"
 
 static const char *result_name(int status)
@@ -138,4 +140,94 @@ void vk_report_summary_text(FILE *f, const struct vk_summary *s)
 	findings(f, s);
 	bench(f, s);
 	verdict(f, s);
+}
+
+/* info's subtest: one result per function of this ABI, found or not. */
+static void info_ktap(FILE *f, const struct vk_info *in)
+{
+	int n = 0, k = 0;
+
+	for (int i = 0; i < VK_NFUNCS; i++)
+		n += in->funcs[i].applies;
+	fprintf(f, "KTAP version 1\n# vdsokit %s info\n1..%d\n", in->version, n);
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		const struct vk_info_func *fn = &in->funcs[i];
+
+		if (!fn->applies)
+			continue;
+		fprintf(f, "ok %d %s", ++k, vk_funcs[i].name);
+		if (!fn->f.found)
+			fprintf(f, " # SKIP the vDSO does not export %s", fn->f.want);
+		else if (fn->runs[0])
+			fprintf(f, "\n# %s", fn->runs);
+		fputc('\n', f);
+	}
+}
+
+static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
+{
+	struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
+
+	if (!strcmp(st->name, "info"))
+		info_ktap(f, s->info);
+	else if (st->bench_run)
+		vk_report_bench(f, VK_BENCH_KTAP, st->bench_run);
+	else if (st->rs)
+		vk_report_ktap(f, &rep);
+	else
+		fprintf(f, "KTAP version 1\n1..0 # SKIP %s\n", st->note ? st->note : "nothing ran");
+}
+
+/* A subtest is a whole KTAP document indented by two spaces. */
+static void indented(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		fprintf(f, "  KTAP version 1\n  1..0 # SKIP out of memory\n");
+		return;
+	}
+	step_ktap(m, s, st);
+	fclose(m);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		fprintf(f, "  %s\n", line);
+		if (!strncmp(line, "KTAP version", 12))
+			fprintf(f, "  # Subtest: %s\n", st->name);
+	}
+	free(buf);
+}
+
+void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
+{
+	size_t pass = 0, fail = 0, skip = 0;
+
+	fprintf(f, "KTAP version 1\n# vdsokit %s all\n1..%zu\n", s->version, s->nsteps);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_summary_step *st = &s->steps[i];
+
+		indented(f, s, st);
+		if (st->status == 0) {
+			fprintf(f, "ok %zu %s\n", i + 1, st->name);
+			pass++;
+		} else if (st->status == 4) {
+			fprintf(f, "ok %zu %s # SKIP %s\n", i + 1, st->name,
+				st->note ? st->note : "nothing could run");
+			skip++;
+		} else {
+			fprintf(f, "not ok %zu %s%s\n", i + 1, st->name,
+				st->status == 1 ? "" : " # ERROR");
+			fail++;
+		}
+	}
+	for (size_t i = 0; i < s->findings->n; i++) {
+		char cmd[128];
+
+		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
+		fprintf(f, "# finding %zu: %s (%zu failed checks; reproduce: %s)\n", i + 1,
+			s->findings->f[i].what, s->findings->f[i].checks, cmd);
+	}
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", pass, fail,
+		skip);
 }

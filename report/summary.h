@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "../core/bench.h"
 #include "../core/findings.h"
+#include "bench.h"
 #include "info.h"
 
 #define VK_SUMMARY_STEPS 8
@@ -25,6 +25,7 @@ struct vk_summary_step {
 	const struct vk_results *rs;	/* its results, or NULL (info, bench) */
 	const struct vk_bench_result *bench;	/* bench's rows */
 	size_t nbench;
+	const struct vk_bench_report *bench_run;	/* bench's, or NULL */
 };
 
 /* One main API's bench figures: median ns per call by path (NAN: none). */
@@ -46,5 +47,7 @@ struct vk_summary {
 };
 
 void vk_report_summary_text(FILE *f, const struct vk_summary *s);
+/* One KTAP v1 document: a subtest per command, its results nested. */
+void vk_report_summary_ktap(FILE *f, const struct vk_summary *s);
 
 #endif /* VK_REPORT_SUMMARY_H */

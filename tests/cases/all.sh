@@ -58,3 +58,32 @@ done
 contains "all --verbose prints every verify result" "$TMP/verbose.txt" '^clock-gettime-monotonic +vdso +[0-9]+ +[0-9]+ +(ok|FAIL)'
 expect_status 2 "--verbose with --format json is a usage error" "$VK" all --verbose --format json
 expect_status 2 "all refuses an unknown format" "$VK" all --format yaml
+
+# all --format ktap: one KTAP v1 document, a subtest per command, each a
+# whole KTAP document indented by two spaces, whose plan counts its
+# results; a parent is "not ok" exactly when a child is.
+"$VK" all --format ktap >"$TMP/all.ktap" 2>"$TMP/err"
+kstatus=$?
+if [ $kstatus -eq 0 ] || [ $kstatus -eq 1 ]; then ok "all --format ktap exits 0 or 1 ($kstatus)"; else not_ok "all --format ktap exits 0 or 1" "exit $kstatus"; fi
+check "the document starts with a KTAP version line" test "$(head -n 1 "$TMP/all.ktap")" = "KTAP version 1"
+bad=$(grep -vE '^(  )*(KTAP version 1|1\.\.[0-9]+( # SKIP .+)?|# .*|(not )?ok [0-9]+ [^#]+( # (SKIP .+|ERROR))?)$' "$TMP/all.ktap" | head -n 3)
+if [ -z "$bad" ]; then ok "every line follows the KTAP grammar"; else not_ok "every line follows the KTAP grammar" "$bad"; fi
+top=$(grep -cE '^(not )?ok [0-9]+ ' "$TMP/all.ktap")
+check "the top plan is 1..6 with six results" test "$(sed -n 3p "$TMP/all.ktap"):$top" = "1..6:6"
+if awk '
+	/^  KTAP version 1$/ { plan = -1; n = 0; failed = 0; next }
+	/^  1\.\.[0-9]+/ { split($1, a, "."); plan = a[3]; next }
+	/^  (not )?ok [0-9]+ / { n++; if ($1 == "not") failed = 1; next }
+	/^(not )?ok [0-9]+ / {
+		if (plan != n) { print "subtest " $NF ": plan " plan ", results " n; bad = 1 }
+		if (($1 == "not") != failed) { print "subtest " $NF ": parent and children disagree"; bad = 1 }
+	}
+	END { exit bad }' "$TMP/all.ktap" >"$TMP/ktap.why"; then
+	ok "each subtest's plan counts its results, and a parent fails exactly when a child does"
+else
+	not_ok "each subtest's plan counts its results, and a parent fails exactly when a child does" "$(head -n 3 "$TMP/ktap.why")"
+fi
+contains "the document ends with the totals" "$TMP/all.ktap" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:[0-9]+ error:0$'
+if [ $status -eq 1 ]; then
+	contains "the document names the findings" "$TMP/all.ktap" '^# finding 1: '
+fi
