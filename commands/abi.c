@@ -142,11 +142,11 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
 	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(stdout, &rep);
+		vk_report_ktap(vk_step_out(step), &rep);
 	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(stdout, &rep);
+		vk_report_json(vk_step_out(step), &rep);
 	else if (o->call.format == VK_FMT_TEXT)
-		vk_report_abi_text(stdout, &rep, counts, ncounts);
+		vk_report_abi_text(vk_step_out(step), &rep, counts, ncounts);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/findings.h"
 #include "../core/isolate.h"
@@ -12,7 +14,7 @@
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: vdsokit all [--verbose] [--format text|ktap|json]\n\n"
+	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench. The text\n"
 	"report fits on one screen: the machine, one row per command, each\n"
@@ -23,6 +25,9 @@ static const char usage[] =
 	"--format json, one object holds each command's report under its name.\n\n"
 	"  -v, --verbose      text: every command's full report, then the verdict\n"
 	"  -f, --format FMT   text (default), ktap or json\n"
+	"  -o, --output DIR   also write DIR/report.txt, report.json, report.ktap and\n"
+	"                     report.html (self-contained: inline SVG, no script);\n"
+	"                     DIR is made if missing\n"
 	"  -h, --help         show this help\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
@@ -37,6 +42,8 @@ struct all {
 	const char *cmd;
 	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
 	int verbose;
+	const char *outdir;	/* --output, or NULL */
+	FILE *json;		/* DIR/report.json while the commands run */
 	struct vk_info info;
 	struct vk_step step[VK_SUMMARY_STEPS];
 	struct vk_findings findings;
@@ -55,6 +62,8 @@ static int worst(int a, int b)
  * nothing when all prints its own report. */
 static int fmt(const struct all *a)
 {
+	if (a->outdir)
+		return VK_FMT_JSON;
 	if (a->format == VK_FMT_JSON || a->verbose)
 		return a->format;
 	return VK_FMT_NONE;
@@ -62,8 +71,7 @@ static int fmt(const struct all *a)
 
 static int info(struct all *a, struct vk_step *s)
 {
-	(void)s;
-	return vk_run_info(a->cmd, NULL, fmt(a), &a->info);
+	return vk_run_info(a->cmd, NULL, fmt(a), &a->info, vk_step_out(s));
 }
 
 static int verify(struct all *a, struct vk_step *s)
@@ -226,30 +234,108 @@ static int counts_toward(const char *name, int status)
 	return !strcmp(name, "timens") && status == VK_EXIT_SKIP ? VK_EXIT_OK : status;
 }
 
+/* Open DIR/name for writing, saying why not. */
+static FILE *open_out(const struct all *a, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", a->outdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "%s: %s: %s\n", a->cmd, path, strerror(errno));
+	return f;
+}
+
+static int close_out(const struct all *a, FILE *f, const char *name)
+{
+	if (!ferror(f) && !fclose(f))
+		return 0;
+	fprintf(stderr, "%s: %s/%s: write error\n", a->cmd, a->outdir, name);
+	return -1;
+}
+
+static const struct {
+	const char *name;
+	void (*print)(FILE *f, const struct vk_summary *s);
+} files[] = {
+	{ "report.txt", vk_report_summary_text },
+	{ "report.ktap", vk_report_summary_ktap },
+	{ "report.html", vk_report_summary_html },
+};
+
+/* report.json was written while the commands ran; the others now. */
+static int write_files(const struct all *a)
+{
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f = open_out(a, files[i].name);
+
+		if (!f)
+			return -1;
+		files[i].print(f, &a->sum);
+		if (close_out(a, f, files[i].name))
+			return -1;
+	}
+	return 0;
+}
+
+/* With --output, stdout's JSON is report.json's copy. */
+static void copy_json(const struct all *a)
+{
+	char path[4096], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/report.json", a->outdir);
+	f = fopen(path, "r");
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	if (f)
+		fclose(f);
+}
+
+static void run_steps(struct all *a, double *seconds, int *st)
+{
+	FILE *out = a->json ? a->json : stdout;
+
+	for (size_t i = 0; i < NSTEPS; i++) {
+		double start = vk_monotonic();
+
+		if (fmt(a) == VK_FMT_JSON)
+			fprintf(out, "%s\"%s\": ", i ? ", " : "{", steps[i].name);
+		else if (a->verbose)
+			fprintf(out, "%s== %s ==\n", i ? "\n" : "", steps[i].name);
+		fflush(out);
+		a->step[i].out = out;
+		st[i] = steps[i].run(a, &a->step[i]);
+		fflush(out);
+		seconds[i] = vk_monotonic() - start;
+	}
+	if (fmt(a) == VK_FMT_JSON)
+		fprintf(out, "}\n");
+}
+
 static int run_all(struct all *a)
 {
 	double seconds[NSTEPS];
 	int status = VK_EXIT_OK, st[NSTEPS];
 
-	for (size_t i = 0; i < NSTEPS; i++) {
-		double start = vk_monotonic();
-
-		if (a->format == VK_FMT_JSON)
-			printf("%s\"%s\": ", i ? ", " : "{", steps[i].name);
-		else if (a->verbose)
-			printf("%s== %s ==\n", i ? "\n" : "", steps[i].name);
-		fflush(stdout);
-		st[i] = steps[i].run(a, &a->step[i]);
-		fflush(stdout);
-		seconds[i] = vk_monotonic() - start;
+	if (a->outdir && !(a->json = open_out(a, "report.json")))
+		return VK_EXIT_USAGE;
+	run_steps(a, seconds, st);
+	for (size_t i = 0; i < NSTEPS; i++)
 		status = worst(status, counts_toward(steps[i].name, st[i]));
-	}
-	if (a->format == VK_FMT_JSON) {
-		printf("}\n");
-		return status;
-	}
 	summarize(a, seconds, st);
 	a->sum.status = status;
+	if (a->json && close_out(a, a->json, "report.json"))
+		return VK_EXIT_USAGE;
+	if (a->outdir && write_files(a))
+		return VK_EXIT_USAGE;
+	if (a->format == VK_FMT_JSON) {
+		if (a->outdir)
+			copy_json(a);
+		return status;
+	}
 	if (a->format == VK_FMT_KTAP) {
 		vk_report_summary_ktap(stdout, &a->sum);
 		return status;
@@ -260,10 +346,23 @@ static int run_all(struct all *a)
 	return status;
 }
 
+/* Make DIR if it is missing: before the run, so a bad one costs nothing. */
+static int make_outdir(const char *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return vk_usage_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return vk_usage_error(cmd, "--output: '%s' is not a directory", dir);
+	return VK_OPT_GO_ON;
+}
+
 static int parse_opts(int argc, char **argv, struct all *a)
 {
 	static const struct option opts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "image", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
@@ -271,10 +370,13 @@ static int parse_opts(int argc, char **argv, struct all *a)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "vf:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vo:f:i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			a->verbose = 1;
+			break;
+		case 'o':
+			a->outdir = optarg;
 			break;
 		case 'f':
 			a->format = vk_format_parse(optarg);
@@ -296,7 +398,11 @@ static int parse_opts(int argc, char **argv, struct all *a)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	if (a->verbose && a->format != VK_FMT_TEXT)
 		return vk_usage_error(argv[0], "--verbose is for the text report");
-	return VK_OPT_GO_ON;
+	/* With --output the commands print their JSON into report.json. */
+	if (a->verbose && a->outdir)
+		return vk_usage_error(argv[0], "--verbose and --output do not go together: "
+				      "DIR/report.json holds every result");
+	return a->outdir ? make_outdir(argv[0], a->outdir) : VK_OPT_GO_ON;
 }
 
 int cmd_all(int argc, char **argv)

@@ -257,7 +257,7 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		fprintf(stderr, "\r\033[K");
 	rep.n = n;
 	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
-	vk_report_bench(stdout, o->call.format, &rep);
+	vk_report_bench(vk_step_out(step), o->call.format, &rep);
 	if (step)
 		keep(step, &rep, res);
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;

@@ -7,6 +7,8 @@
 #ifndef VK_COMMANDS_H
 #define VK_COMMANDS_H
 
+#include <stdio.h>
+
 #include "../core/image.h"
 #include "../core/result.h"
 
@@ -60,18 +62,22 @@ struct vk_step {
 	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
 	size_t nbench;
 	struct vk_bench_report *bench_run;	/* malloc()ed */
+	FILE *out;		/* where the command prints; NULL: stdout */
 };
 
 /* Hand rs to step, or free it when step is NULL. */
 void vk_step_keep(struct vk_step *step, struct vk_results *rs);
 void vk_step_free(struct vk_step *step);
+/* The stream a command prints to: step's, or stdout. */
+FILE *vk_step_out(const struct vk_step *step);
 
 /*
  * The commands with their defaults, for `all`: each prints in format
  * (VK_FMT_NONE or VK_BENCH_NONE: nothing) and keeps what it found in step.
  */
 struct vk_info;
-int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep);
+int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+		FILE *out);
 int vk_run_abi(const char *cmd, int format, struct vk_step *step);
 int vk_run_bench(const char *cmd, int format, struct vk_step *step);
 int vk_run_fallback(const char *cmd, int format, struct vk_step *step);

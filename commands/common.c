@@ -168,3 +168,8 @@ void vk_step_free(struct vk_step *step)
 	free(step->bench_run);
 	memset(step, 0, sizeof(*step));
 }
+
+FILE *vk_step_out(const struct vk_step *step)
+{
+	return step && step->out ? step->out : stdout;
+}

@@ -100,7 +100,8 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep)
+int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+		FILE *out)
 {
 	struct vk_info in = { 0 };
 	struct vk_image im;
@@ -111,9 +112,9 @@ int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *k
 	gather(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.no_image = im.err;
 	if (format == VK_FMT_JSON)
-		vk_report_info_json(stdout, &in);
+		vk_report_info_json(out, &in);
 	else if (format == VK_FMT_TEXT)
-		vk_report_info_text(stdout, &in);
+		vk_report_info_text(out, &in);
 	if (keep) {
 		/* The image is closed below: keep no pointer into it. */
 		*keep = in;
@@ -132,5 +133,5 @@ int cmd_info(int argc, char **argv)
 	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
 	if (status >= 0)
 		return status;
-	return vk_run_info(argv[0], path, json ? VK_FMT_JSON : VK_FMT_TEXT, NULL);
+	return vk_run_info(argv[0], path, json ? VK_FMT_JSON : VK_FMT_TEXT, NULL, stdout);
 }

@@ -303,7 +303,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
+	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
 	vk_step_keep(step, &rs);

@@ -110,7 +110,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	for (int i = 0; i < nt; i++)
 		vk_verify_run(&v, &t[i]);
 	rep.stopped = vk_results_cut(&rs) > 0;
-	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
+	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);

@@ -5,10 +5,14 @@
 
 "$O/tests/findings"
 
+# One run of the main job gives every format: stdout has the format
+# asked for, and --output's DIR holds report.txt, .json, .ktap and .html.
 # all's status is its commands' worst: 1 when the host's vDSO has a
 # finding, which is a finding, not a failure of all.
-"$VK" all >"$TMP/all.txt" 2>"$TMP/all.err"
+DIR=$TMP/report
+"$VK" all --format ktap --output "$DIR" >"$TMP/stdout.ktap" 2>"$TMP/all.err"
 status=$?
+cp "$DIR/report.txt" "$TMP/all.txt"
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "all (the main job) exits 0 or 1 ($status)"; else not_ok "all (the main job) exits 0 or 1" "exit $status: $(head -c 300 "$TMP/all.err")"; fi
 lines=$(wc -l <"$TMP/all.txt")
 if [ "$lines" -le 60 ]; then ok "all's report fits on one screen ($lines lines)"; else not_ok "all's report fits on one screen" "$lines lines, more than 60"; fi
@@ -56,16 +60,24 @@ for section in info verify abi timens fallback bench verdict; do
 	contains "all --verbose prints $section" "$TMP/verbose.txt" "^== $section ==\$"
 done
 contains "all --verbose prints every verify result" "$TMP/verbose.txt" '^clock-gettime-monotonic +vdso +[0-9]+ +[0-9]+ +(ok|FAIL)'
+check "all --verbose ends with the verdict" sh -c "tail -n 1 '$TMP/verbose.txt' | grep -q '^Verdict: '"
 expect_status 2 "--verbose with --format json is a usage error" "$VK" all --verbose --format json
 expect_status 2 "all refuses an unknown format" "$VK" all --format yaml
 
 # all --format ktap: one KTAP v1 document, a subtest per command, each a
 # whole KTAP document indented by two spaces, whose plan counts its
 # results; a parent is "not ok" exactly when a child is.
-"$VK" all --format ktap >"$TMP/all.ktap" 2>"$TMP/err"
-kstatus=$?
-if [ $kstatus -eq 0 ] || [ $kstatus -eq 1 ]; then ok "all --format ktap exits 0 or 1 ($kstatus)"; else not_ok "all --format ktap exits 0 or 1" "exit $kstatus"; fi
-check "the document starts with a KTAP version line" test "$(head -n 1 "$TMP/all.ktap")" = "KTAP version 1"
+for f in report.txt report.json report.ktap report.html; do
+	check "--output writes $f" test -s "$DIR/$f"
+done
+check "stdout has the format asked for, as report.ktap" cmp "$TMP/stdout.ktap" "$DIR/report.ktap"
+if need python3; then
+	check "report.json holds each command's report" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert list(d)==["info","verify","abi","timens","fallback","bench"], list(d)' "$DIR/report.json"
+else
+	skip "report.json holds each command's report" "python3 is not installed"
+fi
+cp "$DIR/report.ktap" "$TMP/all.ktap"
+check "all's KTAP document starts with a KTAP version line" test "$(head -n 1 "$TMP/all.ktap")" = "KTAP version 1"
 bad=$(grep -vE '^(  )*(KTAP version 1|1\.\.[0-9]+( # SKIP .+)?|# .*|(not )?ok [0-9]+ [^#]+( # (SKIP .+|ERROR))?)$' "$TMP/all.ktap" | head -n 3)
 if [ -z "$bad" ]; then ok "every line follows the KTAP grammar"; else not_ok "every line follows the KTAP grammar" "$bad"; fi
 top=$(grep -cE '^(not )?ok [0-9]+ ' "$TMP/all.ktap")
@@ -86,4 +98,40 @@ fi
 contains "the document ends with the totals" "$TMP/all.ktap" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:[0-9]+ error:0$'
 if [ $status -eq 1 ]; then
 	contains "the document names the findings" "$TMP/all.ktap" '^# finding 1: '
+fi
+expect_status 2 "--verbose with --output is a usage error" "$VK" all --verbose --output "$TMP/x"
+expect_status 2 "--output into a file is a usage error" "$VK" all --output "$DIR/report.txt"
+
+# The HTML report in a real browser: self-contained (no script, nothing
+# fetched), and rendered by headless Chromium into a screenshot that is
+# not blank, with one chart mark per measured bench row in its DOM.
+html=$DIR/report.html
+check "the HTML report has no script" sh -c "! grep -qi '<script' '$html'"
+check "the HTML report fetches nothing" sh -c "! grep -oE '(src|href)=\"[a-z]+:' '$html' | grep -q ."
+browser=
+for b in chromium chromium-browser google-chrome; do
+	need "$b" && browser=$b && break
+done
+desc="headless Chromium renders the HTML report"
+if [ -z "$browser" ]; then
+	skip "$desc" "no chromium on PATH (Debian: apt-get install chromium)"
+elif ! need python3; then
+	skip "$desc" "python3 is not installed (it reads the screenshot and the JSON)"
+else
+	run_browser() {
+		HOME=$TMP timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+			--user-data-dir="$TMP/profile" "$@" "file://$html" 2>>"$TMP/browser.err"
+	}
+	run_browser --window-size=1000,1400 --screenshot="$TMP/shot.png" >/dev/null
+	run_browser --dump-dom >"$TMP/dom.html"
+	if [ -s "$TMP/shot.png" ]; then ok "$desc"; else not_ok "$desc" "$(tail -n 3 "$TMP/browser.err")"; fi
+	colors=$(python3 "$TOP/tests/tools/png_colors.py" "$TMP/shot.png" 2>&1)
+	if [ "${colors:-0}" -gt 2 ] 2>/dev/null; then ok "the screenshot is not blank ($colors colors)"; else not_ok "the screenshot is not blank" "$colors"; fi
+	rows=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["bench"]["results"] if not r.get("skipped")))' "$DIR/report.json")
+	marks=$(grep -o '<circle class="mark"' "$TMP/dom.html" | wc -l)
+	samples=$(grep -o '<g class="row">' "$TMP/dom.html" | wc -l)
+	check "the DOM has one ns-per-call mark per measured row ($marks marks, $rows rows)" test "$marks" = "$rows" -a "$rows" -gt 0
+	check "the DOM has one sample strip per measured row ($samples)" test "$samples" = "$rows"
+	contains "the DOM has the fallback map" "$TMP/dom.html" '<table class="fallback">'
+	contains "the DOM has the verdict table" "$TMP/dom.html" '<table class="verdict">'
 fi
