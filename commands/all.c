@@ -224,6 +224,8 @@ static void summarize(struct all *a, const double *seconds, const int *status)
 			sum->unverified = unverified(&s->rs);
 		if (!strcmp(st->name, "bench"))
 			headlines(sum, s);
+		if (s->bench_run)
+			sum->warnings = &s->bench_run->warnings;
 	}
 }
 

@@ -191,6 +191,15 @@ static void read_cpu_model(char *buf, size_t len)
 		fclose(f);
 }
 
+static size_t short_rows(const struct vk_bench_report *rep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n; i++)
+		n += !rep->r[i].skipped && rep->r[i].n < VK_VERDICT_SAMPLES;
+	return n;
+}
+
 static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 {
 	struct vk_sysinfo si;
@@ -212,6 +221,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	/* More than one preemption per sample, or more runnable tasks than CPUs. */
 	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples) ||
 			 rep->loadavg > sysconf(_SC_NPROCESSORS_ONLN);
+	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
+	vk_env_check_samples(&rep->warnings, short_rows(rep), rep->n);
 }
 
 static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_path p)

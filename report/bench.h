@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "../core/bench.h"
+#include "../core/envcheck.h"
 
 #define VK_BENCH_SCHEMA "vdsokit-bench/1"
 
@@ -29,6 +30,7 @@ struct vk_bench_report {
 	double loadavg;
 	long voluntary, involuntary;	/* context switches during the run */
 	int disturbed;
+	struct vk_warnings warnings;	/* the machine's setup, each with its fix */
 	size_t n;
 	const struct vk_bench_result *r;
 };

@@ -83,6 +83,19 @@ static void machine(FILE *f, const struct vk_summary *s)
 			fprintf(f, "%s ", vk_funcs[i].name);
 	}
 	fprintf(f, "</td></tr>\n</table>\n");
+	if (!s->warnings || !s->warnings->n)
+		return;
+	fprintf(f, "<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
+	for (int i = 0; i < s->warnings->n; i++) {
+		fprintf(f, "<li>");
+		esc(f, s->warnings->w[i].what);
+		fprintf(f, " (");
+		esc(f, s->warnings->w[i].detail);
+		fprintf(f, "); fix: <code>");
+		esc(f, s->warnings->w[i].fix);
+		fprintf(f, "</code></li>\n");
+	}
+	fprintf(f, "</ul>\n");
 }
 
 static void verdict(FILE *f, const struct vk_summary *s)

@@ -117,6 +117,18 @@ static void bench(FILE *f, const struct vk_summary *s)
 	}
 }
 
+static void warnings(FILE *f, const struct vk_summary *s)
+{
+	if (!s->warnings || !s->warnings->n)
+		return;
+	fprintf(f, "\nWarnings (the figures may not hold elsewhere):\n");
+	for (int i = 0; i < s->warnings->n; i++) {
+		const struct vk_warning *w = &s->warnings->w[i];
+
+		fprintf(f, "- %s (%s); fix: %s\n", w->what, w->detail, w->fix);
+	}
+}
+
 static void verdict(FILE *f, const struct vk_summary *s)
 {
 	size_t n = s->findings->n;
@@ -139,6 +151,7 @@ void vk_report_summary_text(FILE *f, const struct vk_summary *s)
 	steps(f, s);
 	findings(f, s);
 	bench(f, s);
+	warnings(f, s);
 	verdict(f, s);
 }
 
@@ -228,6 +241,9 @@ void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
 		fprintf(f, "# finding %zu: %s (%zu failed checks; reproduce: %s)\n", i + 1,
 			s->findings->f[i].what, s->findings->f[i].checks, cmd);
 	}
+	for (int i = 0; s->warnings && i < s->warnings->n; i++)
+		fprintf(f, "# warning: %s (%s); fix: %s\n", s->warnings->w[i].what,
+			s->warnings->w[i].detail, s->warnings->w[i].fix);
 	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", pass, fail,
 		skip);
 }

@@ -41,6 +41,7 @@ struct vk_summary {
 	size_t nsteps;
 	const struct vk_findings *findings;
 	int unverified;		/* functions with no result on any path */
+	const struct vk_warnings *warnings;	/* bench's, or NULL */
 	struct vk_headline head[VK_HEADLINES];
 	size_t nhead;
 	int status;		/* all's exit status */

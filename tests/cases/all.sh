@@ -77,6 +77,15 @@ else
 	skip "report.json holds each command's report" "python3 is not installed"
 fi
 cp "$DIR/report.ktap" "$TMP/all.ktap"
+if need python3; then
+	check "the report lists the environment warnings of report.json, with their fixes" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["bench"]["environment"]["warnings"]
+t = open(sys.argv[2]).read()
+assert all("- %s (%s); fix: %s" % (x["warning"], x["detail"], x["fix"]) in t for x in w), w
+assert bool(w) == ("\nWarnings" in t), w
+' "$DIR/report.json" "$DIR/report.txt"
+fi
 check "all's KTAP document starts with a KTAP version line" test "$(head -n 1 "$TMP/all.ktap")" = "KTAP version 1"
 bad=$(grep -vE '^(  )*(KTAP version 1|1\.\.[0-9]+( # SKIP .+)?|# .*|(not )?ok [0-9]+ [^#]+( # (SKIP .+|ERROR))?)$' "$TMP/all.ktap" | head -n 3)
 if [ -z "$bad" ]; then ok "every line follows the KTAP grammar"; else not_ok "every line follows the KTAP grammar" "$bad"; fi

@@ -27,6 +27,21 @@ else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
 fi
 
+# Environment warnings: core/envcheck.c on made-up /sys and /proc trees,
+# then the JSON's environment block, with a warning bench itself causes.
+"$O/tests/envcheck"
+expect_status 0 "bench with 2 samples exits 0" "$VK" bench -d 0.02 -n 2 $api --format json
+if need python3; then
+	check "the JSON's environment block holds the warnings, each with its fix" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["environment"]["warnings"]
+assert all(x["warning"] and x["detail"] and x["fix"] for x in w), w
+assert "a bench row had too few samples for a verdict" in [x["warning"] for x in w], w
+' "$TMP/out"
+else
+	skip "the JSON's environment block holds the warnings" "python3 is not installed"
+fi
+
 expect_status 0 "--format vdsotest exits 0" "$VK" bench -d 0.02 $api --format vdsotest
 check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): ([0-9]+ nsec/call|not tested)\$" "$TMP/out")" = 0
 check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
