@@ -221,6 +221,7 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	/* More than one preemption per sample, or more runnable tasks than CPUs. */
 	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples) ||
 			 rep->loadavg > sysconf(_SC_NPROCESSORS_ONLN);
+	vk_env_governor("", rep->governor, sizeof(rep->governor));
 	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
 	vk_env_check_samples(&rep->warnings, short_rows(rep), rep->n);
 }

@@ -40,6 +40,12 @@ static int read_line(const char *root, const char *path, char *buf, size_t len)
 	return ok ? 0 : -1;
 }
 
+void vk_env_governor(const char *root, char *buf, size_t len)
+{
+	if (read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, len))
+		buf[0] = '\0';
+}
+
 static void governor(struct vk_warnings *w, const char *root, long cpus)
 {
 	char path[96], gov[64];

@@ -34,6 +34,8 @@ struct vk_warnings {
  */
 void vk_env_check(struct vk_warnings *w, const char *root, const struct vk_sysinfo *si,
 		  double loadavg, long cpus);
+/* CPU 0's frequency governor, or "" where there is no cpufreq. */
+void vk_env_governor(const char *root, char *buf, size_t len);
 /* short of nrows bench rows had fewer samples than a verdict needs. */
 void vk_env_check_samples(struct vk_warnings *w, size_t short_rows, size_t nrows);
 

@@ -106,6 +106,7 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
 	vk_json_end(&j);
 	vk_json_object(&j, "environment");
+	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);
 	vk_json_double(&j, "loadavg", rep->loadavg);
 	vk_json_int(&j, "voluntary_switches", rep->voluntary);
 	vk_json_int(&j, "involuntary_switches", rep->involuntary);

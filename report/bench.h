@@ -22,6 +22,7 @@ struct vk_bench_report {
 	struct utsname uts;
 	char cpu_model[128];
 	char clocksource[64];
+	char governor[32];	/* CPU 0's, or "" */
 	double seconds;
 	int samples;
 	int cpu;
