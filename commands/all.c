@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/findings.h"
 #include "../core/isolate.h"
@@ -29,6 +30,8 @@ static const char usage[] =
 	"                     report.html (self-contained: inline SVG, no script);\n"
 	"                     DIR is made if missing\n"
 	"  -h, --help         show this help\n\n"
+	"When stderr is a terminal, a progress line there says which command\n"
+	"runs, how much is done and about how long is left.\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
 
@@ -102,12 +105,15 @@ static int bench(struct all *a, struct vk_step *s)
 			    f == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
 }
 
+/* Each step with the seconds it takes on an x86_64 VM, which weigh the
+ * progress line's percent and time left. */
 static const struct {
 	const char *name;
 	int (*run)(struct all *a, struct vk_step *s);
+	double weight;
 } steps[] = {
-	{ "info", info }, { "verify", verify }, { "abi", abi },
-	{ "timens", timens }, { "fallback", fallback }, { "bench", bench },
+	{ "info", info, 0.1 }, { "verify", verify, 7 }, { "abi", abi, 1 },
+	{ "timens", timens, 2 }, { "fallback", fallback, 0.2 }, { "bench", bench, 7 },
 };
 
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
@@ -296,13 +302,39 @@ static void copy_json(const struct all *a)
 		fclose(f);
 }
 
+/*
+ * On a terminal only: which step, how much is done, how long is left,
+ * scaled by how fast the steps before it went. Not when the commands
+ * print to the same terminal as they run: their lines are the progress.
+ */
+static void progress(const struct all *a, size_t i, double elapsed)
+{
+	double done = 0, total = 0, left;
+
+	if (!isatty(STDERR_FILENO) || (fmt(a) != VK_FMT_NONE && !a->outdir && isatty(STDOUT_FILENO)))
+		return;
+	for (size_t k = 0; k < NSTEPS; k++) {
+		done += k < i ? steps[k].weight : 0;
+		total += steps[k].weight;
+	}
+	/* Until a tenth is done, the pace seen says too little to scale by. */
+	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
+	if (i == NSTEPS)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
+			steps[i].name, i + 1, NSTEPS, 100 * done / total, left);
+}
+
 static void run_steps(struct all *a, double *seconds, int *st)
 {
 	FILE *out = a->json ? a->json : stdout;
+	double begin = vk_monotonic();
 
 	for (size_t i = 0; i < NSTEPS; i++) {
 		double start = vk_monotonic();
 
+		progress(a, i, start - begin);
 		if (fmt(a) == VK_FMT_JSON)
 			fprintf(out, "%s\"%s\": ", i ? ", " : "{", steps[i].name);
 		else if (a->verbose)
@@ -313,6 +345,7 @@ static void run_steps(struct all *a, double *seconds, int *st)
 		fflush(out);
 		seconds[i] = vk_monotonic() - start;
 	}
+	progress(a, NSTEPS, 0);
 	if (fmt(a) == VK_FMT_JSON)
 		fprintf(out, "}\n");
 }

@@ -55,7 +55,17 @@ else
 	fi
 fi
 
-"$VK" all --verbose >"$TMP/verbose.txt" 2>"$TMP/err"
+# The progress line is for a terminal: none in the run above, whose
+# stderr was a file; this run's stderr is a terminal (script's), and its
+# stdout a file.
+check "no progress line when stderr is no terminal" sh -c "! grep -q 'vdsokit all: .* done' '$TMP/all.err'"
+if need script; then
+	script -qec "'$VK' all --verbose >'$TMP/verbose.txt'" "$TMP/typescript" >/dev/null 2>&1
+	contains "a progress line when stderr is a terminal" "$TMP/typescript" 'vdsokit all: verify \(2/6\), [0-9]+% done, about [0-9]+ s left'
+else
+	"$VK" all --verbose >"$TMP/verbose.txt" 2>"$TMP/err"
+	skip "a progress line when stderr is a terminal" "script (util-linux) is not installed"
+fi
 for section in info verify abi timens fallback bench verdict; do
 	contains "all --verbose prints $section" "$TMP/verbose.txt" "^== $section ==\$"
 done
