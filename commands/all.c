@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/findings.h"
@@ -242,50 +240,27 @@ static int counts_toward(const char *name, int status)
 	return !strcmp(name, "timens") && status == VK_EXIT_SKIP ? VK_EXIT_OK : status;
 }
 
-/* Open DIR/name for writing, saying why not. */
-static FILE *open_out(const struct all *a, const char *name)
+static void summary_text(FILE *f, const void *s)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", a->outdir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "%s: %s: %s\n", a->cmd, path, strerror(errno));
-	return f;
+	vk_report_summary_text(f, s);
 }
 
-static int close_out(const struct all *a, FILE *f, const char *name)
+static void summary_ktap(FILE *f, const void *s)
 {
-	if (!ferror(f) && !fclose(f))
-		return 0;
-	fprintf(stderr, "%s: %s/%s: write error\n", a->cmd, a->outdir, name);
-	return -1;
+	vk_report_summary_ktap(f, s);
 }
 
-static const struct {
-	const char *name;
-	void (*print)(FILE *f, const struct vk_summary *s);
-} files[] = {
-	{ "report.txt", vk_report_summary_text },
-	{ "report.ktap", vk_report_summary_ktap },
-	{ "report.html", vk_report_summary_html },
+static void summary_html(FILE *f, const void *s)
+{
+	vk_report_summary_html(f, s);
+}
+
+/* report.json is written while the commands run; these after. */
+static const struct vk_output files[] = {
+	{ "report.txt", summary_text },
+	{ "report.ktap", summary_ktap },
+	{ "report.html", summary_html },
 };
-
-/* report.json was written while the commands ran; the others now. */
-static int write_files(const struct all *a)
-{
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		FILE *f = open_out(a, files[i].name);
-
-		if (!f)
-			return -1;
-		files[i].print(f, &a->sum);
-		if (close_out(a, f, files[i].name))
-			return -1;
-	}
-	return 0;
-}
 
 /* With --output, stdout's JSON is report.json's copy. */
 static void copy_json(const struct all *a)
@@ -355,16 +330,17 @@ static int run_all(struct all *a)
 	double seconds[NSTEPS];
 	int status = VK_EXIT_OK, st[NSTEPS];
 
-	if (a->outdir && !(a->json = open_out(a, "report.json")))
+	if (a->outdir && !(a->json = vk_output_open(a->cmd, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
 	run_steps(a, seconds, st);
 	for (size_t i = 0; i < NSTEPS; i++)
 		status = worst(status, counts_toward(steps[i].name, st[i]));
 	summarize(a, seconds, st);
 	a->sum.status = status;
-	if (a->json && close_out(a, a->json, "report.json"))
+	if (a->json && vk_output_close(a->cmd, a->outdir, a->json, "report.json"))
 		return VK_EXIT_USAGE;
-	if (a->outdir && write_files(a))
+	if (a->outdir && vk_output_write(a->cmd, a->outdir, files, sizeof(files) / sizeof(files[0]),
+					 &a->sum))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
@@ -379,18 +355,6 @@ static int run_all(struct all *a)
 		printf("\n== verdict ==\n");
 	vk_report_summary_text(stdout, &a->sum);
 	return status;
-}
-
-/* Make DIR if it is missing: before the run, so a bad one costs nothing. */
-static int make_outdir(const char *cmd, const char *dir)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		return vk_usage_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return vk_usage_error(cmd, "--output: '%s' is not a directory", dir);
-	return VK_OPT_GO_ON;
 }
 
 static int parse_opts(int argc, char **argv, struct all *a)
@@ -437,7 +401,7 @@ static int parse_opts(int argc, char **argv, struct all *a)
 	if (a->verbose && a->outdir)
 		return vk_usage_error(argv[0], "--verbose and --output do not go together: "
 				      "DIR/report.json holds every result");
-	return a->outdir ? make_outdir(argv[0], a->outdir) : VK_OPT_GO_ON;
+	return a->outdir ? vk_output_dir(argv[0], a->outdir) : VK_OPT_GO_ON;
 }
 
 int cmd_all(int argc, char **argv)

@@ -33,12 +33,15 @@ static const char usage[] =
 	"  -I, --impl LIB.so       also measure the __vdso_* functions LIB.so exports\n"
 	"  -F, --format FMT        text (default), json, csv, ktap, or vdsotest\n"
 	"                          ('API:    vdso: N nsec/call' lines)\n"
+	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
+	"                          (self-contained: inline SVG, no script)\n"
 	"  -h, --help              show this help\n\n"
 	"Exit status: 0 measured, 2 usage error, 4 nothing could be measured.\n";
 
 struct opts {
 	struct vk_bench_opts m;
 	int cold;
+	const char *outdir;	/* --output */
 	struct vk_call_opts call;
 };
 
@@ -70,15 +73,23 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		VK_BENCH_LONGOPTS,
 		{ "cold", no_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS, longopts,
+	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS "o:", longopts,
 				NULL)) != -1) {
 		if (c == 'C') {
 			o->cold = 1;
+			continue;
+		}
+		if (c == 'o') {
+			status = vk_output_dir(argv[0], optarg);
+			if (status != VK_OPT_GO_ON)
+				return status;
+			o->outdir = optarg;
 			continue;
 		}
 		status = vk_bench_option(argv[0], c, optarg, &o->m);
@@ -232,6 +243,31 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, c->api, vk_path_name(p));
 }
 
+static void out_text(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_TEXT, rep);
+}
+
+static void out_json(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_JSON, rep);
+}
+
+static void out_ktap(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_KTAP, rep);
+}
+
+static void out_html(FILE *f, const void *rep)
+{
+	vk_report_bench_html(f, rep);
+}
+
+static const struct vk_output files[] = {
+	{ "report.txt", out_text }, { "report.json", out_json },
+	{ "report.ktap", out_ktap }, { "report.html", out_html },
+};
+
 /* Keep the run's description for `all`, which then owns res. */
 static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 		 struct vk_bench_result *res)
@@ -245,7 +281,7 @@ static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 	step->nbench = rep->n;
 }
 
-static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
+static int measure(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		   struct vk_bench *b, struct vk_bench_result *res, struct vk_step *step)
 {
 	struct vk_bench_report rep = {
@@ -270,6 +306,8 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 	rep.n = n;
 	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
 	vk_report_bench(vk_step_out(step), o->call.format, &rep);
+	if (o->outdir && vk_output_write(cmd, o->outdir, files, sizeof(files) / sizeof(files[0]), &rep))
+		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
@@ -301,7 +339,7 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 		return VK_EXIT_USAGE;
 	}
 	b.cs = &cs;
-	status = measure(o, cases, ncases, &b, res, step);
+	status = measure(cmd, o, cases, ncases, &b, res, step);
 	vk_bench_free(&b);
 	vk_callset_close(&cs);
 	if (!step)

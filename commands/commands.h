@@ -142,6 +142,23 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 /* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
 int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
 
+/* One file of --output DIR (all, bench, compare): its name and printer. */
+struct vk_output {
+	const char *name;
+	void (*print)(FILE *f, const void *report);
+};
+
+/* Make DIR if it is missing, before the run, so that a bad one costs
+ * nothing; VK_OPT_GO_ON, or the exit status after saying why. */
+int vk_output_dir(const char *cmd, const char *dir);
+/* DIR/name opened for writing, or NULL after saying why. */
+FILE *vk_output_open(const char *cmd, const char *dir, const char *name);
+/* Close f, DIR/name; -1 after saying why on a write error. */
+int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name);
+/* Print report into each of files in DIR; VK_EXIT_OK or VK_EXIT_USAGE. */
+int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
+		    const void *report);
+
 /* Option values: a positive number of seconds, a whole number. */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
 int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);

@@ -39,6 +39,8 @@ static const char usage[] =
 	"  -t, --threshold PCT      smallest change that counts, in percent (default 5)\n"
 	"  -f, --format FMT         text (default), json, or markdown: a before,\n"
 	"                           after and ratio table for a commit message\n"
+	"  -o, --output DIR         also write DIR/report.txt, .json, .ktap and .html\n"
+	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
 	"  -n, --samples N          with --impl: samples per side (default 20, 2-64)\n"
@@ -60,6 +62,7 @@ struct compare {
 	struct vk_bench_opts m;		/* with --impl */
 	const char *impl[2];
 	int nimpl;
+	const char *outdir;	/* --output */
 };
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
@@ -290,9 +293,37 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 	return VK_EXIT_USAGE;
 }
 
-static int report(struct compare *c, int format)
+static void out_text(FILE *f, const void *rep)
+{
+	vk_report_compare(f, VK_CMP_TEXT, rep);
+}
+
+static void out_json(FILE *f, const void *rep)
+{
+	vk_report_compare(f, VK_CMP_JSON, rep);
+}
+
+static void out_ktap(FILE *f, const void *rep)
+{
+	vk_report_compare_ktap(f, rep);
+}
+
+static void out_html(FILE *f, const void *rep)
+{
+	vk_report_compare_html(f, rep);
+}
+
+static const struct vk_output files[] = {
+	{ "report.txt", out_text }, { "report.json", out_json },
+	{ "report.ktap", out_ktap }, { "report.html", out_html },
+};
+
+static int report(const char *cmd, struct compare *c, int format)
 {
 	vk_report_compare(stdout, format, &c->rep);
+	if (c->outdir &&
+	    vk_output_write(cmd, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
+		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
@@ -312,7 +343,7 @@ static int compare_files(const char *cmd, struct compare *c, const char *old, co
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
-		status = report(c, format);
+		status = report(cmd, c, format);
 	free(c->rows);
 	free_bench(&a);
 	free_bench(&b);
@@ -404,7 +435,7 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	if (!status) {
 		status = build_rows(cmd, c, ser, n, ser + n, n);
 		/* Nothing measured on both sides is not a bad argument. */
-		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(c, format);
+		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(cmd, c, format);
 	}
 	free(c->rows);
 	free(ser);
@@ -443,14 +474,21 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "impl", required_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
 		VK_BENCH_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt, measuring = 0, status;
 
-	while ((opt = getopt_long(argc, argv, "t:f:I:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:f:I:o:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
 		switch (opt) {
+		case 'o':
+			status = vk_output_dir(argv[0], optarg);
+			if (status != VK_OPT_GO_ON)
+				return status;
+			c->outdir = optarg;
+			break;
 		case 't':
 			if (parse_threshold(argv[0], optarg, &c->rep.threshold))
 				return VK_EXIT_USAGE;

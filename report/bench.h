@@ -38,5 +38,7 @@ struct vk_bench_report {
 
 int vk_bench_format_parse(const char *name);
 void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep);
+/* One self-contained HTML file: no script, inline SVG (report/html.c). */
+void vk_report_bench_html(FILE *f, const struct vk_bench_report *rep);
 
 #endif /* VK_REPORT_BENCH_H */

@@ -162,3 +162,20 @@ void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep)
 	else
 		print_text(f, rep);
 }
+
+void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
+{
+	fprintf(f, "KTAP version 1\n# vdsokit %s compare %s %s\n1..%zu\n", c->version, c->old,
+		c->new, c->nrows);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct vk_compare_row *r = &c->rows[i];
+
+		fprintf(f, "%s %zu %s %s\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n",
+			r->verdict[0] == 'r' ? "not ok" : "ok", i + 1, r->old->api, r->old->path,
+			r->ratio, r->lo, r->hi, r->p, r->verdict);
+	}
+	fprintf(f, "# ");
+	vk_report_compare_oneline(f, c);
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:0 error:0\n",
+		c->nrows - c->regressions, c->regressions);
+}

@@ -35,5 +35,9 @@ struct vk_compare_report {
 void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep);
 /* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
 void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *rep);
+/* One KTAP v1 document: a result per row, not ok for a regression. */
+void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *rep);
+/* One self-contained HTML file: no script, inline SVG (report/html.c). */
+void vk_report_compare_html(FILE *f, const struct vk_compare_report *rep);
 
 #endif /* VK_REPORT_COMPARE_H */

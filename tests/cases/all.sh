@@ -127,30 +127,20 @@ expect_status 2 "--output into a file is a usage error" "$VK" all --output "$DIR
 html=$DIR/report.html
 check "the HTML report has no script" sh -c "! grep -qi '<script' '$html'"
 check "the HTML report fetches nothing" sh -c "! grep -oE '(src|href)=\"[a-z]+:' '$html' | grep -q ."
-browser=
-for b in chromium chromium-browser google-chrome; do
-	need "$b" && browser=$b && break
-done
 desc="headless Chromium renders the HTML report"
-if [ -z "$browser" ]; then
-	skip "$desc" "no chromium on PATH (Debian: apt-get install chromium)"
-elif ! need python3; then
-	skip "$desc" "python3 is not installed (it reads the screenshot and the JSON)"
-else
-	run_browser() {
-		HOME=$TMP timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-			--user-data-dir="$TMP/profile" "$@" "file://$html" 2>>"$TMP/browser.err"
-	}
-	run_browser --window-size=1000,1400 --screenshot="$TMP/shot.png" >/dev/null
-	run_browser --dump-dom >"$TMP/dom.html"
-	if [ -s "$TMP/shot.png" ]; then ok "$desc"; else not_ok "$desc" "$(tail -n 3 "$TMP/browser.err")"; fi
-	colors=$(python3 "$TOP/tests/tools/png_colors.py" "$TMP/shot.png" 2>&1)
-	if [ "${colors:-0}" -gt 2 ] 2>/dev/null; then ok "the screenshot is not blank ($colors colors)"; else not_ok "the screenshot is not blank" "$colors"; fi
+render "$html" "$TMP/all"
+case $? in
+1) skip "$desc" "$render_why" ;;
+2) not_ok "$desc" "$render_why" ;;
+*)
+	ok "$desc"
+	not_blank "$TMP/all.png"
 	rows=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["bench"]["results"] if not r.get("skipped")))' "$DIR/report.json")
-	marks=$(grep -o '<circle class="mark"' "$TMP/dom.html" | wc -l)
-	samples=$(grep -o '<g class="row">' "$TMP/dom.html" | wc -l)
-	check "the DOM has one ns-per-call mark per measured row ($marks marks, $rows rows)" test "$marks" = "$rows" -a "$rows" -gt 0
+	n=$(marks "$TMP/all.dom")
+	samples=$(grep -o '<g class="row">' "$TMP/all.dom" | wc -l)
+	check "the DOM has one ns-per-call mark per measured row ($n marks, $rows rows)" test "$n" = "$rows" -a "$rows" -gt 0
 	check "the DOM has one sample strip per measured row ($samples)" test "$samples" = "$rows"
-	contains "the DOM has the fallback map" "$TMP/dom.html" '<table class="fallback">'
-	contains "the DOM has the verdict table" "$TMP/dom.html" '<table class="verdict">'
-fi
+	contains "the DOM has the fallback map" "$TMP/all.dom" '<table class="fallback">'
+	contains "the DOM has the verdict table" "$TMP/all.dom" '<table class="verdict">'
+	;;
+esac

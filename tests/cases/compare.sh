@@ -111,6 +111,24 @@ contains "--format markdown has the regression's row" "$TMP/out" '^\| clock-gett
 contains "--format markdown ends with the summary" "$TMP/out" '^0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
 expect_status 2 "an unknown format is a usage error" "$VK" compare --format yaml old.json same.json
 contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, json or markdown\)"
+# --output DIR: the report in every format, the HTML one rendered.
+expect_status 1 "compare --output exits as compare does" "$VK" compare --output "$TMP/co" old.json slower.json
+for f in report.txt report.json report.ktap report.html; do
+	check "compare --output writes $f" test -s "$TMP/co/$f"
+done
+check "report.txt is the text report" cmp "$TMP/out" "$TMP/co/report.txt"
+contains "report.ktap has the regression as not ok" "$TMP/co/report.ktap" '^not ok 1 clock-gettime-monotonic vdso$'
+contains "report.ktap has the summary" "$TMP/co/report.ktap" '^# 0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
+render "$TMP/co/report.html" "$TMP/compare"
+case $? in
+1) skip "headless Chromium renders compare's HTML report" "$render_why" ;;
+2) not_ok "headless Chromium renders compare's HTML report" "$render_why" ;;
+*)
+	ok "headless Chromium renders compare's HTML report"
+	not_blank "$TMP/compare.png"
+	check "its DOM has one mark per compared row" test "$(marks "$TMP/compare.dom")" = 2
+	;;
+esac
 "$VK" compare old.json slower.json >"$TMP/again" 2>&1
 "$VK" compare old.json slower.json >"$TMP/again2" 2>&1
 check "the output is the same from run to run" cmp "$TMP/again" "$TMP/again2"
