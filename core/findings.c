@@ -4,37 +4,6 @@
 
 #include "findings.h"
 
-/* The function an API row belongs to (-1 if none) and its clock, which
- * has_id says whether it is an id (not "cpu:self"). */
-static int func_of(const char *api, struct vk_clock *c, int *has_id)
-{
-	int best = -1;
-	size_t best_len = 0;
-
-	c->name[0] = '\0';
-	for (int f = 0; f < VK_NFUNCS; f++) {
-		struct vk_clock none = { .name = "" };
-		char prefix[40];
-		size_t len;
-
-		if (!strcmp(api, vk_funcs[f].name))
-			return f;
-		if (vk_funcs[f].shape != VK_SHAPE_CLOCK_TS)
-			continue;
-		vk_clock_api(prefix, sizeof(prefix), f, &none);
-		len = strlen(prefix);
-		if (len > best_len && !strncmp(api, prefix, len)) {
-			best = f;
-			best_len = len;
-		}
-	}
-	if (best >= 0) {
-		snprintf(c->name, sizeof(c->name), "%s", api + best_len);
-		*has_id = vk_clock_parse(api + best_len, c) == 0;
-	}
-	return best;
-}
-
 static const char *outcome(char *buf, size_t len, long ret)
 {
 	if (!vk_is_err(ret))
@@ -122,7 +91,7 @@ void vk_findings_add(struct vk_findings *fs, const char *command, const struct v
 
 		if (r->status != VK_FAIL)
 			continue;
-		fn = func_of(r->api, &c, &has_id);
+		fn = vk_api_func(r->api, &c, &has_id);
 		describe(command, r, fn >= 0 ? vk_funcs[fn].name : r->api, what, sizeof(what), key,
 			 sizeof(key));
 		f = find(fs, key);

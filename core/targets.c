@@ -164,3 +164,33 @@ int vk_targets_all(struct vk_target *t)
 	}
 	return n;
 }
+
+int vk_api_func(const char *api, struct vk_clock *c, int *has_id)
+{
+	int best = -1;
+	size_t best_len = 0;
+
+	c->name[0] = '\0';
+	*has_id = 0;
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_clock none = { .name = "" };
+		char prefix[40];
+		size_t len;
+
+		if (!strcmp(api, vk_funcs[f].name))
+			return f;
+		if (vk_funcs[f].shape != VK_SHAPE_CLOCK_TS)
+			continue;
+		vk_clock_api(prefix, sizeof(prefix), f, &none);
+		len = strlen(prefix);
+		if (len > best_len && !strncmp(api, prefix, len)) {
+			best = f;
+			best_len = len;
+		}
+	}
+	if (best >= 0) {
+		snprintf(c->name, sizeof(c->name), "%s", api + best_len);
+		*has_id = vk_clock_parse(api + best_len, c) == 0;
+	}
+	return best;
+}

@@ -32,6 +32,10 @@ int vk_clock_parse(const char *name, struct vk_clock *c);
 int vk_clock_api_parse(const char *name, enum vk_func *f, struct vk_clock *c);
 /* The API row name for a clock function and clock: "clock-gettime-tai". */
 void vk_clock_api(char *buf, size_t len, enum vk_func f, const struct vk_clock *c);
+/* The function an API row belongs to, "clock-getres-id:16" or "time"
+ * (-1 if none), and for a clock function its clock: *has_id says
+ * whether that has an id ("id:16") or not ("cpu:self"). */
+int vk_api_func(const char *api, struct vk_clock *c, int *has_id);
 
 /*
  * The selection of APIs a command runs: every function of this ABI, or
