@@ -56,7 +56,8 @@ case $? in
 *)
 	ok "headless Chromium renders bench's HTML report"
 	not_blank "$TMP/bench.png"
-	check "its DOM has one mark per measured row" test "$(marks "$TMP/bench.dom")" = 6
+	rows=$(grep -cE '^ok [0-9]+ [^#]+$' "$TMP/bo/report.ktap")
+	check "its DOM has one mark per measured row ($rows)" test "$(marks "$TMP/bench.dom")" = "$rows" -a "$rows" -gt 0
 	;;
 esac
 expect_status 2 "bench --output into a file is a usage error" "$VK" bench --output "$TMP/bo/report.txt" time
