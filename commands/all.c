@@ -45,6 +45,8 @@ struct all {
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
+	double begin;		/* when the first step began, for the progress line */
+	size_t current;		/* the step running */
 	struct vk_info info;
 	struct vk_step step[VK_SUMMARY_STEPS];
 	struct vk_findings findings;
@@ -274,34 +276,43 @@ static void copy_json(const struct all *a)
  * scaled by how fast the steps before it went. Not when the commands
  * print to the same terminal as they run: their lines are the progress.
  */
-static void progress(const struct all *a, size_t i, double elapsed)
+static int show_progress(const struct all *a)
 {
-	double done = 0, total = 0, left;
+	return isatty(STDERR_FILENO) &&
+	       (fmt(a) == VK_FMT_NONE || a->outdir || !isatty(STDOUT_FILENO));
+}
 
-	if (!isatty(STDERR_FILENO) || (fmt(a) != VK_FMT_NONE && !a->outdir && isatty(STDOUT_FILENO)))
-		return;
+/* frac of the current step is done: the command reports it as it goes. */
+static void progress(void *ctx, double frac)
+{
+	const struct all *a = ctx;
+	double done = 0, total = 0, left, elapsed = vk_monotonic() - a->begin;
+	size_t i = a->current;
+
 	for (size_t k = 0; k < NSTEPS; k++) {
-		done += k < i ? steps[k].weight : 0;
+		done += k < i ? steps[k].weight : k == i ? frac * steps[k].weight : 0;
 		total += steps[k].weight;
 	}
 	/* Until a tenth is done, the pace seen says too little to scale by. */
 	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
-	if (i == NSTEPS)
-		fprintf(stderr, "\r\033[K");
-	else
-		fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
-			steps[i].name, i + 1, NSTEPS, 100 * done / total, left);
+	fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
+		steps[i].name, i + 1, NSTEPS, 100 * done / total, left);
 }
 
 static void run_steps(struct all *a, double *seconds, int *st)
 {
 	FILE *out = a->json ? a->json : stdout;
-	double begin = vk_monotonic();
 
+	a->begin = vk_monotonic();
 	for (size_t i = 0; i < NSTEPS; i++) {
 		double start = vk_monotonic();
 
-		progress(a, i, start - begin);
+		a->current = i;
+		if (show_progress(a)) {
+			a->step[i].progress = progress;
+			a->step[i].ctx = a;
+			progress(a, 0);
+		}
 		if (fmt(a) == VK_FMT_JSON)
 			fprintf(out, "%s\"%s\": ", i ? ", " : "{", steps[i].name);
 		else if (a->verbose)
@@ -312,7 +323,8 @@ static void run_steps(struct all *a, double *seconds, int *st)
 		fflush(out);
 		seconds[i] = vk_monotonic() - start;
 	}
-	progress(a, NSTEPS, 0);
+	if (show_progress(a))
+		fprintf(stderr, "\r\033[K");
 	if (fmt(a) == VK_FMT_JSON)
 		fprintf(out, "}\n");
 }

@@ -296,7 +296,10 @@ static int measure(const char *cmd, struct opts *o, struct vk_bench_case *cases,
 		for (int p = 0; p < VK_NPATHS; p++) {
 			if (!(o->call.paths & VK_PATH_BIT(p)))
 				continue;
-			progress(i, ncases, &cases[i], p);
+			if (step && step->progress)
+				step->progress(step->ctx, (double)i / ncases);
+			else
+				progress(i, ncases, &cases[i], p);
 			vk_bench_run(b, &cases[i], p, &res[n]);
 			measured += !res[n++].skipped;
 		}

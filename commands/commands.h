@@ -63,6 +63,10 @@ struct vk_step {
 	size_t nbench;
 	struct vk_bench_report *bench_run;	/* malloc()ed */
 	FILE *out;		/* where the command prints; NULL: stdout */
+	/* When set, the command says what fraction of it is done, and prints
+	 * no progress line of its own. */
+	void (*progress)(void *ctx, double done);
+	void *ctx;
 };
 
 /* Hand rs to step, or free it when step is NULL. */

@@ -107,8 +107,11 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		return VK_EXIT_USAGE;
 	}
 	v.cs = &cs;
-	for (int i = 0; i < nt; i++)
+	for (int i = 0; i < nt; i++) {
+		if (step && step->progress)
+			step->progress(step->ctx, (double)i / nt);
 		vk_verify_run(&v, &t[i]);
+	}
 	rep.stopped = vk_results_cut(&rs) > 0;
 	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
 	status = exit_status(&rs);

@@ -62,6 +62,9 @@ check "no progress line when stderr is no terminal" sh -c "! grep -q 'vdsokit al
 if need script; then
 	script -qec "'$VK' all --verbose >'$TMP/verbose.txt'" "$TMP/typescript" >/dev/null 2>&1
 	contains "a progress line when stderr is a terminal" "$TMP/typescript" 'vdsokit all: verify \(2/6\), [0-9]+% done, about [0-9]+ s left'
+	n=$(tr '\r' '\n' <"$TMP/typescript" | grep -oE '^.*vdsokit all: bench \(6/6\), [0-9]+% done' | sort -u | wc -l)
+	check "the progress line moves on while bench runs ($n distinct lines)" test "$n" -gt 1
+	check "bench prints no progress line of its own under all" sh -c "! tr '\r' '\n' <'$TMP/typescript' | grep -qE '^.*\[[0-9]+/[0-9]+\] '"
 else
 	"$VK" all --verbose >"$TMP/verbose.txt" 2>"$TMP/err"
 	skip "a progress line when stderr is a terminal" "script (util-linux) is not installed"
