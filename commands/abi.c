@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../core/abi.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/report.h"
 #include "commands.h"
 
@@ -149,7 +149,8 @@ static void run_vdsotest(const struct vk_abi *a, const struct vk_target *t, int 
 	}
 }
 
-static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
+static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt,
+	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 }, legacy = { 0 };
 	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->call.paths,
@@ -183,20 +184,20 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
 	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(stdout, &rep);
+		vk_report_ktap(vk_step_out(step), &rep);
 	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(stdout, &rep);
+		vk_report_json(vk_step_out(step), &rep);
 	else if (o->call.format == VK_FMT_VDSOTEST)
-		vk_report_vdsotest(stdout, &rep);
-	else
-		vk_report_abi_text(stdout, &rep, counts, ncounts);
+		vk_report_vdsotest(vk_step_out(step), &rep);
+	else if (o->call.format == VK_FMT_TEXT)
+		vk_report_abi_text(vk_step_out(step), &rep, counts, ncounts);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	for (size_t i = 0; i < legacy.n; i++)
 		ran += legacy.r[i]->status != VK_SKIP;
 	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
 	vk_results_free(&legacy);
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	free(cases);
 	return status;
@@ -204,12 +205,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_abi(const char *cmd, int format)
+int vk_run_abi(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(cmd, &o, t, vk_targets_all(t));
+	return run(cmd, &o, t, vk_targets_all(t), step);
 }
 
 int cmd_abi(int argc, char **argv)
@@ -222,5 +223,5 @@ int cmd_abi(int argc, char **argv)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
 }

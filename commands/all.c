@@ -1,19 +1,57 @@
 // SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../core/findings.h"
+#include "../core/isolate.h"
 #include "../report/bench.h"
 #include "../report/report.h"
+#include "../report/summary.h"
 #include "commands.h"
 
 static const char usage[] =
-	"Usage: vdsokit all [--format text|json]\n\n"
+	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
-	"defaults: info, verify, abi, timens, fallback, then bench. With --format\n"
-	"json, one object holds each command's report under its name.\n\n"
-	"  -f, --format FMT   text (default) or json\n"
+	"defaults: info, verify, abi, timens, fallback, then bench. The text\n"
+	"report fits on one screen: the machine, one row per command, each\n"
+	"finding once (what differs, the APIs, clocks and paths it covers, how\n"
+	"many checks it failed, an example and the command that reproduces it),\n"
+	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
+	"one subtest per command, each command's results nested in it; with\n"
+	"--format json, one object holds each command's report under its name.\n\n"
+	"  -v, --verbose      text: every command's full report, then the verdict\n"
+	"  -f, --format FMT   text (default), ktap or json\n"
+	"  -o, --output DIR   also write DIR/report.txt, report.json, report.ktap and\n"
+	"                     report.html (self-contained: inline SVG, no script);\n"
+	"                     DIR is made if missing\n"
 	"  -h, --help         show this help\n\n"
+	"When stderr is a terminal, a progress line there says which command\n"
+	"runs, how much is done and about how long is left.\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
 	"2 usage error, 4 no vDSO in this process, else 0.\n";
+
+/* The figures the bench headline shows, of the calls programs make most. */
+static const char *const headline[] = {
+	"clock-gettime-monotonic", "clock-gettime-realtime", "clock-gettime-monotonic-coarse",
+	"gettimeofday", "time", "getcpu", "getrandom",
+};
+
+struct all {
+	const char *cmd;
+	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
+	int verbose;
+	const char *outdir;	/* --output, or NULL */
+	FILE *json;		/* DIR/report.json while the commands run */
+	double begin;		/* when the first step began, for the progress line */
+	size_t current;		/* the step running */
+	struct vk_info info;
+	struct vk_step step[VK_SUMMARY_STEPS];
+	struct vk_findings findings;
+	struct vk_summary sum;
+};
 
 static int worst(int a, int b)
 {
@@ -23,75 +61,364 @@ static int worst(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-static int info(const char *cmd, int json)
+/* What a command prints while it runs: its JSON into report.json with
+ * --output; all of it with --format json or --verbose; else nothing, as
+ * all prints its own report. */
+static int fmt(const struct all *a)
 {
-	return vk_run_info(cmd, NULL, json);
+	if (a->outdir)
+		return VK_FMT_JSON;
+	if (a->format == VK_FMT_JSON || a->verbose)
+		return a->format;
+	return VK_FMT_NONE;
 }
 
-static int verify(const char *cmd, int json)
+static int info(struct all *a, struct vk_step *s)
 {
-	return vk_run_verify(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	return vk_run_info(a->cmd, NULL, fmt(a), &a->info, vk_step_out(s));
 }
 
-static int abi(const char *cmd, int json)
+static int verify(struct all *a, struct vk_step *s)
 {
-	return vk_run_abi(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	return vk_run_verify(a->cmd, fmt(a), s);
+}
+
+static int abi(struct all *a, struct vk_step *s)
+{
+	return vk_run_abi(a->cmd, fmt(a), s);
+}
+
+static int timens(struct all *a, struct vk_step *s)
+{
+	return vk_run_timens(a->cmd, fmt(a), s);
+}
+
+static int fallback(struct all *a, struct vk_step *s)
+{
+	return vk_run_fallback(a->cmd, fmt(a), s);
+}
+
+static int bench(struct all *a, struct vk_step *s)
+{
+	int f = fmt(a);
+
+	return vk_run_bench(a->cmd, f == VK_FMT_JSON ? VK_BENCH_JSON :
+			    f == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
+}
+
+/* Each step with the seconds it takes on an x86_64 VM, which weigh the
+ * progress line's percent and time left. */
+static const struct {
+	const char *name;
+	int (*run)(struct all *a, struct vk_step *s);
+	double weight;
+} steps[] = {
+	{ "info", info, 0.1 }, { "verify", verify, 7 }, { "abi", abi, 1 },
+	{ "timens", timens, 2 }, { "fallback", fallback, 0.2 }, { "bench", bench, 7 },
+};
+
+#define NSTEPS (sizeof(steps) / sizeof(steps[0]))
+
+static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		st->pass += rs->r[i]->status == VK_PASS;
+		st->fail += rs->r[i]->status == VK_FAIL;
+		st->skip += rs->r[i]->status == VK_SKIP;
+	}
+	/* A command that could not run at all says why in its one SKIP. */
+	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
+		st->note = rs->r[0]->detail;
+}
+
+static void count_info(struct vk_summary_step *st, const struct vk_info *in)
+{
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		if (!in->funcs[i].applies)
+			continue;
+		st->pass += in->funcs[i].f.found != 0;
+		st->skip += !in->funcs[i].f.found;
+	}
+}
+
+static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
+{
+	for (size_t i = 0; i < s->nbench; i++) {
+		st->pass += !s->bench[i].skipped;
+		st->skip += s->bench[i].skipped != NULL;
+	}
+	st->bench = s->bench;
+	st->nbench = s->nbench;
+	st->bench_run = s->bench_run;
+}
+
+/* Functions of this ABI that verify checked on no path at all. */
+static int unverified(const struct vk_results *rs)
+{
+	int seen[VK_NFUNCS] = { 0 }, n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		struct vk_clock c;
+		int has_id, f = vk_api_func(rs->r[i]->api, &c, &has_id);
+
+		if (f >= 0 && rs->r[i]->status != VK_SKIP)
+			seen[f] = 1;
+	}
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_api probe = { .func = f };
+
+		n += vk_api_applies(&probe, sizeof(void *) == 8) && !seen[f];
+	}
+	return n;
+}
+
+static void headlines(struct vk_summary *sum, const struct vk_step *s)
+{
+	for (size_t h = 0; h < sizeof(headline) / sizeof(headline[0]); h++) {
+		struct vk_headline *x = &sum->head[sum->nhead];
+		int found = 0;
+
+		x->api = headline[h];
+		for (int p = 0; p < VK_NPATHS; p++)
+			x->ns[p] = NAN;
+		for (size_t i = 0; i < s->nbench; i++) {
+			const struct vk_bench_result *r = &s->bench[i];
+
+			if (strcmp(r->api, x->api) || r->skipped)
+				continue;
+			x->ns[r->path] = r->median;
+			found = 1;
+		}
+		sum->nhead += found;
+	}
+}
+
+/* Gather what the steps kept into the summary its reporters print. */
+static void summarize(struct all *a, const double *seconds, const int *status)
+{
+	struct vk_summary *sum = &a->sum;
+
+	sum->version = vk_version;
+	sum->info = &a->info;
+	sum->findings = &a->findings;
+	for (size_t i = 0; i < NSTEPS; i++) {
+		struct vk_summary_step *st = &sum->steps[sum->nsteps++];
+		const struct vk_step *s = &a->step[i];
+
+		st->name = steps[i].name;
+		st->status = status[i];
+		st->seconds = seconds[i];
+		if (!strcmp(st->name, "info"))
+			count_info(st, &a->info);
+		else if (!strcmp(st->name, "bench"))
+			count_bench(st, s);
+		else
+			count_results(st, &s->rs);
+		if (s->rs.n) {
+			st->rs = &s->rs;
+			vk_findings_add(&a->findings, st->name, &s->rs);
+		}
+		if (!strcmp(st->name, "verify"))
+			sum->unverified = unverified(&s->rs);
+		if (!strcmp(st->name, "bench"))
+			headlines(sum, s);
+		if (s->bench_run)
+			sum->warnings = &s->bench_run->warnings;
+	}
 }
 
 /* Where no time namespace can be made, timens's SKIP says nothing about
  * this vDSO and leaves the status alone. */
-static int timens(const char *cmd, int json)
+static int counts_toward(const char *name, int status)
 {
-	return vk_run_timens(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT) == VK_EXIT_FAIL ?
-		       VK_EXIT_FAIL : VK_EXIT_OK;
+	return !strcmp(name, "timens") && status == VK_EXIT_SKIP ? VK_EXIT_OK : status;
 }
 
-static int fallback(const char *cmd, int json)
+static void summary_text(FILE *f, const void *s)
 {
-	return vk_run_fallback(cmd, json ? VK_FMT_JSON : VK_FMT_TEXT);
+	vk_report_summary_text(f, s);
 }
 
-static int bench(const char *cmd, int json)
+static void summary_ktap(FILE *f, const void *s)
 {
-	return vk_run_bench(cmd, json ? VK_BENCH_JSON : VK_BENCH_TEXT);
+	vk_report_summary_ktap(f, s);
 }
 
-static const struct {
-	const char *name;
-	int (*run)(const char *cmd, int json);
-} steps[] = {
-	{ "info", info }, { "verify", verify }, { "abi", abi },
-	{ "timens", timens }, { "fallback", fallback }, { "bench", bench },
+static void summary_html(FILE *f, const void *s)
+{
+	vk_report_summary_html(f, s);
+}
+
+/* report.json is written while the commands run; these after. */
+static const struct vk_output files[] = {
+	{ "report.txt", summary_text },
+	{ "report.ktap", summary_ktap },
+	{ "report.html", summary_html },
 };
 
-static int run_all(const char *cmd, int json)
+/* With --output, stdout's JSON is report.json's copy. */
+static void copy_json(const struct all *a)
 {
-	int status = VK_EXIT_OK;
+	char path[4096], buf[4096];
+	size_t n;
+	FILE *f;
 
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		if (json)
-			printf("%s\"%s\": ", i ? ", " : "{", steps[i].name);
-		else
-			printf("%s== %s ==\n", i ? "\n" : "", steps[i].name);
-		fflush(stdout);
-		status = worst(status, steps[i].run(cmd, json));
-		fflush(stdout);
+	snprintf(path, sizeof(path), "%s/report.json", a->outdir);
+	f = fopen(path, "r");
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * On a terminal only: which step, how much is done, how long is left,
+ * scaled by how fast the steps before it went. Not when the commands
+ * print to the same terminal as they run: their lines are the progress.
+ */
+static int show_progress(const struct all *a)
+{
+	return isatty(STDERR_FILENO) &&
+	       (fmt(a) == VK_FMT_NONE || a->outdir || !isatty(STDOUT_FILENO));
+}
+
+/* frac of the current step is done: the command reports it as it goes. */
+static void progress(void *ctx, double frac)
+{
+	const struct all *a = ctx;
+	double done = 0, total = 0, left, elapsed = vk_monotonic() - a->begin;
+	size_t i = a->current;
+
+	for (size_t k = 0; k < NSTEPS; k++) {
+		done += k < i ? steps[k].weight : k == i ? frac * steps[k].weight : 0;
+		total += steps[k].weight;
 	}
-	if (json)
-		printf("}\n");
+	/* Until a tenth is done, the pace seen says too little to scale by. */
+	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
+	fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
+		steps[i].name, i + 1, NSTEPS, 100 * done / total, left);
+}
+
+static void run_steps(struct all *a, double *seconds, int *st)
+{
+	FILE *out = a->json ? a->json : stdout;
+
+	a->begin = vk_monotonic();
+	for (size_t i = 0; i < NSTEPS; i++) {
+		double start = vk_monotonic();
+
+		a->current = i;
+		if (show_progress(a)) {
+			a->step[i].progress = progress;
+			a->step[i].ctx = a;
+			progress(a, 0);
+		}
+		if (fmt(a) == VK_FMT_JSON)
+			fprintf(out, "%s\"%s\": ", i ? ", " : "{", steps[i].name);
+		else if (a->verbose)
+			fprintf(out, "%s== %s ==\n", i ? "\n" : "", steps[i].name);
+		fflush(out);
+		a->step[i].out = out;
+		st[i] = steps[i].run(a, &a->step[i]);
+		fflush(out);
+		seconds[i] = vk_monotonic() - start;
+	}
+	if (show_progress(a))
+		fprintf(stderr, "\r\033[K");
+	if (fmt(a) == VK_FMT_JSON)
+		fprintf(out, "}\n");
+}
+
+static int run_all(struct all *a)
+{
+	double seconds[NSTEPS];
+	int status = VK_EXIT_OK, st[NSTEPS];
+
+	if (a->outdir && !(a->json = vk_output_open(a->cmd, a->outdir, "report.json")))
+		return VK_EXIT_USAGE;
+	run_steps(a, seconds, st);
+	for (size_t i = 0; i < NSTEPS; i++)
+		status = worst(status, counts_toward(steps[i].name, st[i]));
+	summarize(a, seconds, st);
+	a->sum.status = status;
+	if (a->json && vk_output_close(a->cmd, a->outdir, a->json, "report.json"))
+		return VK_EXIT_USAGE;
+	if (a->outdir && vk_output_write(a->cmd, a->outdir, files, sizeof(files) / sizeof(files[0]),
+					 &a->sum))
+		return VK_EXIT_USAGE;
+	if (a->format == VK_FMT_JSON) {
+		if (a->outdir)
+			copy_json(a);
+		return status;
+	}
+	if (a->format == VK_FMT_KTAP) {
+		vk_report_summary_ktap(stdout, &a->sum);
+		return status;
+	}
+	if (a->verbose)
+		printf("\n== verdict ==\n");
+	vk_report_summary_text(stdout, &a->sum);
 	return status;
+}
+
+static int parse_opts(int argc, char **argv, struct all *a)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vo:f:i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			a->verbose = 1;
+			break;
+		case 'o':
+			a->outdir = optarg;
+			break;
+		case 'f':
+			a->format = vk_format_parse(optarg);
+			if (a->format < 0)
+				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
+						      optarg);
+			break;
+		case 'i':
+			return vk_usage_error(argv[0], "--image is for info and list-apis: "
+					      "all runs on this process's vDSO");
+		case 'h':
+			fputs(usage, stdout);
+			return VK_EXIT_OK;
+		default:
+			return vk_bad_option(argv[0]);
+		}
+	}
+	if (optind < argc)
+		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (a->verbose && a->format != VK_FMT_TEXT)
+		return vk_usage_error(argv[0], "--verbose is for the text report");
+	/* With --output the commands print their JSON into report.json. */
+	if (a->verbose && a->outdir)
+		return vk_usage_error(argv[0], "--verbose and --output do not go together: "
+				      "DIR/report.json holds every result");
+	return a->outdir ? vk_output_dir(argv[0], a->outdir) : VK_OPT_GO_ON;
 }
 
 int cmd_all(int argc, char **argv)
 {
-	const char *path = NULL;
-	int json = 0, status;
+	static struct all a;
+	int status;
 
-	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
-	if (status >= 0)
+	a.cmd = argv[0];
+	status = parse_opts(argc, argv, &a);
+	if (status != VK_OPT_GO_ON)
 		return status;
-	if (path)
-		return vk_usage_error(argv[0], "--image is for info and list-apis: "
-				      "all runs on this process's vDSO");
-	return run_all(argv[0], json);
+	status = run_all(&a);
+	for (size_t i = 0; i < NSTEPS; i++)
+		vk_step_free(&a.step[i]);
+	return status;
 }

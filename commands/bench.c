@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../core/sysinfo.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/bench.h"
 #include "commands.h"
 
@@ -33,12 +33,15 @@ static const char usage[] =
 	"  -I, --impl LIB.so       also measure the __vdso_* functions LIB.so exports\n"
 	"  -F, --format FMT        text (default), json, csv, ktap, or vdsotest\n"
 	"                          ('API:    vdso: N nsec/call' lines)\n"
+	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
+	"                          (self-contained: inline SVG, no script)\n"
 	"  -h, --help              show this help\n\n"
 	"Exit status: 0 measured, 2 usage error, 4 nothing could be measured.\n";
 
 struct opts {
 	struct vk_bench_opts m;
 	int cold;
+	const char *outdir;	/* --output */
 	struct vk_call_opts call;
 };
 
@@ -70,15 +73,23 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		VK_BENCH_LONGOPTS,
 		{ "cold", no_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS, longopts,
+	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS "o:", longopts,
 				NULL)) != -1) {
 		if (c == 'C') {
 			o->cold = 1;
+			continue;
+		}
+		if (c == 'o') {
+			status = vk_output_dir(argv[0], optarg);
+			if (status != VK_OPT_GO_ON)
+				return status;
+			o->outdir = optarg;
 			continue;
 		}
 		status = vk_bench_option(argv[0], c, optarg, &o->m);
@@ -191,6 +202,15 @@ static void read_cpu_model(char *buf, size_t len)
 		fclose(f);
 }
 
+static size_t short_rows(const struct vk_bench_report *rep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n; i++)
+		n += !rep->r[i].skipped && rep->r[i].n < VK_VERDICT_SAMPLES;
+	return n;
+}
+
 static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 {
 	struct vk_sysinfo si;
@@ -212,6 +232,9 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	/* More than one preemption per sample, or more runnable tasks than CPUs. */
 	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples) ||
 			 rep->loadavg > sysconf(_SC_NPROCESSORS_ONLN);
+	vk_env_governor("", rep->governor, sizeof(rep->governor));
+	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
+	vk_env_check_samples(&rep->warnings, short_rows(rep), rep->n);
 }
 
 static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_path p)
@@ -220,8 +243,46 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, c->api, vk_path_name(p));
 }
 
-static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
-		   struct vk_bench *b, struct vk_bench_result *res)
+static void out_text(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_TEXT, rep);
+}
+
+static void out_json(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_JSON, rep);
+}
+
+static void out_ktap(FILE *f, const void *rep)
+{
+	vk_report_bench(f, VK_BENCH_KTAP, rep);
+}
+
+static void out_html(FILE *f, const void *rep)
+{
+	vk_report_bench_html(f, rep);
+}
+
+static const struct vk_output files[] = {
+	{ "report.txt", out_text }, { "report.json", out_json },
+	{ "report.ktap", out_ktap }, { "report.html", out_html },
+};
+
+/* Keep the run's description for `all`, which then owns res. */
+static void keep(struct vk_step *step, const struct vk_bench_report *rep,
+		 struct vk_bench_result *res)
+{
+	step->bench_run = malloc(sizeof(*rep));
+	if (step->bench_run) {
+		*step->bench_run = *rep;
+		step->bench_run->timer = NULL;	/* on run()'s stack */
+	}
+	step->bench = res;
+	step->nbench = rep->n;
+}
+
+static int measure(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
+		   struct vk_bench *b, struct vk_bench_result *res, struct vk_step *step)
 {
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
@@ -235,7 +296,10 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		for (int p = 0; p < VK_NPATHS; p++) {
 			if (!(o->call.paths & VK_PATH_BIT(p)))
 				continue;
-			progress(i, ncases, &cases[i], p);
+			if (step && step->progress)
+				step->progress(step->ctx, (double)i / ncases);
+			else
+				progress(i, ncases, &cases[i], p);
 			vk_bench_run(b, &cases[i], p, &res[n]);
 			measured += !res[n++].skipped;
 		}
@@ -244,11 +308,16 @@ static int measure(struct opts *o, struct vk_bench_case *cases, size_t ncases,
 		fprintf(stderr, "\r\033[K");
 	rep.n = n;
 	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
-	vk_report_bench(stdout, o->call.format, &rep);
+	vk_report_bench(vk_step_out(step), o->call.format, &rep);
+	if (o->outdir && vk_output_write(cmd, o->outdir, files, sizeof(files) / sizeof(files[0]), &rep))
+		return VK_EXIT_USAGE;
+	if (step)
+		keep(step, &rep, res);
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases)
+static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
+	       struct vk_step *step)
 {
 	struct vk_timer timer;
 	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
@@ -273,10 +342,11 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 		return VK_EXIT_USAGE;
 	}
 	b.cs = &cs;
-	status = measure(o, cases, ncases, &b, res);
+	status = measure(cmd, o, cases, ncases, &b, res, step);
 	vk_bench_free(&b);
 	vk_callset_close(&cs);
-	free(res);
+	if (!step)
+		free(res);
 	return status;
 }
 
@@ -284,7 +354,7 @@ static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, siz
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(const char *cmd, int format)
+int vk_run_bench(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
@@ -293,7 +363,7 @@ int vk_run_bench(const char *cmd, int format)
 	o.call.format = format;
 	o.call.paths = DEFAULT_PATHS;
 	add_rows(cases, &n, -1);
-	return run(cmd, &o, cases, n);
+	return run(cmd, &o, cases, n, step);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -309,5 +379,5 @@ int cmd_bench(int argc, char **argv)
 		return status;
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
-	return run(argv[0], &o, cases, n);
+	return run(argv[0], &o, cases, n, NULL);
 }

@@ -7,7 +7,10 @@
 #ifndef VK_COMMANDS_H
 #define VK_COMMANDS_H
 
+#include <stdio.h>
+
 #include "../core/image.h"
+#include "../core/result.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {
@@ -56,18 +59,44 @@ int vk_usage_error(const char *cmd, const char *fmt, ...)
 int vk_bad_option(const char *cmd);
 /* Open FILE, or the live vDSO when it is NULL; print why not. */
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
-/* The work of `vdsokit info`, also run by `vdsokit all`. */
-int vk_run_info(const char *cmd, const char *path, int json);
-/* `vdsokit abi` with its defaults, in a report format, for `all`. */
-int vk_run_abi(const char *cmd, int format);
-/* `vdsokit bench` with its defaults, in a bench format, for `all`. */
-int vk_run_bench(const char *cmd, int format);
-/* `vdsokit fallback` with its defaults, in a report format, for `all`. */
-int vk_run_fallback(const char *cmd, int format);
-/* `vdsokit timens` with its default sets, in a report format, for `all`. */
-int vk_run_timens(const char *cmd, int format);
-/* `vdsokit verify` with its defaults, in a report format, for `all`. */
-int vk_run_verify(const char *cmd, int format);
+struct vk_bench_result;
+struct vk_bench_report;
+
+/*
+ * What a command run by `all` keeps for all's own report: its results,
+ * or bench's rows and the run's description. all frees it with
+ * vk_step_free().
+ */
+struct vk_step {
+	struct vk_results rs;
+	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
+	size_t nbench;
+	struct vk_bench_report *bench_run;	/* malloc()ed */
+	FILE *out;		/* where the command prints; NULL: stdout */
+	/* When set, the command says what fraction of it is done, and prints
+	 * no progress line of its own. */
+	void (*progress)(void *ctx, double done);
+	void *ctx;
+};
+
+/* Hand rs to step, or free it when step is NULL. */
+void vk_step_keep(struct vk_step *step, struct vk_results *rs);
+void vk_step_free(struct vk_step *step);
+/* The stream a command prints to: step's, or stdout. */
+FILE *vk_step_out(const struct vk_step *step);
+
+/*
+ * The commands with their defaults, for `all`: each prints in format
+ * (VK_FMT_NONE or VK_BENCH_NONE: nothing) and keeps what it found in step.
+ */
+struct vk_info;
+int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+		FILE *out);
+int vk_run_abi(const char *cmd, int format, struct vk_step *step);
+int vk_run_bench(const char *cmd, int format, struct vk_step *step);
+int vk_run_fallback(const char *cmd, int format, struct vk_step *step);
+int vk_run_timens(const char *cmd, int format, struct vk_step *step);
+int vk_run_verify(const char *cmd, int format, struct vk_step *step);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);
 
@@ -126,6 +155,23 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 		   size_t *n);
 /* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
 int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
+
+/* One file of --output DIR (all, bench, compare): its name and printer. */
+struct vk_output {
+	const char *name;
+	void (*print)(FILE *f, const void *report);
+};
+
+/* Make DIR if it is missing, before the run, so that a bad one costs
+ * nothing; VK_OPT_GO_ON, or the exit status after saying why. */
+int vk_output_dir(const char *cmd, const char *dir);
+/* DIR/name opened for writing, or NULL after saying why. */
+FILE *vk_output_open(const char *cmd, const char *dir, const char *name);
+/* Close f, DIR/name; -1 after saying why on a write error. */
+int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name);
+/* Print report into each of files in DIR; VK_EXIT_OK or VK_EXIT_USAGE. */
+int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
+		    const void *report);
 
 /* Option values: a positive number of seconds, a whole number. */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "../core/verify.h"
+#include "../core/targets.h"
+#include "../report/bench.h"
 #include "commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
@@ -148,4 +151,75 @@ int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
 	if (optind == argc)
 		*nt = vk_targets_all(t);
 	return VK_OPT_GO_ON;
+}
+
+void vk_step_keep(struct vk_step *step, struct vk_results *rs)
+{
+	if (!step) {
+		vk_results_free(rs);
+		return;
+	}
+	step->rs = *rs;
+	memset(rs, 0, sizeof(*rs));
+}
+
+void vk_step_free(struct vk_step *step)
+{
+	vk_results_free(&step->rs);
+	free(step->bench);
+	free(step->bench_run);
+	memset(step, 0, sizeof(*step));
+}
+
+FILE *vk_step_out(const struct vk_step *step)
+{
+	return step && step->out ? step->out : stdout;
+}
+
+int vk_output_dir(const char *cmd, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return vk_usage_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return vk_usage_error(cmd, "--output: '%s' is not a directory", dir);
+	return VK_OPT_GO_ON;
+}
+
+FILE *vk_output_open(const char *cmd, const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+	return f;
+}
+
+int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name)
+{
+	int bad = ferror(f);
+
+	if (!fclose(f) && !bad)
+		return 0;
+	fprintf(stderr, "%s: %s/%s: write error\n", cmd, dir, name);
+	return -1;
+}
+
+int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
+		    const void *report)
+{
+	for (size_t i = 0; i < n; i++) {
+		FILE *f = vk_output_open(cmd, dir, files[i].name);
+
+		if (!f)
+			return VK_EXIT_USAGE;
+		files[i].print(f, report);
+		if (vk_output_close(cmd, dir, f, files[i].name))
+			return VK_EXIT_USAGE;
+	}
+	return VK_EXIT_OK;
 }

@@ -19,7 +19,7 @@
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
 
 static const char usage[] =
-	"Usage: vdsokit compare [--threshold PCT] [--format text|json] OLD.json NEW.json\n"
+	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
 	"       vdsokit compare [OPTIONS] --impl [OLD.so] --impl NEW.so [API...]\n\n"
 	"Compare two 'vdsokit bench --format json' runs, or measure two sides in\n"
 	"turn in this one process: the kernel's vDSO against an implementation\n"
@@ -31,10 +31,16 @@ static const char usage[] =
 	"Mann-Whitney p-value, and a verdict. A change is significant when p < 0.05\n"
 	"and the ratio is more than 1% from 100%; it is a 'regression' or an\n"
 	"'improvement' when it is also beyond 100% +- PCT, else '~ (significant)';\n"
-	"any other row is '~'. A warning is printed when two files come from\n"
-	"different kernels, machines or CPU models.\n\n"
+	"any other row is '~'. Above the table, the two files' environments\n"
+	"(kernel, clocksource, CPU model, governor) and which differ; a warning\n"
+	"is printed when they come from different kernels, machines or CPU\n"
+	"models. The last line sums up: '3 faster, 1 slower, 30 unchanged;\n"
+	"geometric mean 0.970' (of the new/old ratios).\n\n"
 	"  -t, --threshold PCT      smallest change that counts, in percent (default 5)\n"
-	"  -f, --format FMT         text (default) or json\n"
+	"  -f, --format FMT         text (default), json, or markdown: a before,\n"
+	"                           after and ratio table for a commit message\n"
+	"  -o, --output DIR         also write DIR/report.txt, .json, .ktap and .html\n"
+	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
 	"  -n, --samples N          with --impl: samples per side (default 20, 2-64)\n"
@@ -56,6 +62,7 @@ struct compare {
 	struct vk_bench_opts m;		/* with --impl */
 	const char *impl[2];
 	int nimpl;
+	const char *outdir;	/* --output */
 };
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
@@ -219,6 +226,28 @@ static void warn_mismatch(const char *cmd, const struct bench_file *a, const str
 	}
 }
 
+/* The settings a reader of the table needs to trust it, old and new. */
+static void env_fields(struct vk_compare_report *rep, const struct bench_file *a,
+		       const struct bench_file *b)
+{
+	static const struct {
+		const char *what, *obj, *key;
+	} f[VK_ENV_FIELDS] = {
+		{ "kernel", "kernel", "release" },
+		{ "clocksource", NULL, "clocksource" },
+		{ "CPU model", NULL, "cpu_model" },
+		{ "governor", "environment", "governor" },
+	};
+
+	for (int i = 0; i < VK_ENV_FIELDS; i++) {
+		const char *x = field(a->doc, f[i].obj, f[i].key);
+		const char *y = field(b->doc, f[i].obj, f[i].key);
+
+		rep->env[i] = (struct vk_env_field){ f[i].what, x ? x : "unknown", y ? y : "unknown" };
+	}
+	rep->nenv = VK_ENV_FIELDS;
+}
+
 static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
 				    const char *path)
 {
@@ -256,6 +285,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 	}
 	rep->rows = c->rows;
 	rep->not_compared = nold + nnew - 2 * rep->nrows;
+	rep->geomean = vk_compare_geomean(c->rows, rep->nrows);
 	if (rep->nrows)
 		return VK_EXIT_OK;
 	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", cmd,
@@ -263,14 +293,42 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 	return VK_EXIT_USAGE;
 }
 
-static int report(struct compare *c, int json)
+static void out_text(FILE *f, const void *rep)
 {
-	vk_report_compare(stdout, json, &c->rep);
+	vk_report_compare(f, VK_CMP_TEXT, rep);
+}
+
+static void out_json(FILE *f, const void *rep)
+{
+	vk_report_compare(f, VK_CMP_JSON, rep);
+}
+
+static void out_ktap(FILE *f, const void *rep)
+{
+	vk_report_compare_ktap(f, rep);
+}
+
+static void out_html(FILE *f, const void *rep)
+{
+	vk_report_compare_html(f, rep);
+}
+
+static const struct vk_output files[] = {
+	{ "report.txt", out_text }, { "report.json", out_json },
+	{ "report.ktap", out_ktap }, { "report.html", out_html },
+};
+
+static int report(const char *cmd, struct compare *c, int format)
+{
+	vk_report_compare(stdout, format, &c->rep);
+	if (c->outdir &&
+	    vk_output_write(cmd, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
+		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
 static int compare_files(const char *cmd, struct compare *c, const char *old, const char *new,
-			 int json)
+			 int format)
 {
 	struct bench_file a = { 0 }, b = { 0 };
 	int status = load(cmd, old, &a);
@@ -281,10 +339,11 @@ static int compare_files(const char *cmd, struct compare *c, const char *old, co
 	c->rep.new = new;
 	if (!status) {
 		warn_mismatch(cmd, &a, &b);
+		env_fields(&c->rep, &a, &b);
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
-		status = report(c, json);
+		status = report(cmd, c, format);
 	free(c->rows);
 	free_bench(&a);
 	free_bench(&b);
@@ -355,7 +414,7 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	return VK_EXIT_OK;
 }
 
-static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv, int json)
+static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv, int format)
 {
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	struct vk_bench_result *res = NULL;
@@ -376,7 +435,7 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	if (!status) {
 		status = build_rows(cmd, c, ser, n, ser + n, n);
 		/* Nothing measured on both sides is not a bad argument. */
-		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(c, json);
+		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(cmd, c, format);
 	}
 	free(c->rows);
 	free(ser);
@@ -394,26 +453,48 @@ static int parse_threshold(const char *cmd, const char *arg, double *pct_out)
 	return VK_EXIT_OK;
 }
 
-static int parse_opts(int argc, char **argv, struct compare *c, int *json)
+static int parse_format(const char *cmd, const char *arg, int *format)
+{
+	static const char *const names[] = {
+		[VK_CMP_TEXT] = "text", [VK_CMP_JSON] = "json", [VK_CMP_MARKDOWN] = "markdown",
+	};
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		if (!strcmp(arg, names[i])) {
+			*format = i;
+			return VK_EXIT_OK;
+		}
+	}
+	return vk_usage_error(cmd, "unknown format '%s' (text, json or markdown)", arg);
+}
+
+static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 {
 	static const struct option opts[] = {
 		{ "threshold", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "impl", required_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
 		VK_BENCH_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt, measuring = 0, status;
 
-	while ((opt = getopt_long(argc, argv, "t:f:I:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:f:I:o:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
 		switch (opt) {
+		case 'o':
+			status = vk_output_dir(argv[0], optarg);
+			if (status != VK_OPT_GO_ON)
+				return status;
+			c->outdir = optarg;
+			break;
 		case 't':
 			if (parse_threshold(argv[0], optarg, &c->rep.threshold))
 				return VK_EXIT_USAGE;
 			break;
 		case 'f':
-			if (vk_parse_text_json(argv[0], optarg, json))
+			if (parse_format(argv[0], optarg, format))
 				return VK_EXIT_USAGE;
 			break;
 		case 'I':
@@ -444,16 +525,16 @@ int cmd_compare(int argc, char **argv)
 		.rep = { .version = vk_version, .threshold = 5 },
 		.m = { .seconds = 0.2, .samples = 20, .cpu = -1 },
 	};
-	int json = 0, status = parse_opts(argc, argv, &c, &json);
+	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);
 
 	if (status != VK_OPT_GO_ON)
 		return status;
 	if (c.nimpl) {
 		c.rep.interleaved = 1;
-		return compare_sides(argv[0], &c, argc - optind, argv + optind, json);
+		return compare_sides(argv[0], &c, argc - optind, argv + optind, format);
 	}
 	if (argc - optind != 2)
 		return vk_usage_error(argv[0], "expected two files, OLD.json and NEW.json, got %d",
 				      argc - optind);
-	return compare_files(argv[0], &c, argv[optind], argv[optind + 1], json);
+	return compare_files(argv[0], &c, argv[optind], argv[optind + 1], format);
 }

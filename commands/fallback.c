@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../core/fallback.h"
-#include "../core/verify.h"
+#include "../core/targets.h"
 #include "../report/report.h"
 #include "commands.h"
 
@@ -130,7 +130,8 @@ static void probe_target(const struct vk_callset *cs, const struct opts *o,
 	}
 }
 
-static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt)
+static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt,
+	       struct vk_step *step)
 {
 	const char *why = vk_fallback_unsupported();
 	struct vk_results rs = { 0 };
@@ -154,23 +155,23 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_sysinfo_read(&si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
-	vk_report_results(stdout, o->call.format, &rep, vk_report_fallback_text);
+	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_fallback_text);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	return status;
 }
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_fallback(const char *cmd, int format)
+int vk_run_fallback(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(cmd, &o, t, vk_targets_all(t));
+	return run(cmd, &o, t, vk_targets_all(t), step);
 }
 
 int cmd_fallback(int argc, char **argv)
@@ -185,5 +186,5 @@ int cmd_fallback(int argc, char **argv)
 		status = VK_EXIT_USAGE;
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt) : status;
+	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
 }

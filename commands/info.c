@@ -5,6 +5,7 @@
 
 #include "../core/fallback.h"
 #include "../report/info.h"
+#include "../report/report.h"
 #include "commands.h"
 
 #define NT_GNU_BUILD_ID_TYPE 3
@@ -148,7 +149,8 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, int json)
+int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+		FILE *out)
 {
 	struct vk_info in = { 0 };
 	struct vk_image im;
@@ -158,10 +160,16 @@ int vk_run_info(const char *cmd, const char *path, int json)
 		return status;
 	gather(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.no_image = im.err;
-	if (json)
-		vk_report_info_json(stdout, &in);
-	else
-		vk_report_info_text(stdout, &in);
+	if (format == VK_FMT_JSON)
+		vk_report_info_json(out, &in);
+	else if (format == VK_FMT_TEXT)
+		vk_report_info_text(out, &in);
+	if (keep) {
+		/* The image is closed below: keep no pointer into it. */
+		*keep = in;
+		keep->im = NULL;
+		keep->no_image = in.im ? NULL : "no vDSO in this process";
+	}
 	vk_image_close(&im);
 	return status;
 }
@@ -174,5 +182,5 @@ int cmd_info(int argc, char **argv)
 	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
 	if (status >= 0)
 		return status;
-	return vk_run_info(argv[0], path, json);
+	return vk_run_info(argv[0], path, json ? VK_FMT_JSON : VK_FMT_TEXT, NULL, stdout);
 }

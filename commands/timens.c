@@ -292,7 +292,7 @@ struct opts {
 	struct vk_call_opts call;	/* its format and impl: timens has one set of paths */
 };
 
-static int run(const char *cmd, struct opts *o)
+static int run(const char *cmd, struct opts *o, struct vk_step *step)
 {
 	struct vk_timens_set sets[4];
 	struct vk_results rs = { 0 };
@@ -336,10 +336,10 @@ static int run(const char *cmd, struct opts *o)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	vk_report_results(stdout, o->call.format, &rep, vk_report_text);
+	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	return status;
 }
 
@@ -353,11 +353,11 @@ static int parse_offset(const char *cmd, const char *opt, const char *arg, long 
 	return 0;
 }
 
-int vk_run_timens(const char *cmd, int format)
+int vk_run_timens(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 0.2, .call = { .format = format } };
 
-	return run(cmd, &o);
+	return run(cmd, &o, step);
 }
 
 int cmd_timens(int argc, char **argv)
@@ -400,5 +400,5 @@ int cmd_timens(int argc, char **argv)
 	}
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return run(argv[0], &o);
+	return run(argv[0], &o, NULL);
 }

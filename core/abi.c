@@ -14,7 +14,7 @@
 
 #include "abi.h"
 #include "isolate.h"
-#include "verify.h"
+#include "targets.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004
@@ -337,19 +337,6 @@ static int run_case(const struct vk_abi *a, enum vk_path p, const struct vk_abi_
 	return ok ? 0 : -1;
 }
 
-static const char *errno_name(long e)
-{
-	switch (e) {
-	case EFAULT: return "EFAULT";
-	case EINVAL: return "EINVAL";
-	case EPERM: return "EPERM";
-	case ENOSYS: return "ENOSYS";
-	case EAGAIN: return "EAGAIN";
-	case ENODEV: return "ENODEV";
-	default: return "errno";
-	}
-}
-
 static const char *sig_name(int sig)
 {
 	switch (sig) {
@@ -369,7 +356,7 @@ static void describe(char *buf, size_t len, const struct outcome *o)
 		n = snprintf(buf, len, "%s (si_code %d, address %#lx)", sig_name(o->sig), o->code,
 			     (unsigned long)o->addr);
 	else if (vk_is_err(o->ret))
-		n = snprintf(buf, len, "returned -%s (%ld)", errno_name(-o->ret), o->ret);
+		n = snprintf(buf, len, "returned -%s (%ld)", vk_errno_name(-o->ret), o->ret);
 	else
 		n = snprintf(buf, len, "returned %ld", o->ret);
 	if (n > 0 && (size_t)n < len && o->outside)
@@ -484,6 +471,8 @@ static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path pa
 		vk_result_fail(rs, r, "unexpected: %s %s (wrote %d/%d/%d bytes); syscall %s (wrote %d/%d/%d bytes)",
 			       name, dp, p->inside[0], p->inside[1], p->inside[2], ds,
 			       s->inside[0], s->inside[1], s->inside[2]);
+	if (r->status == VK_FAIL && p->done == 1 && s->done == 1 && !same_return(c, p, s))
+		vk_result_returns(r, p->ret, s->ret);
 }
 
 static void api_name(char *buf, size_t len, const struct vk_abi_case *c)
@@ -506,7 +495,7 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 	char api[40], why[64];
 	struct outcome o;
 
-	for (size_t i = 0; i < n && !vk_results_full(a->rs); i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct vk_result *r;
 
 		api_name(api, sizeof(api), &c[i]);
@@ -542,7 +531,7 @@ static void judge_syscall(struct vk_abi *a, const struct vk_abi_case *c, const s
 	if (s->done == 1 && s->ret == -c->sys_errno)
 		snprintf(r->detail, sizeof(r->detail), "as expected: %s", got);
 	else if (c->sys_errno)
-		vk_result_fail(a->rs, r, "the syscall %s, not -%s", got, errno_name(c->sys_errno));
+		vk_result_fail(a->rs, r, "the syscall %s, not -%s", got, vk_errno_name(c->sys_errno));
 	else
 		vk_result_fail(a->rs, r, "the syscall %s, not 0", got);
 }

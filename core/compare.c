@@ -39,3 +39,17 @@ void vk_compare_row(struct vk_compare_row *r, double threshold)
 	r->shift = vk_hodges_lehmann(a->ns, a->n, b->ns, b->n);
 	judge(r, threshold);
 }
+
+double vk_compare_geomean(const struct vk_compare_row *rows, size_t n)
+{
+	double sum = 0;
+	size_t used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].old_med > 0 && rows[i].new_med > 0) {
+			sum += log(rows[i].new_med / rows[i].old_med);
+			used++;
+		}
+	}
+	return used ? exp(sum / used) : NAN;
+}

@@ -36,5 +36,7 @@ struct vk_compare_row {
 
 /* Fill r from its old and new series; threshold is in percent. */
 void vk_compare_row(struct vk_compare_row *r, double threshold);
+/* The geometric mean of the rows' new/old median ratios (1: no change). */
+double vk_compare_geomean(const struct vk_compare_row *rows, size_t n);
 
 #endif /* VK_COMPARE_H */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,9 +58,43 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-int vk_results_full(const struct vk_results *rs)
+void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
 {
-	return rs->max_fails && rs->fails >= rs->max_fails;
+	if (r->returns)
+		return;
+	r->returns = 1;
+	r->ret = ret;
+	r->sys_ret = sys_ret;
+}
+
+const char *vk_errno_name(long e)
+{
+	switch (e) {
+	case EFAULT: return "EFAULT";
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case ENOSYS: return "ENOSYS";
+	case EAGAIN: return "EAGAIN";
+	case ENODEV: return "ENODEV";
+	default: return "errno";
+	}
+}
+
+int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails)
+{
+	if (!rs->max_fails || fails < rs->max_fails)
+		return 0;
+	r->cut = 1;
+	return 1;
+}
+
+size_t vk_results_cut(const struct vk_results *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rs->r[i]->cut;
+	return n;
 }
 
 void vk_results_free(struct vk_results *rs)

@@ -22,72 +22,9 @@
 #ifndef VK_VERIFY_H
 #define VK_VERIFY_H
 
-#include "call.h"
-#include "isolate.h"
-#include "result.h"
+#include "verify_shared.h"
 
-#define VK_MAX_CLOCKS 64
-
-/* A clock id to test, under its name in results. */
-struct vk_clock {
-	int id;
-	char name[24];		/* "monotonic", "id:15", "cpu:self" */
-};
-
-/* One function to verify and, for the clock functions, its clocks. */
-struct vk_target {
-	enum vk_func func;
-	int nclocks;
-	struct vk_clock clocks[VK_MAX_CLOCKS];
-};
-
-struct vk_verify {
-	const struct vk_callset *cs;
-	struct vk_results *rs;
-	double seconds;		/* budget per API and path */
-	unsigned paths;		/* VK_PATH_BIT()s under test */
-	int threads;		/* for the threads rule; 0: one per CPU */
-	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
-};
-
-/* Every clock id worth testing: named, unnamed, negative, extremes. */
-int vk_clocks_all(struct vk_clock *clocks, int max);
-/* The clock an API row names ("monotonic" or "id:N"); -1 if none. */
-int vk_clock_parse(const char *name, struct vk_clock *c);
-/* A clock API by name, "clock-gettime-tai" or "clock-getres-id:15". */
-int vk_clock_api_parse(const char *name, enum vk_func *f, struct vk_clock *c);
-
-/*
- * The selection of APIs a command runs: every function of this ABI, or
- * those named (a function for all its clocks, an API row, or a clock
- * API such as clock-gettime-id:15), grouped by function. t holds
- * VK_NFUNCS targets; vk_targets_add() returns -1 for an unknown name.
- */
-int vk_targets_all(struct vk_target *t);
-int vk_targets_add(struct vk_target *t, int *n, const char *name);
-
+/* Run every family of checks of t's function on each path under test. */
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t);
-
-/* Per family, in their own files. */
-void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-void vk_verify_getres(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-void vk_verify_relations(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p);
-void vk_verify_time(struct vk_verify *v, enum vk_path p);
-void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
-void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
-
-/* Shared by the families. */
-struct vk_ts {
-	int64_t sec;
-	int64_t nsec;
-};
-int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts);
-int64_t vk_ts_ns(const struct vk_ts *ts);
-/* A call that may crash, made in a child: 0 and its value, or -1 and why. */
-int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t len);
-/* The API row name for a clock function and clock: "clock-gettime-tai". */
-void vk_clock_api(char *buf, size_t len, enum vk_func f, const struct vk_clock *c);
 
 #endif /* VK_VERIFY_H */

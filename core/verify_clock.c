@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify.h"
+#include "verify_shared.h"
 
 /* The share of the budget the per-clock loops get; relations and the
  * threads check take the rest. */
@@ -81,6 +81,12 @@ static void check_order(struct vk_results *rs, struct clock_checks *k, const str
 		       k->id, sa, k->path, sx, sb);
 }
 
+/* How many times the checks of one clock's readings broke. */
+static unsigned long long broken(const struct clock_checks *k)
+{
+	return k->ordered->fails + k->normalized->fails + (k->monotonic ? k->monotonic->fails : 0);
+}
+
 /* Interleave with the syscall, then read fast: a rare step back needs
  * many readings to show, and ordering needs the syscall on both sides. */
 static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn sys,
@@ -108,7 +114,7 @@ static void loop_clock(struct vk_verify *v, struct clock_checks *k, vk_clock_fn 
 		k->normalized->calls += INTERLEAVED + TIGHT;
 		if (k->monotonic)
 			k->monotonic->calls += INTERLEAVED + TIGHT;
-	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_result_cut(v->rs, k->ordered, broken(k)));
 }
 
 /* Return value and errno first: for an id the kernel refuses, that is all. */
@@ -120,9 +126,11 @@ static int check_errno(struct vk_verify *v, struct vk_result *err, vk_clock_fn s
 	int rx = vk_clock_call(fn, t64, id, &x);
 
 	err->calls = 1;
-	if (rs != rx)
+	if (rs != rx) {
 		vk_result_fail(v->rs, err, "clock %d: %s returned %d (%s), the syscall %d (%s)",
 			       id, vk_path_name(p), rx, errname(rx), rs, errname(rs));
+		vk_result_returns(err, rx, rs);
+	}
 	return rs || rx;
 }
 
@@ -145,7 +153,7 @@ void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	double budget = v->seconds * CLOCK_SHARE / count_valid(v, t);
 	char api[40];
 
-	for (int i = 0; i < t->nclocks && !vk_results_full(v->rs); i++) {
+	for (int i = 0; i < t->nclocks; i++) {
 		struct clock_checks k = { .path = vk_path_name(p), .id = t->clocks[i].id };
 
 		/* A time namespace's MONOTONIC offset moves MONOTONIC_RAW too, but
@@ -272,9 +280,11 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	if (vk_guarded(call_getres_null, &call, &rx, why, sizeof(why)))
 		vk_result_fail(v->rs, r, "clock %d, res NULL: %s was %s; the syscall returned %d (%s)",
 			       c->id, vk_path_name(p), why, rs, errname(rs));
-	else if (rs != rx)
+	else if (rs != rx) {
 		vk_result_fail(v->rs, r, "clock %d, res NULL: %s returned %ld (%s), the syscall %d (%s)",
 			       c->id, vk_path_name(p), rx, errname(rx), rs, errname(rs));
+		vk_result_returns(r, rx, rs);
+	}
 	if (c->id != CLOCK_REALTIME_COARSE && c->id != CLOCK_MONOTONIC_COARSE)
 		return;
 	r = vk_results_add(v->rs, api, p, "coarse-step");
@@ -285,6 +295,6 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 
 void vk_verify_getres(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
-	for (int i = 0; i < t->nclocks && !vk_results_full(v->rs); i++)
+	for (int i = 0; i < t->nclocks; i++)
 		check_res(v, t, p, &t->clocks[i]);
 }

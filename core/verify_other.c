@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify.h"
+#include "verify_shared.h"
 
 #define ROUND 256
 /* What the kernel's struct timezone holds; a canary shows an unwritten one. */
@@ -84,10 +84,12 @@ static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2
 			vk_result_fail(v->rs, r, "%s %s, %s %s: %s was %s; the syscall returned %ld",
 				       names[0], c.x ? "valid" : "NULL", names[1],
 				       c.y ? "valid" : "NULL", vk_path_name(p), why, rs);
-		else if (rs != rx)
+		else if (rs != rx) {
 			vk_result_fail(v->rs, r, "%s %s, %s %s: %s returned %ld, the syscall %ld",
 				       names[0], c.x ? "valid" : "NULL", names[1],
 				       c.y ? "valid" : "NULL", vk_path_name(p), rx, rs);
+			vk_result_returns(r, rx, rs);
+		}
 	}
 }
 
@@ -129,7 +131,7 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 		}
 		real->calls += ROUND;
 		norm->calls += ROUND;
-	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline && !vk_result_cut(v->rs, real, real->fails + norm->fails));
 }
 
 /* time() reads the seconds of the coarse realtime clock. */
@@ -156,7 +158,8 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 		}
 		ptr->calls += ROUND;
 		coarse->calls += ROUND;
-	} while (vk_monotonic() < deadline && !vk_results_full(v->rs));
+	} while (vk_monotonic() < deadline &&
+		 !vk_result_cut(v->rs, coarse, ptr->fails + coarse->fails));
 }
 
 static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,

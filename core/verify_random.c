@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "verify.h"
+#include "verify_shared.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004
@@ -101,9 +101,11 @@ static void flags(struct rnd *g)
 		ssize_t rx = call(g, g->buf, 16, all[i]);
 
 		r->calls++;
-		if (rs != rx)
+		if (rs != rx) {
 			vk_result_fail(g->v->rs, r, "flags %#x: %s returned %zd, the syscall %zd",
 				       all[i], vk_path_name(g->p), rx, rs);
+			vk_result_returns(r, rx, rs);
+		}
 	}
 }
 

@@ -43,6 +43,9 @@ static void text(FILE *f, const struct vk_bench_report *rep)
 	if (rep->disturbed)
 		fprintf(f, "warning: the run was disturbed (load %.2f, %ld involuntary context switches): repeat it on a quieter machine\n",
 			rep->loadavg, rep->involuntary);
+	for (int i = 0; i < rep->warnings.n; i++)
+		fprintf(f, "warning: %s (%s); fix: %s\n", rep->warnings.w[i].what,
+			rep->warnings.w[i].detail, rep->warnings.w[i].fix);
 }
 
 static void json_result(struct vk_json *j, const struct vk_bench_result *r, int cold)
@@ -103,10 +106,20 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
 	vk_json_end(&j);
 	vk_json_object(&j, "environment");
+	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);
 	vk_json_double(&j, "loadavg", rep->loadavg);
 	vk_json_int(&j, "voluntary_switches", rep->voluntary);
 	vk_json_int(&j, "involuntary_switches", rep->involuntary);
 	vk_json_bool(&j, "disturbed", rep->disturbed);
+	vk_json_array(&j, "warnings");
+	for (int i = 0; i < rep->warnings.n; i++) {
+		vk_json_object(&j, NULL);
+		vk_json_str(&j, "warning", rep->warnings.w[i].what);
+		vk_json_str(&j, "detail", rep->warnings.w[i].detail);
+		vk_json_str(&j, "fix", rep->warnings.w[i].fix);
+		vk_json_end(&j);
+	}
+	vk_json_end(&j);
 	vk_json_end(&j);
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < rep->n; i++)
@@ -187,6 +200,7 @@ void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep)
 	case VK_BENCH_CSV: csv(f, rep); break;
 	case VK_BENCH_KTAP: ktap(f, rep); break;
 	case VK_BENCH_VDSOTEST: vdsotest(f, rep); break;
+	case VK_BENCH_NONE: break;
 	default: text(f, rep); break;
 	}
 }

@@ -7,11 +7,13 @@
 #include <sys/utsname.h>
 
 #include "../core/bench.h"
+#include "../core/envcheck.h"
 
 #define VK_BENCH_SCHEMA "vdsokit-bench/1"
 
 enum vk_bench_format {
-	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST
+	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST,
+	VK_BENCH_NONE		/* nothing: `all` keeps the rows */
 };
 
 struct vk_bench_report {
@@ -20,6 +22,7 @@ struct vk_bench_report {
 	struct utsname uts;
 	char cpu_model[128];
 	char clocksource[64];
+	char governor[32];	/* CPU 0's, or "" */
 	double seconds;
 	int samples;
 	int cpu;
@@ -28,11 +31,14 @@ struct vk_bench_report {
 	double loadavg;
 	long voluntary, involuntary;	/* context switches during the run */
 	int disturbed;
+	struct vk_warnings warnings;	/* the machine's setup, each with its fix */
 	size_t n;
 	const struct vk_bench_result *r;
 };
 
 int vk_bench_format_parse(const char *name);
 void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep);
+/* One self-contained HTML file: no script, inline SVG (report/html.c). */
+void vk_report_bench_html(FILE *f, const struct vk_bench_report *rep);
 
 #endif /* VK_REPORT_BENCH_H */

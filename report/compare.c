@@ -30,6 +30,30 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 		r->significant && r->verdict[0] == '~' ? " (significant)" : "");
 }
 
+void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *c)
+{
+	fprintf(f, "%zu faster, %zu slower, %zu unchanged; geometric mean %.3f\n",
+		c->improvements, c->regressions, c->nrows - c->regressions - c->improvements,
+		c->geomean);
+}
+
+/* The two files' environments, a line each: the value, or old -> new. */
+static void env_diff(FILE *f, const struct vk_compare_report *c)
+{
+	if (!c->nenv)
+		return;
+	fprintf(f, "old: %s\nnew: %s\n", c->old, c->new);
+	for (int i = 0; i < c->nenv; i++) {
+		const struct vk_env_field *e = &c->env[i];
+
+		if (strcmp(e->old, e->new))
+			fprintf(f, "%-12s %s -> %s (differs)\n", e->what, e->old, e->new);
+		else
+			fprintf(f, "%-12s %s\n", e->what, e->old);
+	}
+	fputc('\n', f);
+}
+
 static void print_text(FILE *f, const struct vk_compare_report *c)
 {
 	size_t unchanged = c->nrows - c->regressions - c->improvements;
@@ -37,6 +61,7 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 
 	if (c->interleaved)
 		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process)\n\n", c->old, c->new);
+	env_diff(f, c);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
@@ -57,6 +82,22 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
 			c->not_compared, plural(c->not_compared));
 	fprintf(f, "\n");
+	vk_report_compare_oneline(f, c);
+}
+
+/* A before, after and ratio table for a commit message. */
+static void print_markdown(FILE *f, const struct vk_compare_report *c)
+{
+	fprintf(f, "| API | path | before (ns) | after (ns) | after/before | verdict |\n"
+		   "|---|---|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct vk_compare_row *r = &c->rows[i];
+
+		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", r->old->api, r->old->path,
+			r->old_med, r->new_med, r->new_med / r->old_med, r->verdict);
+	}
+	fputc('\n', f);
+	vk_report_compare_oneline(f, c);
 }
 
 static void print_json(FILE *f, const struct vk_compare_report *c)
@@ -99,14 +140,42 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_uint(&j, "improvements", c->improvements);
 	vk_json_uint(&j, "unchanged", c->nrows - c->regressions - c->improvements);
 	vk_json_uint(&j, "not_compared", c->not_compared);
+	vk_json_double(&j, "geomean", c->geomean);
+	vk_json_end(&j);
+	vk_json_object(&j, "environment");
+	for (int i = 0; i < c->nenv; i++) {
+		vk_json_object(&j, c->env[i].what);
+		vk_json_str(&j, "old", c->env[i].old);
+		vk_json_str(&j, "new", c->env[i].new);
+		vk_json_end(&j);
+	}
 	vk_json_end(&j);
 	vk_json_end(&j);
 }
 
-void vk_report_compare(FILE *f, int json, const struct vk_compare_report *rep)
+void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep)
 {
-	if (json)
+	if (format == VK_CMP_JSON)
 		print_json(f, rep);
+	else if (format == VK_CMP_MARKDOWN)
+		print_markdown(f, rep);
 	else
 		print_text(f, rep);
+}
+
+void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
+{
+	fprintf(f, "KTAP version 1\n# vdsokit %s compare %s %s\n1..%zu\n", c->version, c->old,
+		c->new, c->nrows);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct vk_compare_row *r = &c->rows[i];
+
+		fprintf(f, "%s %zu %s %s\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n",
+			r->verdict[0] == 'r' ? "not ok" : "ok", i + 1, r->old->api, r->old->path,
+			r->ratio, r->lo, r->hi, r->p, r->verdict);
+	}
+	fprintf(f, "# ");
+	vk_report_compare_oneline(f, c);
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:0 error:0\n",
+		c->nrows - c->regressions, c->regressions);
 }

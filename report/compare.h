@@ -7,6 +7,16 @@
 
 #include "../core/compare.h"
 
+enum vk_compare_format { VK_CMP_TEXT, VK_CMP_JSON, VK_CMP_MARKDOWN };
+
+/* One setting of the two runs' environments, for the diff above the table. */
+struct vk_env_field {
+	const char *what;	/* "kernel" */
+	const char *old, *new;	/* "unknown" when a file does not say */
+};
+
+#define VK_ENV_FIELDS 4
+
 struct vk_compare_report {
 	const char *version;	/* of the tool */
 	const char *old, *new;	/* the files, or the sides measured */
@@ -16,8 +26,18 @@ struct vk_compare_report {
 	size_t nrows;
 	size_t regressions, improvements, significant_within;
 	size_t not_compared;	/* skipped, or on one side only */
+	double geomean;		/* of the new/old ratios; 1 is no change */
+	struct vk_env_field env[VK_ENV_FIELDS];	/* two files' environments */
+	int nenv;
 };
 
-void vk_report_compare(FILE *f, int json, const struct vk_compare_report *rep);
+/* format is a vk_compare_format. */
+void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep);
+/* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
+void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *rep);
+/* One KTAP v1 document: a result per row, not ok for a regression. */
+void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *rep);
+/* One self-contained HTML file: no script, inline SVG (report/html.c). */
+void vk_report_compare_html(FILE *f, const struct vk_compare_report *rep);
 
 #endif /* VK_REPORT_COMPARE_H */

@@ -10,7 +10,8 @@
 
 #include "../core/result.h"
 
-enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST };
+/* VK_FMT_NONE prints nothing: `all` keeps the results for its own report. */
+enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST, VK_FMT_NONE };
 
 /* Parse a --format value; -1 if unknown. */
 int vk_format_parse(const char *name);
@@ -22,7 +23,7 @@ struct vk_report {
 	const char *version;	/* vdsokit's */
 	double seconds;		/* -d */
 	unsigned paths;
-	int stopped;		/* the failure limit cut the run short */
+	int stopped;		/* the failure limit cut an API's repeats short */
 	const struct vk_results *rs;
 	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
 };

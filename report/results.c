@@ -106,7 +106,7 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	text_details(f, r->rs, VK_FAIL, "Failures");
 	text_details(f, r->rs, VK_SKIP, "Skipped");
 	if (r->stopped)
-		fprintf(f, "\nStopped after %llu failures (--max-fails).\n", r->rs->fails);
+		fprintf(f, "\nChecks whose repeats --max-fails cut short: %zu.\n", vk_results_cut(r->rs));
 	fprintf(f, "\n%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
 }
@@ -131,7 +131,7 @@ void vk_report_ktap(FILE *f, const struct vk_report *r)
 			fprintf(f, "# %s\n", x->detail);
 	}
 	if (r->stopped)
-		fprintf(f, "# stopped after %llu failures (--max-fails)\n", r->rs->fails);
+		fprintf(f, "# checks whose repeats --max-fails cut short: %zu\n", vk_results_cut(r->rs));
 	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", t.pass, t.fail,
 		t.skip);
 }
@@ -216,6 +216,8 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 void vk_report_results(FILE *f, int format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *))
 {
+	if (format == VK_FMT_NONE)
+		return;
 	if (format == VK_FMT_KTAP)
 		vk_report_ktap(f, r);
 	else if (format == VK_FMT_JSON)

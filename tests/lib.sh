@@ -57,3 +57,43 @@ runs_here() {
 	[ $? != 126 ]
 }
 NO_I386="this kernel does not execute i386 binaries (IA-32 emulation is off)"
+
+# render HTML PREFIX: renders HTML in headless Chromium into PREFIX.png
+# (a 1000x1400 screenshot) and PREFIX.dom (the DOM after rendering).
+# Status 1, with $render_why set, when there is no chromium or no
+# python3 (which reads the screenshot: tests/tools/png_colors.py), to
+# SKIP; 2 when chromium made no screenshot, to fail.
+render() {
+	local b browser=
+	for b in chromium chromium-browser google-chrome; do
+		need "$b" && browser=$b && break
+	done
+	if [ -z "$browser" ]; then
+		render_why="no chromium on PATH (Debian: apt-get install chromium)"
+		return 1
+	fi
+	if ! need python3; then
+		render_why="python3 is not installed (it reads the screenshot)"
+		return 1
+	fi
+	HOME=$TMP timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/profile" --window-size=1000,1400 --screenshot="$2.png" \
+		"file://$1" >/dev/null 2>>"$TMP/browser.err"
+	HOME=$TMP timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/profile" --dump-dom "file://$1" >"$2.dom" 2>>"$TMP/browser.err"
+	[ -s "$2.png" ] && return 0
+	render_why="chromium made no screenshot: $(tail -n 2 "$TMP/browser.err")"
+	return 2
+}
+
+# not_blank PNG: passes when the screenshot has more than two colours.
+not_blank() {
+	local colors
+	colors=$(python3 "$TOP/tests/tools/png_colors.py" "$1" 2>&1)
+	if [ "${colors:-0}" -gt 2 ] 2>/dev/null; then ok "the screenshot is not blank ($colors colours)"; else not_ok "the screenshot is not blank" "$colors"; fi
+}
+
+# marks FILE: how many chart marks (circle class="mark") FILE holds.
+marks() {
+	grep -o '<circle class="mark"' "$1" | wc -l
+}

@@ -27,6 +27,41 @@ else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
 fi
 
+# Environment warnings: core/envcheck.c on made-up /sys and /proc trees,
+# then the JSON's environment block, with a warning bench itself causes.
+"$O/tests/envcheck"
+expect_status 0 "bench with 2 samples exits 0" "$VK" bench -d 0.02 -n 2 $api --format json
+if need python3; then
+	check "the JSON's environment block holds the warnings, each with its fix" python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["environment"]["warnings"]
+assert all(x["warning"] and x["detail"] and x["fix"] for x in w), w
+assert "a bench row had too few samples for a verdict" in [x["warning"] for x in w], w
+' "$TMP/out"
+else
+	skip "the JSON's environment block holds the warnings" "python3 is not installed"
+fi
+
+# --output DIR: the report in every format, the HTML one rendered.
+expect_status 0 "bench --output exits 0" "$VK" bench -d 0.01 -n 4 --output "$TMP/bo" time getcpu
+for f in report.txt report.json report.ktap report.html; do
+	check "bench --output writes $f" test -s "$TMP/bo/$f"
+done
+check "report.txt is the text report" cmp "$TMP/out" "$TMP/bo/report.txt"
+check "report.ktap is KTAP with a plan of the 6 rows" sh -c "sed -n 3p '$TMP/bo/report.ktap' | grep -qx '1..6'"
+render "$TMP/bo/report.html" "$TMP/bench"
+case $? in
+1) skip "headless Chromium renders bench's HTML report" "$render_why" ;;
+2) not_ok "headless Chromium renders bench's HTML report" "$render_why" ;;
+*)
+	ok "headless Chromium renders bench's HTML report"
+	not_blank "$TMP/bench.png"
+	rows=$(grep -cE '^ok [0-9]+ [^#]+$' "$TMP/bo/report.ktap")
+	check "its DOM has one mark per measured row ($rows)" test "$(marks "$TMP/bench.dom")" = "$rows" -a "$rows" -gt 0
+	;;
+esac
+expect_status 2 "bench --output into a file is a usage error" "$VK" bench --output "$TMP/bo/report.txt" time
+
 expect_status 0 "--format vdsotest exits 0" "$VK" bench -d 0.02 $api --format vdsotest
 check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): ([0-9]+ nsec/call|SKIP)\$" "$TMP/out")" = 0
 check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"

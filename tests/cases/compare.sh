@@ -87,11 +87,48 @@ assert d["schema"] == "vdsokit-compare/1" and d["threshold_pct"] == 5
 assert (r["api"], r["path"], r["verdict"], r["significant"]) == ("clock-gettime-monotonic", "vdso", "regression", True)
 assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] <= 110 <= r["ci95_high_pct"] and r["p"] < 0.01
 assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 15
+g = d["summary"].pop("geomean")
 assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "not_compared": 2}
+assert abs(g - 1.1 ** 0.5) < 1e-3, g
+assert d["environment"]["kernel"] == {"old": "6.18.44", "new": "6.18.44"}, d["environment"]
 ' "$TMP/out"
 else
 	skip "--format json is valid JSON with the fields" "python3 is not installed"
 fi
+# Above the table, the two environments; below it, the one-line summary.
+sed 's/"clocksource": "tsc"/"clocksource": "kvm-clock"/' old.json >kvm.json
+expect_status 1 "a slower run on another clocksource exits 1" "$VK" compare kvm.json slower.json
+contains "the environments' diff names a clocksource that differs" "$TMP/out" '^clocksource +kvm-clock -> tsc \(differs\)$'
+contains "the environments' diff shows the kernel both ran" "$TMP/out" '^kernel +6\.18\.44$'
+contains "the environments' diff says when a file has no governor" "$TMP/out" '^governor +unknown$'
+last=$(tail -n 1 "$TMP/out")
+check "the last line sums up with the geometric mean ($last)" test "$last" = "0 faster, 1 slower, 1 unchanged; geometric mean 1.049"
+expect_status 0 "a faster run exits 0" "$VK" compare old.json faster.json
+check "the summary counts it faster" sh -c "tail -n 1 '$TMP/out' | grep -qx '1 faster, 0 slower, 1 unchanged; geometric mean 0.949'"
+expect_status 1 "--format markdown exits 1 on a regression" "$VK" compare --format markdown old.json slower.json
+contains "--format markdown has a before, after and ratio header" "$TMP/out" '^\| API \| path \| before \(ns\) \| after \(ns\) \| after/before \| verdict \|$'
+contains "--format markdown has the regression's row" "$TMP/out" '^\| clock-gettime-monotonic \| vdso \| 22\.60 \| 24\.86 \| 1\.100 \| regression \|$'
+contains "--format markdown ends with the summary" "$TMP/out" '^0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
+expect_status 2 "an unknown format is a usage error" "$VK" compare --format yaml old.json same.json
+contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, json or markdown\)"
+# --output DIR: the report in every format, the HTML one rendered.
+expect_status 1 "compare --output exits as compare does" "$VK" compare --output "$TMP/co" old.json slower.json
+for f in report.txt report.json report.ktap report.html; do
+	check "compare --output writes $f" test -s "$TMP/co/$f"
+done
+check "report.txt is the text report" cmp "$TMP/out" "$TMP/co/report.txt"
+contains "report.ktap has the regression as not ok" "$TMP/co/report.ktap" '^not ok 1 clock-gettime-monotonic vdso$'
+contains "report.ktap has the summary" "$TMP/co/report.ktap" '^# 0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
+render "$TMP/co/report.html" "$TMP/compare"
+case $? in
+1) skip "headless Chromium renders compare's HTML report" "$render_why" ;;
+2) not_ok "headless Chromium renders compare's HTML report" "$render_why" ;;
+*)
+	ok "headless Chromium renders compare's HTML report"
+	not_blank "$TMP/compare.png"
+	check "its DOM has one mark per compared row" test "$(marks "$TMP/compare.dom")" = 2
+	;;
+esac
 "$VK" compare old.json slower.json >"$TMP/again" 2>&1
 "$VK" compare old.json slower.json >"$TMP/again2" 2>&1
 check "the output is the same from run to run" cmp "$TMP/again" "$TMP/again2"
@@ -210,5 +247,5 @@ if [ -f "$IMPL/no-vdso.so" ]; then
 	expect_status 4 "side by side: a library with no __vdso_ functions exits 4" side --impl "$IMPL/no-vdso.so" time
 	contains "side by side: nothing on both sides is said" "$TMP/err" 'have no API and path with samples in both'
 else
-	skip "side by side: a library with no __vdso_ functions exits 4" "no impl libraries in this build"
+	skip "side by side: a library with no __vdso_ functions exits 4" "$IMPL/no-vdso.so is not built (a static build has no --impl)"
 fi

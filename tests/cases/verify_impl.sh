@@ -155,3 +155,31 @@ else
 			"stderr: $(head -c 300 "$out.err")"
 	fi
 fi
+
+# The failure limit cuts only the repeats of a failing API. A planted bug
+# that breaks dozens of clock ids (far past --max-fails) must leave every
+# other function checked to the end; and a clock that keeps breaking has
+# its repeats cut, which the report says.
+desc="--max-fails never stops the other APIs"
+so=$IMPL/bug-invalid-success.so
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+else
+	out=$TMP/limit.ktap
+	verify "$out" "$so" 0.1 --max-fails 2
+	fails=$(grep -c '^not ok ' "$out")
+	missing=
+	for fn in gettimeofday time getcpu getrandom; do
+		grep -Eq "^ok [0-9]+ $fn impl " "$out" || missing="$missing $fn"
+	done
+	if [ "$fails" -gt 2 ] && [ -z "$missing" ]; then
+		ok "$desc ($fails failures, every function checked)"
+	else
+		not_ok "$desc" "$VK verify --impl $so --paths impl -d 0.1 --max-fails 2 --format ktap" \
+			"$fails failures (want more than 2); functions not checked:${missing:- none}"
+	fi
+	out=$TMP/cut.ktap
+	verify "$out" "$IMPL/bug-nsec-overflow.so" 0.2 --max-fails 2 clock-gettime-monotonic
+	contains "--max-fails cuts the repeats of a clock that keeps breaking" "$out" \
+		'^# checks whose repeats --max-fails cut short: 1$'
+fi

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What verify's driver (verify.c) and its families of checks
+ * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
+ * verify_threads.c) share: the run's settings, each family's entry, and
+ * the helpers in verify_shared.c. A family includes this, never verify.h,
+ * so the driver sits above the families and nothing calls back into it.
+ */
+#ifndef VK_VERIFY_SHARED_H
+#define VK_VERIFY_SHARED_H
+
+#include "call.h"
+#include "isolate.h"
+#include "result.h"
+#include "targets.h"
+
+struct vk_verify {
+	const struct vk_callset *cs;
+	struct vk_results *rs;
+	double seconds;		/* budget per API and path */
+	unsigned paths;		/* VK_PATH_BIT()s under test */
+	int threads;		/* for the threads rule; 0: one per CPU */
+	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
+};
+
+/* The families, one file each. */
+void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_getres(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_relations(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p);
+void vk_verify_time(struct vk_verify *v, enum vk_path p);
+void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
+void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
+
+/* A clock reading in a width-neutral form. */
+struct vk_ts {
+	int64_t sec;
+	int64_t nsec;
+};
+int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts);
+int64_t vk_ts_ns(const struct vk_ts *ts);
+/* A call that may crash, made in a child: 0 and its value, or -1 and why. */
+int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t len);
+
+#endif /* VK_VERIFY_SHARED_H */

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "summary.h"
+
+static const char *result_name(int status)
+{
+	switch (status) {
+	case 0: return "ok";
+	case 1: return "FAIL";
+	case 4: return "SKIP";
+	default: return "ERROR";
+	}
+}
+
+static void header(FILE *f, const struct vk_summary *s)
+{
+	const struct vk_info *in = s->info;
+	const struct vk_sysinfo *si = &in->sys;
+
+	fprintf(f, "vdsokit %s: the vDSO of this machine\n", s->version);
+	fprintf(f, "kernel       %s %s %s\n", si->uts.sysname, si->uts.release, si->uts.machine);
+	fprintf(f, "build        %s\n", in->build_abi);
+	fprintf(f, "clocksource  %s: %s%s%s\n", si->clocksource[0] ? si->clocksource : "unknown",
+		si->cs_vdso == VK_YES ? "serves the vDSO" :
+		si->cs_vdso == VK_NO ? "does not serve the vDSO" : "vDSO use unknown",
+		si->cs_note ? ", " : "", si->cs_note ? si->cs_note : "");
+	fprintf(f, "vDSO         ");
+	if (!in->size) {
+		fprintf(f, "none: %s\n", in->no_image ? in->no_image : "not found");
+		return;
+	}
+	for (int i = 0, n = 0; i < VK_NFUNCS; i++) {
+		if (in->funcs[i].applies && in->funcs[i].f.found)
+			fprintf(f, "%s%s", n++ ? " " : "", vk_funcs[i].name);
+	}
+	fputc('\n', f);
+}
+
+static void steps(FILE *f, const struct vk_summary *s)
+{
+	fprintf(f, "\n%-10s %-6s %7s %7s %7s %8s\n", "command", "result", "passed", "failed",
+		"skipped", "seconds");
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_summary_step *st = &s->steps[i];
+
+		fprintf(f, "%-10s %-6s %7zu %7zu %7zu %8.1f", st->name, result_name(st->status),
+			st->pass, st->fail, st->skip, st->seconds);
+		if (st->note)
+			fprintf(f, "  %s", st->note);
+		fputc('\n', f);
+	}
+}
+
+static void finding(FILE *f, size_t i, const struct vk_finding *x)
+{
+	char clocks[160], cmd[128];
+
+	vk_finding_clocks(clocks, sizeof(clocks), x);
+	vk_finding_reproduce(cmd, sizeof(cmd), x);
+	fprintf(f, "%zu. %s\n   ", i + 1, x->what);
+	if (clocks[0])
+		fprintf(f, "clocks %s, ", clocks);
+	fprintf(f, "paths");
+	for (int p = 0, n = 0; p < VK_NPATHS; p++) {
+		if (x->paths & VK_PATH_BIT(p))
+			fprintf(f, "%s%s", n++ ? ", " : " ", vk_path_name(p));
+	}
+	fprintf(f, ": %zu failed checks (", x->checks);
+	for (int k = 0; k < x->nby; k++)
+		fprintf(f, "%s%s %zu", k ? ", " : "", x->by[k].command, x->by[k].checks);
+	fprintf(f, ")\n   e.g. %s %s %s: %s\n   reproduce: %s\n", x->example->api,
+		vk_path_name(x->example->path), x->example->check, x->example->detail, cmd);
+}
+
+static void findings(FILE *f, const struct vk_summary *s)
+{
+	const struct vk_findings *fs = s->findings;
+
+	if (!fs->n)
+		return;
+	fprintf(f, "\nFindings (%zu):\n", fs->n);
+	for (size_t i = 0; i < fs->n; i++)
+		finding(f, i, &fs->f[i]);
+	if (fs->unsorted)
+		fprintf(f, "and %zu more failed checks: see --verbose\n", fs->unsorted);
+}
+
+static void ns(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %8s", "-");
+	else
+		fprintf(f, " %8.1f", v);
+}
+
+static void bench(FILE *f, const struct vk_summary *s)
+{
+	if (!s->nhead)
+		return;
+	fprintf(f, "\n%-31s %8s %8s %8s  %s\n", "bench: ns per call (median)", "vdso", "libc",
+		"syscall", "vdso vs syscall");
+	for (size_t i = 0; i < s->nhead; i++) {
+		const struct vk_headline *h = &s->head[i];
+		double v = h->ns[VK_PATH_VDSO], sys = h->ns[VK_PATH_SYSCALL];
+
+		fprintf(f, "%-31s", h->api);
+		ns(f, v);
+		ns(f, h->ns[VK_PATH_LIBC]);
+		ns(f, sys);
+		if (!isnan(v) && !isnan(sys) && v > 0)
+			fprintf(f, "  %.1fx faster", sys / v);
+		fputc('\n', f);
+	}
+}
+
+static void warnings(FILE *f, const struct vk_summary *s)
+{
+	if (!s->warnings || !s->warnings->n)
+		return;
+	fprintf(f, "\nWarnings (the figures may not hold elsewhere):\n");
+	for (int i = 0; i < s->warnings->n; i++) {
+		const struct vk_warning *w = &s->warnings->w[i];
+
+		fprintf(f, "- %s (%s); fix: %s\n", w->what, w->detail, w->fix);
+	}
+}
+
+static void verdict(FILE *f, const struct vk_summary *s)
+{
+	size_t n = s->findings->n;
+
+	fprintf(f, "\nVerdict: %s: ", result_name(s->status));
+	if (n)
+		fprintf(f, "%zu finding%s", n, n == 1 ? "" : "s");
+	else
+		fprintf(f, "no finding");
+	if (s->unverified)
+		fprintf(f, "; %d functions had no result", s->unverified);
+	else
+		fprintf(f, "; every API verified");
+	fprintf(f, ". 'vdsokit all --verbose' prints every result.\n");
+}
+
+void vk_report_summary_text(FILE *f, const struct vk_summary *s)
+{
+	header(f, s);
+	steps(f, s);
+	findings(f, s);
+	bench(f, s);
+	warnings(f, s);
+	verdict(f, s);
+}
+
+/* info's subtest: one result per function of this ABI, found or not. */
+static void info_ktap(FILE *f, const struct vk_info *in)
+{
+	int n = 0, k = 0;
+
+	for (int i = 0; i < VK_NFUNCS; i++)
+		n += in->funcs[i].applies;
+	fprintf(f, "KTAP version 1\n# vdsokit %s info\n1..%d\n", in->version, n);
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		const struct vk_info_func *fn = &in->funcs[i];
+
+		if (!fn->applies)
+			continue;
+		fprintf(f, "ok %d %s", ++k, vk_funcs[i].name);
+		if (!fn->f.found)
+			fprintf(f, " # SKIP the vDSO does not export %s", fn->f.want);
+		else if (fn->runs[0])
+			fprintf(f, "\n# %s", fn->runs);
+		fputc('\n', f);
+	}
+}
+
+static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
+{
+	struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
+
+	if (!strcmp(st->name, "info"))
+		info_ktap(f, s->info);
+	else if (st->bench_run)
+		vk_report_bench(f, VK_BENCH_KTAP, st->bench_run);
+	else if (st->rs)
+		vk_report_ktap(f, &rep);
+	else
+		fprintf(f, "KTAP version 1\n1..0 # SKIP %s\n", st->note ? st->note : "nothing ran");
+}
+
+/* A subtest is a whole KTAP document indented by two spaces. */
+static void indented(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		fprintf(f, "  KTAP version 1\n  1..0 # SKIP out of memory\n");
+		return;
+	}
+	step_ktap(m, s, st);
+	fclose(m);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		fprintf(f, "  %s\n", line);
+		if (!strncmp(line, "KTAP version", 12))
+			fprintf(f, "  # Subtest: %s\n", st->name);
+	}
+	free(buf);
+}
+
+void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
+{
+	size_t pass = 0, fail = 0, skip = 0;
+
+	fprintf(f, "KTAP version 1\n# vdsokit %s all\n1..%zu\n", s->version, s->nsteps);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_summary_step *st = &s->steps[i];
+
+		indented(f, s, st);
+		if (st->status == 0) {
+			fprintf(f, "ok %zu %s\n", i + 1, st->name);
+			pass++;
+		} else if (st->status == 4) {
+			fprintf(f, "ok %zu %s # SKIP %s\n", i + 1, st->name,
+				st->note ? st->note : "nothing could run");
+			skip++;
+		} else {
+			fprintf(f, "not ok %zu %s%s\n", i + 1, st->name,
+				st->status == 1 ? "" : " # ERROR");
+			fail++;
+		}
+	}
+	for (size_t i = 0; i < s->findings->n; i++) {
+		char cmd[128];
+
+		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
+		fprintf(f, "# finding %zu: %s (%zu failed checks; reproduce: %s)\n", i + 1,
+			s->findings->f[i].what, s->findings->f[i].checks, cmd);
+	}
+	for (int i = 0; s->warnings && i < s->warnings->n; i++)
+		fprintf(f, "# warning: %s (%s); fix: %s\n", s->warnings->w[i].what,
+			s->warnings->w[i].detail, s->warnings->w[i].fix);
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", pass, fail,
+		skip);
+}
