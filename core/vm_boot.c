@@ -310,7 +310,7 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		return;
 	line += m;
 	n -= m;
-	if (n >= 2 && strchr("oOeE", line[0]) && line[1] == ' ') {
+	if (n >= 2 && line[0] && strchr("oOeE", line[0]) && line[1] == ' ') {
 		output(r, keep, line[0], line + 2, n - 2);
 	} else if (!strcmp(line, "start")) {
 		r->started = 1;
