@@ -152,35 +152,30 @@ static int find_on_path(const char *name, char *out, size_t len)
 	return -1;
 }
 
-/* The static vdsokit for arch: $VDSOKIT_CROSS_DIR/ARCH/vdsokit, or
- * cross/ARCH/vdsokit beside this binary (the build tree's layout) or in
- * ../lib/vdsokit/ARCH/ (an installed one's). */
+/* The static vdsokit for arch: ARCH/vdsokit in $VDSOKIT_CROSS_DIR, or in
+ * cross/ beside this binary, where 'make cross' puts it. */
 static int find_binary(const struct vk_vm_arch *a, char *out, size_t len, char *err,
 		       size_t errlen)
 {
-	char exe[PATH_MAX], tried[3 * PATH_MAX] = "", *slash;
+	char exe[PATH_MAX], dirs[2][PATH_MAX + 8], *slash;
 	const char *env = getenv("VDSOKIT_CROSS_DIR");
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t t = 0;
+	int ndirs = 0;
 
 	exe[n > 0 ? n : 0] = '\0';
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
-	for (int i = 0; i < 3; i++) {
-		if (i == 0 && !(env && *env))
-			continue;
-		if (i == 0)
-			snprintf(out, len, "%s/%s/vdsokit", env, a->name);
-		else
-			snprintf(out, len, i == 1 ? "%s/cross/%s/vdsokit" : "%s/../lib/vdsokit/%s/vdsokit",
-				 exe, a->name);
-		if (access(out, R_OK) == 0)
+	if (env && *env)
+		snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s", env);
+	snprintf(dirs[ndirs++], sizeof(dirs[0]), "%s/cross", exe);
+	for (int i = 0; i < ndirs; i++) {
+		if ((size_t)snprintf(out, len, "%s/%s/vdsokit", dirs[i], a->name) < len &&
+		    access(out, R_OK) == 0)
 			return 0;
-		t += snprintf(tried + t, sizeof(tried) - t, "%s%s", t ? ", " : "", out);
 	}
-	snprintf(err, errlen, "no static vdsokit for %s: build it with 'make cross ARCH=%s', or give --binary (looked for %s)",
-		 a->name, a->name, tried);
+	snprintf(err, errlen, "no static vdsokit for %s: build it with 'make cross ARCH=%s', or give --binary (looked in %s%s%s)",
+		 a->name, a->name, dirs[0], ndirs > 1 ? " and " : "", ndirs > 1 ? dirs[1] : "");
 	return -1;
 }
 
