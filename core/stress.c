@@ -43,20 +43,6 @@ struct reader {
 	int64_t last[VK_NPATHS][VK_STRESS_MAX_CLOCKS];
 };
 
-static int is_monotonic(int clock)
-{
-	return clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
-	       clock == CLOCK_BOOTTIME || clock == CLOCK_MONOTONIC_COARSE;
-}
-
-/* The fine clocks the syscall reads as the vDSO does: a read through a
- * path lies between two syscall reads. */
-static int is_fine(int clock)
-{
-	return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC ||
-	       clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_BOOTTIME || clock == CLOCK_TAI;
-}
-
 static int64_t raw_ns(void)
 {
 	struct timespec ts;
@@ -91,24 +77,26 @@ static void note(struct cell *c, const char *fmt, ...)
 }
 
 /*
- * The step back of v against this thread's last read and, for the clocks
- * that must not step back, the latest any thread published before it.
+ * Record a read v and what it broke (prev: what it must not be below):
+ * the largest step back of any clock, REALTIME's jumps among them, and
+ * publish it to the other threads if it must not step back.
  */
-static void check_back(struct reader *r, struct cell *c, int p, int ci, int64_t seen, int64_t v)
+static void record(struct reader *r, struct cell *c, int p, int ci, int64_t prev, int64_t v,
+		   int bad)
 {
-	int mono = is_monotonic(r->st->clocks[ci]);
-	int64_t before = mono && seen > r->last[p][ci] ? seen : r->last[p][ci];
+	int clock = r->st->clocks[ci];
 	int64_t *latest = &r->sh->latest[p][ci];
 
 	r->last[p][ci] = v;
-	if (v < before && before - v > c->back[ci])
-		c->back[ci] = before - v;
-	if (v < before && mono) {
+	if (v < prev && prev - v > c->back[ci])
+		c->back[ci] = prev - v;
+	if (bad & VK_STRESS_BACK) {
 		c->backs++;
-		note(c, "%s stepped back %lld ns (%lld -> %lld)", vk_clock_name(r->st->clocks[ci]),
-		     (long long)(before - v), (long long)before, (long long)v);
+		note(c, "%s stepped back %lld ns (%lld -> %lld)", vk_clock_name(clock),
+		     (long long)(prev - v), (long long)prev, (long long)v);
 	}
-	for (int64_t l = __atomic_load_n(latest, __ATOMIC_RELAXED); mono && l < v;)
+	for (int64_t l = __atomic_load_n(latest, __ATOMIC_RELAXED);
+	     vk_stress_monotonic(clock) && l < v;)
 		if (__atomic_compare_exchange_n(latest, &l, v, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			break;
 }
@@ -127,9 +115,9 @@ static void read_clock(struct reader *r, int p, int ci)
 	struct cell *c;
 	int clock = r->st->clocks[ci];
 	unsigned g = __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE);
-	int64_t seen = __atomic_load_n(&r->sh->latest[p][ci], __ATOMIC_ACQUIRE), t0, t1;
+	int64_t seen = __atomic_load_n(&r->sh->latest[p][ci], __ATOMIC_ACQUIRE), t0, t1, prev;
 	struct vk_kts a, b, d;
-	int ret;
+	int ret, quiet, bad;
 
 	sys(clock, &a);
 	t0 = raw_ns();
@@ -145,10 +133,13 @@ static void read_clock(struct reader *r, int p, int ci)
 		note(c, "%s returned %d", vk_clock_name(clock), ret);
 		return;
 	}
-	check_back(r, c, p, ci, seen, ns_of(&b));
-	/* Ordered only when no fault was injected meanwhile: REALTIME jumps. */
-	if (is_fine(clock) && !(g & 1) && g == __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE) &&
-	    (ns_of(&b) < ns_of(&a) || ns_of(&b) > ns_of(&d))) {
+	/* Another thread's latest counts only for the clocks that must not
+	 * step back; REALTIME's last read shows its jumps. */
+	prev = vk_stress_monotonic(clock) && seen > r->last[p][ci] ? seen : r->last[p][ci];
+	quiet = !(g & 1) && g == __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE);
+	bad = vk_stress_judge(clock, prev, ns_of(&a), ns_of(&b), ns_of(&d), quiet);
+	record(r, c, p, ci, prev, ns_of(&b), bad);
+	if (bad & VK_STRESS_ORDER) {
 		c->misordered++;
 		note(c, "%s read %lld ns, not between the syscall's %lld and %lld",
 		     vk_clock_name(clock), (long long)ns_of(&b), (long long)ns_of(&a),

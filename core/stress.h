@@ -61,6 +61,19 @@ const char *vk_stress_refusal(int accepted);
 int vk_stress_faults_parse(const char *list, unsigned *mask);
 const char *vk_fault_name(enum vk_fault_kind k);
 
+/*
+ * The rules one read through a path (got, in ns) breaks: VK_STRESS_BACK, a
+ * clock that must not step back read below prev (this thread's last read,
+ * or the latest another thread published before it); VK_STRESS_ORDER, a
+ * fine clock read outside the syscall's reads before and after it, when
+ * quiet (no fault was injected between them: REALTIME may jump).
+ */
+enum { VK_STRESS_BACK = 1, VK_STRESS_ORDER = 2 };
+int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_t after,
+		    int quiet);
+/* Whether a clock must never step back. */
+int vk_stress_monotonic(int clock);
+
 int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len);
 /* Put back the clocksource, the frequency and REALTIME (advanced by the
  * MONOTONIC time since the save); 0, or -1 and what failed. */
