@@ -55,11 +55,11 @@ vm() { "$VK" vm --kernel "$kernel" --accel tcg --timeout 300 "$@"; }
 # xtime_nsec is moved back to keep the fine clocks continuous); whether
 # the readers see it is chance, so either outcome passes, and nothing
 # else may fail.
-mkdir -p "$TMP/all"
-vm --output "$TMP/all" -- stress -d 20 --format ktap -- stress -d 3 --faults settime --format json \
-	>"$TMP/all.out" 2>"$TMP/all.err" || tail -n 3 "$TMP/all.err" | sed "s/^/# /"
-log=$TMP/all/stress.log
-contains "every fault: stress exits 0 or 1" "$TMP/all/stress.status" '^[01]$'
+mkdir -p "$TMP/stress-all"
+vm --output "$TMP/stress-all" -- stress -d 20 --format ktap -- stress -d 3 --faults settime --format json \
+	>"$TMP/stress-all.out" 2>"$TMP/stress-all.err" || tail -n 3 "$TMP/stress-all.err" | sed "s/^/# /"
+log=$TMP/stress-all/stress.log
+contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[01]$'
 # Early in the boot the clocksource may still be tsc-early.
 for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'clocksource:tsc(-early)?\(back\)' \
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
@@ -78,28 +78,28 @@ check "every fault: MONOTONIC, MONOTONIC_RAW and BOOTTIME never stepped back" \
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
 contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0,'
-contains "json: stress exits 0" "$TMP/all/stress.2.status" '^0$'
-contains "json: the clocksource found" "$TMP/all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
-contains "json: restored" "$TMP/all/stress.2.log" '^  "restored": true,$'
-contains "json: a result per step and path" "$TMP/all/stress.2.log" '"api": "clock_settime:2\^31s",$'
+contains "json: stress exits 0" "$TMP/stress-all/stress.2.status" '^0$'
+contains "json: the clocksource found" "$TMP/stress-all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
+contains "json: restored" "$TMP/stress-all/stress.2.log" '^  "restored": true,$'
+contains "json: a result per step and path" "$TMP/stress-all/stress.2.log" '"api": "clock_settime:2\^31s",$'
 
 # Stopped in the middle of each kind of fault (vm sends SIGTERM when a
 # command's time is up), stress puts the machine back: the next run finds
 # the clocksource, the frequency and REALTIME - MONOTONIC it started from.
-mkdir -p "$TMP/int"
-vm --output "$TMP/int" --command-timeout 12 -- stress --faults clocksource -d 25 \
+mkdir -p "$TMP/stress-int"
+vm --output "$TMP/stress-int" --command-timeout 12 -- stress --faults clocksource -d 25 \
 	-- stress --faults settime -d 30 -- stress --faults slew -d 30 \
 	-- stress --faults none -d 1 >/dev/null 2>&1
 for run in stress stress.2 stress.3; do
-	contains "interrupted ($run): cut short" "$TMP/int/$run.status" '^124$'
-	contains "interrupted ($run): says so" "$TMP/int/$run.log" '^ended early: interrupted$'
-	contains "interrupted ($run): and restored" "$TMP/int/$run.log" '^restored: clocksource tsc(-early)?, frequency 0, '
+	contains "interrupted ($run): cut short" "$TMP/stress-int/$run.status" '^124$'
+	contains "interrupted ($run): says so" "$TMP/stress-int/$run.log" '^ended early: interrupted$'
+	contains "interrupted ($run): and restored" "$TMP/stress-int/$run.log" '^restored: clocksource tsc(-early)?, frequency 0, '
 done
-contains "after them: the clocksource and frequency found are the first run's" "$TMP/int/stress.4.log" \
+contains "after them: the clocksource and frequency found are the first run's" "$TMP/stress-int/stress.4.log" \
 	'^found: clocksource tsc, frequency 0, '
 # REALTIME - MONOTONIC, first found and last: within 1 s (a step is >= 10 s).
 offset() { sed -n 's/^found: .*REALTIME \([0-9]*\) ns at MONOTONIC \([0-9]*\) ns.*/\1 \2/p' "$1"; }
-read -r r1 m1 <<<"$(offset "$TMP/int/stress.log")"
-read -r r4 m4 <<<"$(offset "$TMP/int/stress.4.log")"
+read -r r1 m1 <<<"$(offset "$TMP/stress-int/stress.log")"
+read -r r4 m4 <<<"$(offset "$TMP/stress-int/stress.4.log")"
 d=$(( (r4 - m4) - (r1 - m1) ))
 check "after them: REALTIME - MONOTONIC is as found ($d ns apart)" test "${d#-}" -lt 1000000000
