@@ -22,6 +22,7 @@ static const struct vk_cmd commands[] = {
 	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)" },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
+	{ "stress", cmd_stress, "read every clock while faults change it (vdsokit vm only)" },
 	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit" },
 	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
 	{ "vm", cmd_vm, "boot a kernel under qemu and run a command on its vDSO" },

@@ -129,22 +129,37 @@ static int drain(struct stream *s)
 	return 1;
 }
 
+/* 1: the command's time is up; 3: so is its grace after SIGTERM. */
 static volatile sig_atomic_t timed_out;
 
 static void on_alarm(int sig)
 {
 	(void)sig;
-	timed_out = 1;
+	timed_out++;
 }
 
-/* A command past its time: killed with whatever it started, and said. */
+/* Seconds between SIGTERM and SIGKILL for a command past its time. */
+#define GRACE 10
+
+/*
+ * A command past its time: said, then told to stop with SIGTERM, so that
+ * one that changed the machine (stress) can put it back, and killed with
+ * whatever it started if it is still there GRACE seconds later.
+ */
 static void cut_short(struct stream *err, pid_t pid, unsigned timeout)
 {
+	if (timed_out == 3) {
+		kill(-pid, SIGKILL);
+		timed_out = 4;
+		return;
+	}
 	if (err->n)
 		frame(err, 0);
 	err->n = snprintf(err->line, sizeof(err->line), "vdsokit vm: timed out after %u s", timeout);
 	frame(err, 1);
-	kill(-pid, SIGKILL);
+	kill(-pid, SIGTERM);
+	timed_out = 2;
+	alarm(GRACE);
 }
 
 static int run(char **argv, unsigned timeout)
@@ -181,10 +196,8 @@ static int run(char **argv, unsigned timeout)
 		if (poll(p, 2, -1) < 0) {
 			if (errno != EINTR)
 				break;
-			if (timed_out == 1) {
+			if (timed_out & 1)
 				cut_short(&s[1], pid, timeout);
-				timed_out = 2;
-			}
 			continue;
 		}
 		for (int i = 0; i < 2; i++) {
@@ -201,10 +214,9 @@ static int run(char **argv, unsigned timeout)
 
 		if (w == pid)
 			break;
-		if (w < 0 && errno == EINTR && timed_out == 1) {
+		if (w < 0 && errno == EINTR && (timed_out & 1))
 			cut_short(&s[1], pid, timeout);
-			timed_out = 2;
-		} else if (w < 0 && errno != EINTR) {
+		else if (w < 0 && errno != EINTR) {
 			return 127;
 		}
 	}

@@ -18,6 +18,8 @@ int vk_format_parse(const char *name);
 /* The same, for the commands that also print vdsotest's lines. */
 int vk_format_parse_vdsotest(const char *name);
 
+struct vk_json;
+
 struct vk_report {
 	const char *command;	/* "verify" */
 	const char *version;	/* vdsokit's */
@@ -26,6 +28,9 @@ struct vk_report {
 	int stopped;		/* the failure limit cut an API's repeats short */
 	const struct vk_results *rs;
 	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
+	/* More members of the JSON object, before the results, or NULL. */
+	void (*json_more)(struct vk_json *j, const void *ctx);
+	const void *ctx;
 };
 
 void vk_report_text(FILE *f, const struct vk_report *r);

@@ -157,6 +157,8 @@ void vk_report_json(FILE *f, const struct vk_report *r)
 	}
 	vk_json_end(&j);
 	vk_json_bool(&j, "stopped", r->stopped);
+	if (r->json_more)
+		r->json_more(&j, r->ctx);
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];

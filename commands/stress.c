@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/api.h"
+#include "../core/image.h"
+#include "../core/stress.h"
+#include "../report/stress.h"
+#include "commands.h"
+
+static const char usage[] =
+	"Usage: vdsokit stress [OPTIONS] [API...]\n\n"
+	"Read the clocks without pause, one thread per CPU, while the kernel's time\n"
+	"is changed underneath them, one fault after another. Each reader checks that\n"
+	"no clock that must not step back (monotonic, monotonic-raw, boottime,\n"
+	"monotonic-coarse) does, in its own reads or against another thread's; that a\n"
+	"fine clock's read lies between two syscall reads unless a fault was injected\n"
+	"meanwhile; that every call returns. Reported per fault and path: the calls,\n"
+	"the largest step back of every clock (REALTIME's is the step), the longest\n"
+	"call, crashes and hangs (no call for %d s).\n\n"
+	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
+	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
+	"It needs root. It restores the clocksource, the frequency, the CPUs online and\n"
+	"REALTIME (advanced by the MONOTONIC time since) it found, even on SIGINT or\n"
+	"SIGTERM, and prints what it found and whether it restored it.\n\n"
+	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
+	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n"
+	"  -d, --duration SECONDS  the whole run, shared by the faults (default 60)\n"
+	"  -f, --faults LIST       clocksource,settime,slew,hotplug, all (default) or none:\n"
+	"                          clocksource: each available one in turn, and back;\n"
+	"                          settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
+	"                          to just before 2^31 s (64-bit) by clock_settime, back;\n"
+	"                          slew: adjtimex frequency +500, -500 ppm, back,\n"
+	"                          ADJ_SETOFFSET +10 s, -10 s; hotplug: the last CPU\n"
+	"                          offline and back. A baseline step 'none' comes first.\n"
+	"  -t, --threads N         reader threads (default: one per CPU online)\n"
+	"      --i-accept-clock-changes  run outside 'vdsokit vm', changing this clock\n"
+	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc, and impl\n"
+	"                          with --impl)\n"
+	"  -I, --impl LIB.so       also read the __vdso_* functions LIB.so exports\n"
+	"                          (needs a dynamic build: not under 'vdsokit vm')\n"
+	"  -F, --format FMT        text (default), ktap or json\n"
+	"  -h, --help              show this help\n\n"
+	"Exit status: 0 every fault survived, 1 a check failed, a crash, a hang, or\n"
+	"the clock could not be restored, 2 usage error or refused (not in 'vdsokit\n"
+	"vm', nothing changed), 4 not root or nothing could run, 128+N stopped by\n"
+	"signal N (after restoring).\n";
+
+struct opts {
+	double seconds;
+	unsigned faults;
+	unsigned long long threads;
+	int accepted;
+	struct vk_call_opts call;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "faults", required_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "i-accept-clock-changes", no_argument, NULL, 'A' },
+		VK_CALL_LONGOPTS,
+		{ 0 }
+	};
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "d:f:t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 'd' && vk_parse_seconds(argv[0], "--duration", optarg, &o->seconds))
+			return VK_EXIT_USAGE;
+		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
+			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
+					      "settime, slew, hotplug, all, none", optarg);
+		if (c == 't' && (vk_parse_count(argv[0], "--threads", optarg, &o->threads) ||
+				 !o->threads || o->threads > VK_STRESS_MAX_THREADS))
+			return vk_usage_error(argv[0], "--threads: 1 to %d", VK_STRESS_MAX_THREADS);
+		if (c == 'A')
+			o->accepted = 1;
+		if (strchr("dftA", c))
+			continue;
+		if (c == 'h') {
+			printf(usage, VK_STRESS_HANG_SECONDS);
+			return VK_EXIT_OK;
+		}
+		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
+					"text, ktap or json");
+		if (status != VK_OPT_GO_ON)
+			return status;
+	}
+	return VK_OPT_GO_ON;
+}
+
+static const char *const default_apis[] = {
+	"clock-gettime-realtime", "clock-gettime-monotonic", "clock-gettime-monotonic-raw",
+	"clock-gettime-boottime", "clock-gettime-realtime-coarse",
+	"clock-gettime-monotonic-coarse", "clock-gettime-tai", "getcpu",
+};
+
+static int add_api(struct vk_stress *st, const char *name)
+{
+	const struct vk_api *a = vk_api_find(name);
+
+	if (a && a->func == VK_FN_GETCPU) {
+		st->getcpu = 1;
+		return 0;
+	}
+	if (!a || a->func != VK_FN_CLOCK_GETTIME || st->nclocks == VK_STRESS_MAX_CLOCKS)
+		return -1;
+	for (int i = 0; i < st->nclocks; i++)
+		if (st->clocks[i] == a->clock)
+			return 0;
+	st->clocks[st->nclocks++] = a->clock;
+	return 0;
+}
+
+static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *st)
+{
+	for (int i = optind; i < argc; i++) {
+		if (add_api(st, argv[i]))
+			return vk_usage_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
+					      "(see 'vdsokit list-apis')", argv[i]);
+	}
+	for (size_t i = 0; optind == argc && i < sizeof(default_apis) / sizeof(*default_apis); i++)
+		add_api(st, default_apis[i]);
+	return VK_OPT_GO_ON;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int status_of(const struct vk_results *rs, const struct vk_stress_end *end)
+{
+	size_t measured = 0;
+
+	if (!end->restored)
+		return VK_EXIT_FAIL;
+	if (stop)
+		return 128 + stop;
+	for (size_t i = 0; i < rs->n; i++)
+		measured += rs->r[i]->status != VK_SKIP;
+	return rs->fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+}
+
+static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
+{
+	struct vk_results rs = { 0 };
+	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
+				 .paths = o->call.paths, .rs = &rs };
+	struct vk_stress_end end = { 0 };
+	struct vk_callset cs;
+	struct vk_image im;
+	char err[256];
+	int status;
+
+	if (vk_callset_init(&cs, vk_image_open_live(&im) == 0 ? &im : NULL, o->call.impl, err,
+			    sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	st->cs = &cs;
+	catch_signals();
+	if (vk_stress_run(st, &rs, &end, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		vk_callset_close(&cs);
+		return VK_EXIT_SKIP;
+	}
+	vk_report_stress(stdout, o->call.format, &rep, &end);
+	if (!end.restored)
+		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
+	status = status_of(&rs, &end);
+	vk_results_free(&rs);
+	vk_callset_close(&cs);
+	return status;
+}
+
+#define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
+
+int cmd_stress(int argc, char **argv)
+{
+	struct opts o = { .seconds = 60, .faults = (1u << VK_NFAULTS) - 1 };
+	struct vk_stress st = { .stop = &stop };
+	const char *refusal;
+	int status = parse_opts(argc, argv, &o);
+
+	if (status == VK_OPT_GO_ON)
+		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (status == VK_OPT_GO_ON)
+		status = parse_apis(argv[0], argc, argv, &st);
+	if (status != VK_OPT_GO_ON)
+		return status;
+	/* Before anything is read or changed. */
+	refusal = vk_stress_refusal(o.accepted);
+	if (refusal) {
+		fprintf(stderr, "%s: refused: %s\n", argv[0], refusal);
+		return VK_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: needs root to change the clock\n", argv[0]);
+		return VK_EXIT_SKIP;
+	}
+	st.paths = o.call.paths;
+	st.faults = o.faults;
+	st.seconds = o.seconds;
+	st.threads = (int)o.threads;
+	return run(argv[0], &o, &st);
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/timex.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stress_faults.h"
+
+#define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
+#define NSEC 1000000000LL
+
+static const char *const fault_names[VK_NFAULTS] = {
+	[VK_FAULT_CLOCKSOURCE] = "clocksource",
+	[VK_FAULT_SETTIME] = "settime",
+	[VK_FAULT_SLEW] = "slew",
+	[VK_FAULT_HOTPLUG] = "hotplug",
+};
+
+const char *vk_fault_name(enum vk_fault_kind k)
+{
+	return fault_names[k];
+}
+
+/* Read a one-line file into buf without its newline; -1 if unreadable. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(buf, len, f);
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int write_str(const char *path, const char *s, char *err, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f && fputs(s, f) >= 0 && fclose(f) == 0)
+		return 0;
+	snprintf(err, len, "%s: %s", path, strerror(errno));
+	if (f)
+		fclose(f);
+	return -1;
+}
+
+/* Whether word is one of the space-separated words of line. */
+static int has_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = line; (p = strstr(p, word)); p += n) {
+		if ((p == line || p[-1] == ' ') && (!p[n] || p[n] == ' ' || p[n] == '\n'))
+			return 1;
+	}
+	return 0;
+}
+
+const char *vk_stress_refusal(int accepted)
+{
+	char line[4096];
+
+	if (accepted)
+		return NULL;
+	if (read_line("/proc/cmdline", line, sizeof(line)) == 0 && has_word(line, "vdsokit.vm=1"))
+		return NULL;
+	return "it changes this machine's clock, so it runs only inside 'vdsokit vm' "
+	       "(vdsokit.vm=1 on the kernel's command line) or with --i-accept-clock-changes";
+}
+
+int vk_stress_faults_parse(const char *list, unsigned *mask)
+{
+	size_t len;
+	int k;
+
+	*mask = 0;
+	for (const char *p = list; *p; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		if (len == 3 && !strncmp(p, "all", 3)) {
+			*mask |= (1u << VK_NFAULTS) - 1;
+			continue;
+		}
+		if (len == 4 && !strncmp(p, "none", 4))
+			continue;
+		for (k = 0; k < VK_NFAULTS; k++) {
+			if (strlen(fault_names[k]) == len && !strncmp(p, fault_names[k], len))
+				break;
+		}
+		if (k == VK_NFAULTS)
+			return -1;
+		*mask |= 1u << k;
+	}
+	return 0;
+}
+
+static int64_t now_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static int cpu_online(int cpu)
+{
+	char path[64], v[8];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return read_line(path, v, sizeof(v)) == 0 && v[0] == '1';
+}
+
+static uint64_t online_cpus(void)
+{
+	uint64_t m = 0;
+
+	for (int c = 1; c < 64; c++)
+		m |= (uint64_t)cpu_online(c) << c;
+	return m;
+}
+
+static int set_online(int64_t cpu, int on, char *err, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%lld/online", (long long)cpu);
+	return write_str(path, on ? "1" : "0", err, len);
+}
+
+int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len)
+{
+	struct timex tx = { 0 };
+
+	if (read_line(CS_DIR "current_clocksource", s->clocksource, sizeof(s->clocksource)))
+		s->clocksource[0] = 0;
+	if (adjtimex(&tx) < 0) {
+		snprintf(err, len, "adjtimex: %s", strerror(errno));
+		return -1;
+	}
+	s->freq = tx.freq;
+	s->online = online_cpus();
+	s->mono_ns = now_ns(CLOCK_MONOTONIC);
+	s->real_ns = now_ns(CLOCK_REALTIME);
+	return 0;
+}
+
+static int set_realtime(int64_t ns, char *err, size_t len)
+{
+	struct timespec ts = { .tv_sec = ns / NSEC, .tv_nsec = ns % NSEC };
+
+	if (ns >= 0 && clock_settime(CLOCK_REALTIME, &ts) == 0)
+		return 0;
+	snprintf(err, len, "clock_settime(CLOCK_REALTIME, %lld ns): %s", (long long)ns,
+		 ns < 0 ? "negative" : strerror(errno));
+	return -1;
+}
+
+static int realtime_back(const struct vk_stress_saved *s, char *err, size_t len)
+{
+	return set_realtime(s->real_ns + now_ns(CLOCK_MONOTONIC) - s->mono_ns, err, len);
+}
+
+static int set_freq(long freq, char *err, size_t len)
+{
+	struct timex tx = { .modes = ADJ_FREQUENCY, .freq = freq };
+
+	if (adjtimex(&tx) >= 0)
+		return 0;
+	snprintf(err, len, "adjtimex(ADJ_FREQUENCY, %ld): %s", freq, strerror(errno));
+	return -1;
+}
+
+int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len)
+{
+	int bad = set_freq(s->freq, err, len);
+
+	if (s->clocksource[0])
+		bad |= write_str(CS_DIR "current_clocksource", s->clocksource, err, len);
+	for (int c = 1; c < 64; c++) {
+		if ((s->online >> c & 1) && !cpu_online(c))
+			bad |= set_online(c, 1, err, len);
+	}
+	return bad | realtime_back(s, err, len);
+}
+
+static int add(struct vk_fault_step *s, int n, int max, enum vk_fault_kind k,
+	       enum vk_fault_op op, int64_t arg, const char *name)
+{
+	if (n >= max)
+		return n;
+	memset(&s[n], 0, sizeof(s[n]));
+	s[n].kind = k;
+	s[n].op = op;
+	s[n].arg = arg;
+	snprintf(s[n].name, sizeof(s[n].name), "%s", name);
+	return n + 1;
+}
+
+static int add_clocksources(struct vk_fault_step *s, int n, int max,
+			    const struct vk_stress_saved *saved)
+{
+	char list[512], name[40];
+	int first = n;
+
+	if (read_line(CS_DIR "available_clocksource", list, sizeof(list)) || !saved->clocksource[0]) {
+		n = add(s, n, max, VK_FAULT_CLOCKSOURCE, VK_OP_NONE, 0, "clocksource");
+		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip), "no clocksource in sysfs");
+		return n;
+	}
+	for (char *sp, *w = strtok_r(list, " ", &sp); w; w = strtok_r(NULL, " ", &sp)) {
+		snprintf(name, sizeof(name), "clocksource:%.27s", w);
+		n = add(s, n, max, VK_FAULT_CLOCKSOURCE, VK_OP_CLOCKSOURCE, 0, name);
+		snprintf(s[n - 1].cs, sizeof(s[n - 1].cs), "%s", w);
+	}
+	/* And back to the one it found. */
+	snprintf(name, sizeof(name), "clocksource:%.20s(back)", saved->clocksource);
+	n = add(s, n, max, VK_FAULT_CLOCKSOURCE, VK_OP_CLOCKSOURCE, 0, name);
+	snprintf(s[n - 1].cs, sizeof(s[n - 1].cs), "%s", saved->clocksource);
+	return n > first ? n : first;
+}
+
+static int add_settime(struct vk_fault_step *s, int n, int max)
+{
+	n = add(s, n, max, VK_FAULT_SETTIME, VK_OP_SETTIMEOFDAY, 3600, "settimeofday:+3600s");
+	n = add(s, n, max, VK_FAULT_SETTIME, VK_OP_SETTIMEOFDAY, -7200, "settimeofday:-7200s");
+	n = add(s, n, max, VK_FAULT_SETTIME, VK_OP_CLOCK_SETTIME, 3600, "clock_settime:+3600s");
+	/* 0.1 s before 2^31 s: the run crosses it. */
+	n = add(s, n, max, VK_FAULT_SETTIME, VK_OP_SETTIME_AT, (1LL << 31) * NSEC - NSEC / 10,
+		"clock_settime:2^31s");
+	if (sizeof(long) < 8)
+		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip), "a 32-bit time_t ends there");
+	return add(s, n, max, VK_FAULT_SETTIME, VK_OP_REALTIME_BACK, 0, "clock_settime:back");
+}
+
+static int add_slew(struct vk_fault_step *s, int n, int max, const struct vk_stress_saved *saved)
+{
+	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, 500L << 16, "adjtimex:freq+500ppm");
+	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, -(500L << 16), "adjtimex:freq-500ppm");
+	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, saved->freq, "adjtimex:freq(back)");
+	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_SETOFFSET, 10, "adjtimex:setoffset+10s");
+	return add(s, n, max, VK_FAULT_SLEW, VK_OP_SETOFFSET, -10, "adjtimex:setoffset-10s");
+}
+
+/* The highest CPU that can go offline, or -1 and why not. */
+static int hotplug_cpu(char *why, size_t len)
+{
+	char path[64];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 2) {
+		snprintf(why, len, "only one CPU online");
+		return -1;
+	}
+	for (long c = sysconf(_SC_NPROCESSORS_CONF) - 1; c > 0; c--) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/online", c);
+		if (access(path, W_OK) == 0)
+			return (int)c;
+	}
+	snprintf(why, len, "no CPU can be taken offline (no cpuN/online in sysfs)");
+	return -1;
+}
+
+static int add_hotplug(struct vk_fault_step *s, int n, int max)
+{
+	char why[96], name[40];
+	int cpu = hotplug_cpu(why, sizeof(why));
+
+	if (cpu < 0) {
+		n = add(s, n, max, VK_FAULT_HOTPLUG, VK_OP_NONE, 0, "hotplug");
+		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip), "%s", why);
+		return n;
+	}
+	snprintf(name, sizeof(name), "cpu%d:offline", cpu);
+	n = add(s, n, max, VK_FAULT_HOTPLUG, VK_OP_CPU_OFFLINE, cpu, name);
+	snprintf(name, sizeof(name), "cpu%d:online", cpu);
+	return add(s, n, max, VK_FAULT_HOTPLUG, VK_OP_CPU_ONLINE, cpu, name);
+}
+
+int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
+		   int max)
+{
+	int n = add(s, 0, max, VK_NFAULTS, VK_OP_NONE, 0, "none");
+
+	if (mask & (1u << VK_FAULT_CLOCKSOURCE))
+		n = add_clocksources(s, n, max, saved);
+	if (mask & (1u << VK_FAULT_SETTIME))
+		n = add_settime(s, n, max);
+	if (mask & (1u << VK_FAULT_SLEW))
+		n = add_slew(s, n, max, saved);
+	if (mask & (1u << VK_FAULT_HOTPLUG))
+		n = add_hotplug(s, n, max);
+	return n;
+}
+
+static int step_realtime(int64_t sec, int tod, char *err, size_t len)
+{
+	int64_t ns = now_ns(CLOCK_REALTIME) + sec * NSEC;
+	struct timeval tv = { .tv_sec = ns / NSEC, .tv_usec = ns % NSEC / 1000 };
+
+	if (!tod)
+		return set_realtime(ns, err, len);
+	if (settimeofday(&tv, NULL) == 0)
+		return 0;
+	snprintf(err, len, "settimeofday: %s", strerror(errno));
+	return -1;
+}
+
+static int set_offset(int64_t sec, char *err, size_t len)
+{
+	struct timex tx = { .modes = ADJ_SETOFFSET | ADJ_NANO, .time = { .tv_sec = sec } };
+
+	if (adjtimex(&tx) >= 0)
+		return 0;
+	snprintf(err, len, "adjtimex(ADJ_SETOFFSET, %llds): %s", (long long)sec, strerror(errno));
+	return -1;
+}
+
+int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
+		   char *err, size_t len)
+{
+	switch (s->op) {
+	case VK_OP_NONE:
+		return 0;
+	case VK_OP_CLOCKSOURCE:
+		return write_str(CS_DIR "current_clocksource", s->cs, err, len);
+	case VK_OP_SETTIMEOFDAY:
+	case VK_OP_CLOCK_SETTIME:
+		return step_realtime(s->arg, s->op == VK_OP_SETTIMEOFDAY, err, len);
+	case VK_OP_SETTIME_AT:
+		return set_realtime(s->arg, err, len);
+	case VK_OP_REALTIME_BACK:
+		return realtime_back(saved, err, len);
+	case VK_OP_FREQ:
+		return set_freq((long)s->arg, err, len);
+	case VK_OP_SETOFFSET:
+		return set_offset(s->arg, err, len);
+	case VK_OP_CPU_OFFLINE:
+	case VK_OP_CPU_ONLINE:
+		return set_online(s->arg, s->op == VK_OP_CPU_ONLINE, err, len);
+	}
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The faults stress injects, as a list of steps, each held for a while
+ * as the readers go on. Private to core/stress*.c.
+ */
+#ifndef VK_STRESS_FAULTS_H
+#define VK_STRESS_FAULTS_H
+
+#include <stdint.h>
+
+#include "stress.h"
+
+enum vk_fault_op {
+	VK_OP_NONE,		/* the baseline, or a step to skip */
+	VK_OP_CLOCKSOURCE,	/* write cs to current_clocksource */
+	VK_OP_SETTIMEOFDAY,	/* REALTIME += arg s by settimeofday() */
+	VK_OP_CLOCK_SETTIME,	/* REALTIME += arg s by clock_settime() */
+	VK_OP_SETTIME_AT,	/* REALTIME = arg ns by clock_settime() */
+	VK_OP_REALTIME_BACK,	/* REALTIME as it would be without the steps */
+	VK_OP_FREQ,		/* adjtimex ADJ_FREQUENCY = arg (scaled ppm) */
+	VK_OP_SETOFFSET,	/* adjtimex ADJ_SETOFFSET by arg s */
+	VK_OP_CPU_OFFLINE,	/* cpu arg offline */
+	VK_OP_CPU_ONLINE,
+};
+
+struct vk_fault_step {
+	char name[40];		/* "clocksource:hpet", "settimeofday:+3600s" */
+	enum vk_fault_kind kind;
+	enum vk_fault_op op;
+	int64_t arg;
+	char cs[64];
+	char skip[96];		/* why this step is not injected, or "" */
+};
+
+/* The steps of the kinds in mask, the baseline first; their number. */
+int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
+		   int max);
+/* Inject a step: 0, or -1 and why not. */
+int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
+		   char *err, size_t len);
+
+#endif /* VK_STRESS_FAULTS_H */

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#include <time.h>
+
+#include "stress.h"
+
+int vk_stress_monotonic(int clock)
+{
+	return clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
+	       clock == CLOCK_BOOTTIME || clock == CLOCK_MONOTONIC_COARSE;
+}
+
+/* The fine clocks the syscall reads as the vDSO does; the coarse ones
+ * may lag it by a tick, so only their steps back are judged. */
+static int fine(int clock)
+{
+	return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC ||
+	       clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_BOOTTIME || clock == CLOCK_TAI;
+}
+
+int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_t after,
+		    int quiet)
+{
+	int bad = 0;
+
+	if (vk_stress_monotonic(clock) && got < prev)
+		bad |= VK_STRESS_BACK;
+	if (fine(clock) && quiet && (got < before || got > after))
+		bad |= VK_STRESS_ORDER;
+	return bad;
+}

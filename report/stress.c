@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "json.h"
+#include "stress.h"
+
+static void found(FILE *f, const char *prefix, const struct vk_stress_end *e)
+{
+	fprintf(f, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
+		"%d reader threads\n", prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+		e->saved.freq, (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+}
+
+static void ending(FILE *f, const char *prefix, const struct vk_stress_end *e)
+{
+	if (e->what[0])
+		fprintf(f, "%sended early: %s\n", prefix, e->what);
+	if (e->restored)
+		fprintf(f, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME\n", prefix,
+			e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq);
+	else
+		fprintf(f, "%sNOT RESTORED: %s\n", prefix, e->restore_err);
+}
+
+static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end *e)
+{
+	size_t n[3] = { 0 };
+
+	found(f, "", e);
+	fprintf(f, "\n%-34s %-8s %12s  %s\n", "fault", "path", "calls", "result");
+	for (size_t i = 0; i < r->rs->n; i++) {
+		const struct vk_result *x = r->rs->r[i];
+
+		n[x->status]++;
+		fprintf(f, "%-34s %-8s %12llu  %s: %s\n", x->api, vk_path_name(x->path), x->calls,
+			x->status == VK_PASS ? "ok" : x->status == VK_FAIL ? "FAIL" : "SKIP", x->detail);
+	}
+	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
+		r->command, r->rs->n, n[VK_PASS], n[VK_FAIL], n[VK_SKIP]);
+	ending(f, "", e);
+}
+
+static void json_more(struct vk_json *j, const void *ctx)
+{
+	const struct vk_stress_end *e = ctx;
+
+	vk_json_object(j, "found");
+	vk_json_str(j, "clocksource", e->saved.clocksource);
+	vk_json_int(j, "frequency", e->saved.freq);
+	vk_json_int(j, "realtime_ns", e->saved.real_ns);
+	vk_json_int(j, "monotonic_ns", e->saved.mono_ns);
+	vk_json_end(j);
+	vk_json_int(j, "threads", e->threads);
+	vk_json_str(j, "ended_early", e->what[0] ? e->what : NULL);
+	vk_json_bool(j, "restored", e->restored);
+	vk_json_str(j, "restore_error", e->restored ? NULL : e->restore_err);
+}
+
+void vk_report_stress(FILE *f, int format, const struct vk_report *r,
+		      const struct vk_stress_end *end)
+{
+	struct vk_report x = *r;
+
+	if (format == VK_FMT_TEXT) {
+		text(f, r, end);
+		return;
+	}
+	x.json_more = json_more;
+	x.ctx = end;
+	vk_report_results(f, format, &x, NULL);
+	if (format == VK_FMT_KTAP) {
+		found(f, "# ", end);
+		ending(f, "# ", end);
+	}
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* stress's report: the results, and what it found and put back. */
+#ifndef VK_REPORT_STRESS_H
+#define VK_REPORT_STRESS_H
+
+#include <stdio.h>
+
+#include "../core/stress.h"
+#include "report.h"
+
+void vk_report_stress(FILE *f, int format, const struct vk_report *r,
+		      const struct vk_stress_end *end);
+
+#endif /* VK_REPORT_STRESS_H */

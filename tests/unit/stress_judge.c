@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stress's rules against the readings of the two planted implementations
+ * issue 13 names, on a modelled kernel timeline: no clock of this machine
+ * is read or changed. A kernel keeps REALTIME = MONOTONIC + offset and
+ * MONOTONIC = RAW * rate; a fault changes the offset (a step) or the rate
+ * (a slew). Each reader reads the syscall, the path, the syscall, 1 us
+ * apart, as stress does.
+ *   cached-offset: REALTIME as MONOTONIC plus the offset of its load time;
+ *   calibrated-once: MONOTONIC extrapolated from RAW at the load's rate;
+ *   passthrough: the kernel's own.
+ */
+#include <stdint.h>
+#include <time.h>
+
+#include "stress.h"
+#include "test.h"
+
+#define US 1000LL
+#define S 1000000000LL
+
+struct kernel {
+	int64_t offset;		/* REALTIME - MONOTONIC */
+	int64_t ppm;		/* MONOTONIC's rate against RAW, from adjtimex */
+};
+
+static int64_t mono(const struct kernel *k, int64_t raw)
+{
+	return raw + raw / 1000000 * k->ppm;
+}
+
+static int64_t kernel_read(const struct kernel *k, int clock, int64_t raw)
+{
+	return clock == CLOCK_REALTIME ? mono(k, raw) + k->offset : mono(k, raw);
+}
+
+enum impl { PASSTHROUGH, CACHED_OFFSET, CALIBRATED_ONCE };
+
+/* What each implementation returns; load is the kernel it saw at load. */
+static int64_t impl_read(enum impl i, const struct kernel *k, const struct kernel *load,
+			 int clock, int64_t raw)
+{
+	if (i == CACHED_OFFSET && clock == CLOCK_REALTIME)
+		return mono(k, raw) + load->offset;
+	if (i == CALIBRATED_ONCE && clock == CLOCK_MONOTONIC)
+		return mono(load, raw);
+	return kernel_read(k, clock, raw);
+}
+
+/* Reads every 10 us from raw 1 s to 2 s after the fault (a quiet run):
+ * the rules broken in all of them, ORed. */
+static int run(enum impl i, const struct kernel *k, const struct kernel *load, int clock)
+{
+	int64_t prev = 0;
+	int bad = 0;
+
+	for (int64_t raw = S; raw < 2 * S; raw += 10 * US) {
+		int64_t got = impl_read(i, k, load, clock, raw + US);
+
+		bad |= vk_stress_judge(clock, prev, kernel_read(k, clock, raw), got,
+				       kernel_read(k, clock, raw + 2 * US), 1);
+		prev = got;
+	}
+	return bad;
+}
+
+int main(void)
+{
+	const struct kernel load = { .offset = 1700000000 * S, .ppm = 0 };
+	const struct kernel stepped = { .offset = load.offset + 3600 * S, .ppm = 0 };
+	const struct kernel back = { .offset = load.offset - 7200 * S, .ppm = 0 };
+	const struct kernel fast = { .offset = load.offset, .ppm = 500 };
+	const struct kernel slow = { .offset = load.offset, .ppm = -500 };
+	const struct kernel *faults[] = { &load, &stepped, &back, &fast, &slow };
+	const char *names[] = { "none", "step +1 h", "step -2 h", "slew +500 ppm", "slew -500 ppm" };
+
+	for (int f = 0; f < 5; f++) {
+		CHECK(!run(PASSTHROUGH, faults[f], &load, CLOCK_REALTIME) &&
+		      !run(PASSTHROUGH, faults[f], &load, CLOCK_MONOTONIC),
+		      "passthrough survives %s", names[f]);
+	}
+	CHECK(!run(CACHED_OFFSET, &load, &load, CLOCK_REALTIME),
+	      "cached-offset REALTIME passes while nothing changes");
+	CHECK(run(CACHED_OFFSET, &stepped, &load, CLOCK_REALTIME) == VK_STRESS_ORDER,
+	      "cached-offset REALTIME is caught after a step forwards");
+	CHECK(run(CACHED_OFFSET, &back, &load, CLOCK_REALTIME) == VK_STRESS_ORDER,
+	      "cached-offset REALTIME is caught after a step backwards");
+	CHECK(!run(CALIBRATED_ONCE, &load, &load, CLOCK_MONOTONIC),
+	      "calibrated-once MONOTONIC passes while the rate holds");
+	CHECK(run(CALIBRATED_ONCE, &fast, &load, CLOCK_MONOTONIC) == VK_STRESS_ORDER,
+	      "calibrated-once MONOTONIC is caught under +500 ppm");
+	CHECK(run(CALIBRATED_ONCE, &slow, &load, CLOCK_MONOTONIC) == VK_STRESS_ORDER,
+	      "calibrated-once MONOTONIC is caught under -500 ppm");
+	/* The rules themselves, at their edges. */
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 5, 9, 20, 1) == VK_STRESS_BACK,
+	      "MONOTONIC below the previous read steps back");
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC_COARSE, 10, 0, 9, 0, 1) == VK_STRESS_BACK,
+	      "so does MONOTONIC_COARSE, which is not judged against the syscall");
+	CHECK(vk_stress_judge(CLOCK_REALTIME, 10, 5, 9, 20, 1) == 0,
+	      "REALTIME may step back");
+	CHECK(vk_stress_judge(CLOCK_REALTIME, 0, 5, 30, 20, 0) == 0,
+	      "no order is judged when a fault came between the reads");
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 10, 10, 10, 1) == 0,
+	      "equal readings break nothing");
+	return test_exit();
+}
