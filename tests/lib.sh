@@ -97,3 +97,20 @@ not_blank() {
 marks() {
 	grep -o '<circle class="mark"' "$1" | wc -l
 }
+
+# guest_kernel WHAT: sets $kernel to Debian's x86_64 kernel (fetched as
+# make check-xarch fetches it) and builds the static vdsokit vm packs;
+# false, with WHAT skipped or failed and why, where that cannot be had.
+guest_kernel() {
+	local boot
+	need qemu-system-x86_64 || { skip "$1" "no qemu-system-x86_64 (package qemu-system-x86)"; return 1; }
+	if ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm amd64 linux-image-cloud-amd64 2>"$TMP/fetch.err"); then
+		skip "$1" "Debian's x86_64 kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
+		return 1
+	fi
+	kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
+	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+		not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
+		return 1
+	fi
+}

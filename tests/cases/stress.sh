@@ -37,16 +37,7 @@ else
 	skip "refused before it changes anything (strace)" "strace is missing or cannot trace here"
 fi
 
-need qemu-system-x86_64 || { skip "stress under qemu" "no qemu-system-x86_64 (package qemu-system-x86)"; exit 0; }
-if ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm amd64 linux-image-cloud-amd64 2>"$TMP/fetch.err"); then
-	skip "stress under qemu" "Debian's x86_64 kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
-	exit 0
-fi
-kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
-if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
-	not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
-	exit 0
-fi
+guest_kernel "stress under qemu" || exit 0
 vm() { "$VK" vm --kernel "$kernel" --accel tcg --timeout 300 "$@"; }
 
 # Every fault, in one boot. What the kernel does under them is the run's

@@ -49,16 +49,7 @@ PATH=$TMP/fakeqemu:$PATH expect_status 2 "a binary of another arch is refused" \
 	"$VK" vm --kernel "$TMP/arm64" --binary "$VK"
 contains "and said to be one" "$TMP/err" 'is not a arm64 executable'
 
-need qemu-system-x86_64 || { skip "boots under qemu" "no qemu-system-x86_64 (package qemu-system-x86)"; exit 0; }
-if ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm amd64 linux-image-cloud-amd64 2>"$TMP/fetch.err"); then
-	skip "boots under qemu" "Debian's x86_64 kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
-	exit 0
-fi
-kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
-if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
-	not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
-	exit 0
-fi
+guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
 contains "as not static" "$TMP/err" 'is not a static executable'
