@@ -9,22 +9,33 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/stats.h"
 #include "../core/sysinfo.h"
 #include "../core/targets.h"
 #include "../report/bench.h"
-#include "commands.h"
+#include "bench_cmd.h"
 
 static const char usage[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
-	"Measure ns per call of each API on each path: the median of samples,\n"
-	"each the fastest of many batches of calls timed with the CPU's fenced\n"
-	"counter (its own cost subtracted), with the minimum, a bootstrap 95%\n"
-	"confidence interval and the coefficient of variation. With no API,\n"
+	"Measure ns per call of each API on each path in worker processes, each\n"
+	"a fresh exec of vdsokit (a new address-space layout and new pages), run\n"
+	"one after the other. A sample is the fastest of many batches of calls\n"
+	"timed with the CPU's fenced counter (its own cost subtracted); the\n"
+	"figure is the median of the processes' medians, with the minimum, and\n"
+	"the bootstrap 95% confidence interval and coefficient of variation of\n"
+	"the process medians: the spread another run would see. Each process\n"
+	"also times a reference loop (dependent multiply-adds, which nothing in\n"
+	"a kernel changes), so that compare can tell when the machine's own\n"
+	"speed moved between two runs. With no API,\n"
 	"every API of the table; an API is a name from 'vdsokit list-apis',\n"
 	"clock-gettime-id:N or clock-getres-id:N for any clock id, or a function\n"
 	"name (clock_gettime) for all its clocks.\n\n"
-	"  -d, --duration SECONDS  budget per API and path (default 0.08)\n"
-	"  -n, --samples N         samples per API and path (default 10, 2-64)\n"
+	"  -d, --duration SECONDS  budget per API and path, shared by the processes\n"
+	"                          (default 0.08)\n"
+	"  -n, --samples N         samples per API and path in each process\n"
+	"                          (default 5, 2-64)\n"
+	"  -P, --processes N       worker processes, each a fresh exec run in turn\n"
+	"                          (default 10, 1-64; N * samples at most 512)\n"
 	"  -c, --cpu N             pin to CPU N (default: the CPU it starts on)\n"
 	"      --cold              time single calls after disturbing caches and TLB;\n"
 	"                          report median, p90 and p99\n"
@@ -36,14 +47,8 @@ static const char usage[] =
 	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
 	"                          (self-contained: inline SVG, no script)\n"
 	"  -h, --help              show this help\n\n"
-	"Exit status: 0 measured, 2 usage error, 4 nothing could be measured.\n";
-
-struct opts {
-	struct vk_bench_opts m;
-	int cold;
-	const char *outdir;	/* --output */
-	struct vk_call_opts call;
-};
+	"Exit status: 0 measured, 1 a worker process died (the call crashed it)\n"
+	"or could not start, 2 usage error, 4 nothing could be measured.\n";
 
 int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o)
 {
@@ -68,21 +73,46 @@ int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opt
 	}
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static int worker_option(const char *cmd, int c, const char *arg,
+			 struct vk_bench_cmd_opts *o)
+{
+	unsigned long long n;
+
+	if (c == 'W') {
+		o->worker = arg;
+		return VK_OPT_GO_ON;
+	}
+	if (vk_parse_count(cmd, "--processes", arg, &n))
+		return VK_EXIT_USAGE;
+	if (n < 1 || n > VK_BENCH_MAX_GROUPS)
+		return vk_usage_error(cmd, "--processes takes 1 to %d", VK_BENCH_MAX_GROUPS);
+	o->processes = n;
+	return VK_OPT_GO_ON;
+}
+
+static int parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
 	static const struct option longopts[] = {
 		VK_BENCH_LONGOPTS,
 		{ "cold", no_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "processes", required_argument, NULL, 'P' },
+		{ "worker", required_argument, NULL, 'W' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
 	};
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS "o:", longopts,
+	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS "o:P:", longopts,
 				NULL)) != -1) {
 		if (c == 'C') {
 			o->cold = 1;
+			continue;
+		}
+		if (c == 'P' || c == 'W') {
+			status = worker_option(argv[0], c, optarg, o);
+			if (status != VK_OPT_GO_ON)
+				return status;
 			continue;
 		}
 		if (c == 'o') {
@@ -100,6 +130,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (status != VK_OPT_GO_ON)
 			return status;
 	}
+	if (o->processes * o->m.samples > VK_BENCH_MAX_SAMPLES)
+		return vk_usage_error(argv[0], "--processes times --samples is %llu, at most %d",
+				      o->processes * o->m.samples, VK_BENCH_MAX_SAMPLES);
 	return VK_OPT_GO_ON;
 }
 
@@ -207,14 +240,24 @@ static size_t short_rows(const struct vk_bench_report *rep)
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->n; i++)
-		n += !rep->r[i].skipped && rep->r[i].n < VK_VERDICT_SAMPLES;
+		n += !rep->r[i].skipped && rep->r[i].ngroups < VK_VERDICT_GROUPS;
 	return n;
+}
+
+/* The run as a whole: this process and its workers. */
+static void switches(long *vol, long *invol)
+{
+	struct rusage self, children;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	*vol = self.ru_nvcsw + children.ru_nvcsw;
+	*invol = self.ru_nivcsw + children.ru_nivcsw;
 }
 
 static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 {
 	struct vk_sysinfo si;
-	struct rusage ru;
 	time_t now = time(NULL);
 	double load[1] = { 0 };
 
@@ -226,21 +269,15 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 		 si.clocksource[0] ? si.clocksource : "unknown");
 	if (getloadavg(load, 1) == 1)
 		rep->loadavg = load[0];
-	getrusage(RUSAGE_SELF, &ru);
-	rep->voluntary = ru.ru_nvcsw - vol0;
-	rep->involuntary = ru.ru_nivcsw - invol0;
+	switches(&rep->voluntary, &rep->involuntary);
+	rep->voluntary -= vol0;
+	rep->involuntary -= invol0;
 	/* More than one preemption per sample, or more runnable tasks than CPUs. */
-	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples) ||
+	rep->disturbed = rep->involuntary > (long)(rep->n * rep->samples * rep->processes) ||
 			 rep->loadavg > sysconf(_SC_NPROCESSORS_ONLN);
 	vk_env_governor("", rep->governor, sizeof(rep->governor));
 	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
-	vk_env_check_samples(&rep->warnings, short_rows(rep), rep->n);
-}
-
-static void progress(size_t i, size_t n, const struct vk_bench_case *c, enum vk_path p)
-{
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s %s", i + 1, n, c->api, vk_path_name(p));
+	vk_env_check_groups(&rep->warnings, short_rows(rep), rep->n);
 }
 
 static void out_text(FILE *f, const void *rep)
@@ -281,33 +318,56 @@ static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 	step->nbench = rep->n;
 }
 
-static int measure(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
-		   struct vk_bench *b, struct vk_bench_result *res, struct vk_step *step)
+/* Each row's name and path, in the order the workers measure them. */
+static size_t name_rows(const struct vk_bench_cmd_opts *o, const struct vk_bench_case *cases,
+			size_t ncases, struct vk_bench_result *res)
 {
-	struct vk_bench_report rep = {
-		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
-		.cpu = o->m.cpu, .cold = o->cold, .timer = b->timer, .r = res,
-	};
-	struct rusage ru;
-	size_t n = 0, measured = 0;
+	size_t n = 0;
 
-	getrusage(RUSAGE_SELF, &ru);
 	for (size_t i = 0; i < ncases; i++) {
 		for (int p = 0; p < VK_NPATHS; p++) {
 			if (!(o->call.paths & VK_PATH_BIT(p)))
 				continue;
-			if (step && step->progress)
-				step->progress(step->ctx, (double)i / ncases);
-			else
-				progress(i, ncases, &cases[i], p);
-			vk_bench_run(b, &cases[i], p, &res[n]);
-			measured += !res[n++].skipped;
+			memcpy(res[n].api, cases[i].api, sizeof(res[n].api));
+			res[n++].path = p;
 		}
 	}
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K");
-	rep.n = n;
-	describe_run(&rep, ru.ru_nvcsw, ru.ru_nivcsw);
+	return n;
+}
+
+static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *rows)
+{
+	double sorted[VK_BENCH_MAX_GROUPS];
+
+	rep->nref = rows->nref;
+	memcpy(rep->ref, rows->ref, rows->nref * sizeof(double));
+	memcpy(sorted, rows->ref, rows->nref * sizeof(double));
+	rep->reference = vk_median(sorted, rows->nref);
+}
+
+static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
+		   size_t ncases, const struct vk_timer *timer, struct vk_bench_result *res,
+		   struct vk_step *step)
+{
+	struct vk_bench_report rep = {
+		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
+		.processes = o->processes, .cpu = o->m.cpu, .cold = o->cold, .timer = timer,
+		.r = res,
+	};
+	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
+	size_t measured = 0;
+	long vol0, invol0;
+	int status;
+
+	switches(&vol0, &invol0);
+	rows.n = rep.n = name_rows(o, cases, ncases, res);
+	status = vk_bench_workers(cmd, o, timer, &rows, step);
+	if (status)
+		return status;
+	for (size_t i = 0; i < rep.n; i++)
+		measured += !res[i].skipped;
+	reference(&rep, &rows);
+	describe_run(&rep, vol0, invol0);
 	vk_report_bench(vk_step_out(step), o->call.format, &rep);
 	if (o->outdir && vk_output_write(cmd, o->outdir, files, sizeof(files) / sizeof(files[0]), &rep))
 		return VK_EXIT_USAGE;
@@ -316,47 +376,88 @@ static int measure(const char *cmd, struct opts *o, struct vk_bench_case *cases,
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-static int run(const char *cmd, struct opts *o, struct vk_bench_case *cases, size_t ncases,
-	       struct vk_step *step)
+/* The library is loaded here too, so that a bad --impl is a usage error
+ * said once, not a worker's death said ten times. */
+static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
 {
-	struct vk_timer timer;
-	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
-			      .samples = o->m.samples, .cold = o->cold };
-	struct vk_bench_result *res;
 	struct vk_callset cs;
-	struct vk_image im;
 	char err[256];
-	int status, have_vdso = vk_image_open_live(&im) == 0;
 
-	status = vk_bench_setup(cmd, &o->m.cpu, &timer);
-	if (status)
-		return status;
-	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
+	if (vk_callset_init(&cs, im, impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
+	vk_callset_close(&cs);
+	return VK_EXIT_OK;
+}
+
+static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
+	       size_t ncases, struct vk_step *step)
+{
+	struct vk_timer timer;
+	struct vk_bench_result *res;
+	struct vk_image im;
+	int status, have_vdso = vk_image_open_live(&im) == 0;
+
+	status = vk_bench_setup(cmd, &o->m.cpu, &timer);
+	if (!status)
+		status = check_impl(cmd, o->call.impl, have_vdso ? &im : NULL);
+	if (status)
+		return status;
 	res = calloc(ncases * VK_NPATHS, sizeof(*res));
-	if (!res || vk_bench_init(&b)) {
+	if (!res) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
-		free(res);
 		return VK_EXIT_USAGE;
 	}
-	b.cs = &cs;
-	status = measure(cmd, o, cases, ncases, &b, res, step);
-	vk_bench_free(&b);
-	vk_callset_close(&cs);
-	if (!step)
+	status = measure(cmd, o, cases, ncases, &timer, res, step);
+	if (!step || status)
 		free(res);
 	return status;
 }
 
-#define DEFAULT_OPTS { .m = { .seconds = 0.08, .samples = 10, .cpu = -1 } }
+/* A worker: the parent's CPU and timer, its share of the budget. */
+static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
+		      const struct vk_bench_case *cases, size_t ncases)
+{
+	struct vk_timer timer;
+	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
+			      .samples = o->m.samples, .cold = o->cold };
+	struct vk_callset cs;
+	struct vk_image im;
+	char err[256];
+	int status, have_vdso = vk_image_open_live(&im) == 0;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(o->m.cpu, &set);
+	if (vk_bench_worker_timer(o->worker, &timer) || o->m.cpu < 0 ||
+	    sched_setaffinity(0, sizeof(set), &set))
+		return vk_usage_error(cmd, "--worker is bench's own, for its worker processes");
+	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	if (vk_bench_init(&b)) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		vk_callset_close(&cs);
+		return VK_EXIT_USAGE;
+	}
+	b.cs = &cs;
+	status = vk_bench_worker(cmd, o, &b, cases, ncases);
+	vk_bench_free(&b);
+	vk_callset_close(&cs);
+	return status;
+}
+
+#define DEFAULT_OPTS                                                            \
+	{ .m = { .seconds = 0.08, .samples = 5, .cpu = -1 },                    \
+	  .processes = VK_BENCH_DEFAULT_PROCESSES }
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
 int vk_run_bench(const char *cmd, int format, struct vk_step *step)
 {
-	struct opts o = DEFAULT_OPTS;
+	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	size_t n = 0;
 
@@ -368,7 +469,7 @@ int vk_run_bench(const char *cmd, int format, struct vk_step *step)
 
 int cmd_bench(int argc, char **argv)
 {
-	struct opts o = DEFAULT_OPTS;
+	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	size_t n;
 	int status = parse_opts(argc, argv, &o);
@@ -379,5 +480,7 @@ int cmd_bench(int argc, char **argv)
 		return status;
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
+	if (o.worker)
+		return run_worker(argv[0], &o, cases, n);
 	return run(argv[0], &o, cases, n, NULL);
 }

@@ -17,21 +17,30 @@
 
 #define SCHEMA "vdsokit-bench/1"
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
+#define VK_COMPARE_MAX_COPIES 16
+#define DEFAULT_COPIES 12
 
 static const char usage[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
 	"       vdsokit compare [OPTIONS] --impl [OLD.so] --impl NEW.so [API...]\n\n"
 	"Compare two 'vdsokit bench --format json' runs, or measure two sides in\n"
 	"turn in this one process: the kernel's vDSO against an implementation\n"
-	"(one --impl), or two implementations (two --impl). Separate runs differ\n"
-	"by a few percent from run to run even for the same code; side by side,\n"
-	"that drift cancels out, so that changes of a few percent can be told.\n\n"
-	"For each API and path with samples on both sides: the medians, their\n"
-	"ratio new/old in percent with its 95% bootstrap interval, the\n"
-	"Mann-Whitney p-value, and a verdict. A change is significant when p < 0.05\n"
-	"and the ratio is more than 1% from 100%; it is a 'regression' or an\n"
-	"'improvement' when it is also beyond 100% +- PCT, else '~ (significant)';\n"
-	"any other row is '~'. Above the table, the two files' environments\n"
+	"(one --impl), or two implementations (two --impl), each library loaded\n"
+	"--copies times at other addresses. Separate runs differ by a few percent\n"
+	"from run to run even for the same code; side by side, that drift cancels\n"
+	"out, so that changes of a few percent can be told.\n\n"
+	"Samples come in groups: a bench file's worker processes, or the loaded\n"
+	"copies. For each API and path with samples on both sides: the medians of\n"
+	"the group medians, their ratio new/old in percent with its 95% bootstrap\n"
+	"interval, the Mann-Whitney p-value of the group medians, and a verdict.\n"
+	"A change is significant when p < 0.01 and the ratio is more than 1% from\n"
+	"100%; it is a 'regression' or an 'improvement' when it is also beyond\n"
+	"100% +- PCT, else '~ (significant)'; any other row is '~'. A side of\n"
+	"fewer than 5 groups gets 'too few runs for a verdict'. Each bench file\n"
+	"records a reference loop that no kernel change can speed up or slow\n"
+	"down: where its ratio between the files is beyond 100% +- PCT, the\n"
+	"machine's own speed moved, and every row gets 'the machine moved: no\n"
+	"verdict'. Above the table, the reference and the two files' environments\n"
 	"(kernel, clocksource, CPU model, governor) and which differ; a warning\n"
 	"is printed when they come from different kernels, machines or CPU\n"
 	"models. The last line sums up: '3 faster, 1 slower, 30 unchanged;\n"
@@ -43,7 +52,8 @@ static const char usage[] =
 	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
-	"  -n, --samples N          with --impl: samples per side (default 20, 2-64)\n"
+	"  -n, --samples N          with --impl: samples per side (default 48, 2-64)\n"
+	"  -K, --copies K           with --impl: loads of each library (default 12, 1-16)\n"
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
@@ -62,6 +72,7 @@ struct compare {
 	struct vk_bench_opts m;		/* with --impl */
 	const char *impl[2];
 	int nimpl;
+	int copies;		/* loads of each library */
 	const char *outdir;	/* --output */
 };
 
@@ -113,6 +124,49 @@ static char *read_file(const char *cmd, const char *path, size_t *len)
 	return buf;
 }
 
+/* A JSON array of numbers into x[0..n), which must hold vk_jarray_len(v). */
+static int read_numbers(const struct vk_jval *v, double *x)
+{
+	for (size_t k = 0; k < vk_jarray_len(v); k++) {
+		x[k] = vk_jnum(vk_jarray_at(v, k));
+		if (isnan(x[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Each process's samples ("process_samples_ns", an array of arrays), or,
+ * in a file from before processes, "samples_ns" as one process.
+ */
+static int read_groups(const char *cmd, struct bench_file *f, const struct vk_jval *r, size_t i)
+{
+	const struct vk_jval *procs = vk_jget(r, "process_samples_ns");
+	struct vk_series *s = &f->s[i];
+	size_t ngroups = procs ? vk_jarray_len(procs) : 1;
+
+	s->group_med = calloc(ngroups, sizeof(*s->group_med));
+	if (!s->group_med)
+		return bad_file(cmd, f, "%s", strerror(ENOMEM));
+	for (size_t g = 0; g < ngroups; g++) {
+		const struct vk_jval *one = procs ? vk_jarray_at(procs, g) : vk_jget(r, "samples_ns");
+		size_t n = vk_jarray_len(one);
+		double *x = calloc(n ? n : 1, sizeof(*x));
+
+		if (!x)
+			return bad_file(cmd, f, "%s", strerror(ENOMEM));
+		if (!n || read_numbers(one, x)) {
+			free(x);
+			return bad_file(cmd, f, "results[%zu] (%s on %s): process_samples_ns[%zu] is not a non-empty array of numbers",
+					i, s->api, s->path, g);
+		}
+		s->group_med[g] = vk_median(x, n);
+		free(x);
+	}
+	s->ngroups = ngroups;
+	return 0;
+}
+
 static int read_series(const char *cmd, struct bench_file *f, const struct vk_jval *r, size_t i)
 {
 	struct vk_series *s = &f->s[i];
@@ -147,7 +201,7 @@ static int read_series(const char *cmd, struct bench_file *f, const struct vk_jv
 			return bad_file(cmd, f, "results[%zu] (%s on %s): samples_ns[%zu] is not a number",
 					i, s->api, s->path, k);
 	}
-	return 0;
+	return read_groups(cmd, f, r, i);
 }
 
 static int read_bench(const char *cmd, struct bench_file *f)
@@ -193,8 +247,10 @@ static int load(const char *cmd, const char *path, struct bench_file *f)
 
 static void free_bench(struct bench_file *f)
 {
-	for (size_t i = 0; i < f->n; i++)
+	for (size_t i = 0; i < f->n; i++) {
 		free(f->s[i].ns);
+		free(f->s[i].group_med);
+	}
 	free(f->s);
 	vk_jfree(f->doc);
 }
@@ -248,6 +304,22 @@ static void env_fields(struct vk_compare_report *rep, const struct bench_file *a
 	rep->nenv = VK_ENV_FIELDS;
 }
 
+/*
+ * The reference loop's ratio between the files: how much the machine's own
+ * speed moved, which no kernel or library change can do.
+ */
+static void reference(struct vk_compare_report *rep, const struct bench_file *a,
+		      const struct bench_file *b)
+{
+	const struct vk_jval *ra = vk_jget(vk_jget(a->doc, "reference"), "ns_per_step");
+	const struct vk_jval *rb = vk_jget(vk_jget(b->doc, "reference"), "ns_per_step");
+
+	rep->ref_old = ra ? vk_jnum(ra) : NAN;
+	rep->ref_new = rb ? vk_jnum(rb) : NAN;
+	rep->ref_ratio = rep->ref_old > 0 ? rep->ref_new / rep->ref_old * 100 : NAN;
+	rep->machine_moved = vk_compare_machine_moved(rep->ref_ratio, rep->threshold);
+}
+
 static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
 				    const char *path)
 {
@@ -277,8 +349,9 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 			continue;
 		r->old = &old[i];
 		r->new = n;
-		vk_compare_row(r, rep->threshold);
+		vk_compare_row(r, rep->threshold, rep->machine_moved);
 		rep->nrows++;
+		rep->no_verdict += r->verdict[0] == 't';
 		rep->regressions += r->verdict[0] == 'r';
 		rep->improvements += r->verdict[0] == 'i';
 		rep->significant_within += r->significant && r->verdict[0] == '~';
@@ -340,6 +413,7 @@ static int compare_files(const char *cmd, struct compare *c, const char *old, co
 	if (!status) {
 		warn_mismatch(cmd, &a, &b);
 		env_fields(&c->rep, &a, &b);
+		reference(&c->rep, &a, &b);
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
@@ -350,24 +424,71 @@ static int compare_files(const char *cmd, struct compare *c, const char *old, co
 	return status;
 }
 
-/* The two sides: the kernel's vDSO and one library, or two libraries. */
-static int open_sides(const char *cmd, struct compare *c, struct vk_callset cs[2],
-		      struct vk_bench_side side[2])
+/*
+ * The sides, each library loaded c->copies times (the first from its
+ * path, the others from copies in memory), old and new in turn: a copy's
+ * addresses and pages move its figure by a percent or so for as long as
+ * it is loaded, and only several copies show how much.
+ */
+struct sides {
+	struct vk_callset cs[2][VK_COMPARE_MAX_COPIES];	/* [library][copy] */
+	int fd[2][VK_COMPARE_MAX_COPIES];
+	int loaded[2];
+	struct vk_bench_side side[2 * VK_COMPARE_MAX_COPIES];
+};
+
+static void close_sides(struct sides *sd)
+{
+	for (int l = 0; l < 2; l++) {
+		for (int j = 0; j < sd->loaded[l]; j++) {
+			vk_callset_close(&sd->cs[l][j]);
+			if (sd->fd[l][j] >= 0)
+				close(sd->fd[l][j]);
+		}
+	}
+}
+
+static int load_copies(const char *cmd, const struct compare *c, const struct vk_image *im,
+		       struct sides *sd, int l)
+{
+	char name[64], err[256];
+
+	for (int j = 0; j < c->copies; j++) {
+		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(name)) : -1;
+		if (j && sd->fd[l][j] < 0) {
+			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, c->impl[l],
+				strerror(errno));
+			return VK_EXIT_USAGE;
+		}
+		if (vk_callset_init(&sd->cs[l][j], im, j ? name : c->impl[l], err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", cmd, err);
+			if (j)
+				close(sd->fd[l][j]);
+			return VK_EXIT_USAGE;
+		}
+		sd->loaded[l]++;
+	}
+	return VK_EXIT_OK;
+}
+
+/* The kernel's vDSO and one library, or two libraries. */
+static int open_sides(const char *cmd, struct compare *c, struct sides *sd)
 {
 	struct vk_image im;
 	int have_vdso = vk_image_open_live(&im) == 0;
-	char err[256];
 
-	for (int i = 0; i < c->nimpl; i++) {
-		if (vk_callset_init(&cs[i], have_vdso ? &im : NULL, c->impl[i], err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, err);
-			if (i)
-				vk_callset_close(&cs[0]);
+	for (int l = 0; l < c->nimpl; l++) {
+		if (load_copies(cmd, c, have_vdso ? &im : NULL, sd, l)) {
+			close_sides(sd);
 			return VK_EXIT_USAGE;
 		}
 	}
-	side[0] = (struct vk_bench_side){ &cs[0], c->nimpl == 2 ? VK_PATH_IMPL : VK_PATH_VDSO };
-	side[1] = (struct vk_bench_side){ &cs[c->nimpl - 1], VK_PATH_IMPL };
+	for (int j = 0; j < c->copies; j++) {
+		sd->side[2 * j] = (struct vk_bench_side){
+			&sd->cs[0][j], c->nimpl == 2 ? VK_PATH_IMPL : VK_PATH_VDSO
+		};
+		sd->side[2 * j + 1] = (struct vk_bench_side){ &sd->cs[c->nimpl - 1][j], VK_PATH_IMPL };
+	}
 	c->rep.old = c->nimpl == 2 ? c->impl[0] : "the kernel's vDSO";
 	c->rep.new = c->impl[c->nimpl - 1];
 	return VK_EXIT_OK;
@@ -379,67 +500,95 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *bc)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n, bc->api);
 }
 
+/* Side k's copies (res[k], res[k + 2], ...) as one series, a group a copy. */
+static int fill_series(struct vk_series *s, const char *api, const char *path,
+		       const struct vk_bench_result *res, int k, int copies)
+{
+	size_t n = 0;
+
+	*s = (struct vk_series){ .api = api, .path = path };
+	if (res[k].skipped)
+		return 0;
+	s->ns = calloc(copies * res[k].n, sizeof(double));
+	s->group_med = calloc(copies, sizeof(double));
+	if (!s->ns || !s->group_med)
+		return -1;
+	for (int j = 0; j < copies; j++) {
+		const struct vk_bench_result *r = &res[2 * j + k];
+
+		memcpy(s->ns + n, r->samples, r->n * sizeof(double));
+		n += r->n;
+		s->group_med[j] = r->median;
+	}
+	s->n = n;
+	s->ngroups = copies;
+	return 0;
+}
+
 /* Measure each case on both sides; their results become the two series. */
 static int measure_sides(const char *cmd, struct compare *c, const struct vk_bench_case *cases,
-			 size_t ncases, struct vk_bench_result *res, struct vk_series *ser)
+			 size_t ncases, struct vk_series *ser)
 {
 	struct vk_timer timer;
-	struct vk_bench b = { .timer = &timer, .seconds = c->m.seconds, .samples = c->m.samples };
-	struct vk_bench_side side[2];
-	struct vk_callset cs[2];
+	/* Each copy its share of the side's budget and samples. */
+	struct vk_bench b = { .timer = &timer, .seconds = c->m.seconds / c->copies,
+			      .samples = c->m.samples / c->copies };
+	struct vk_bench_result *res = calloc(2 * c->copies, sizeof(*res));
+	struct sides *sd = calloc(1, sizeof(*sd));
 	const char *path;
-	int status = vk_bench_setup(cmd, &c->m.cpu, &timer);
+	int status = !res || !sd ? VK_EXIT_USAGE : vk_bench_setup(cmd, &c->m.cpu, &timer);
 
+	if (!res || !sd)
+		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 	if (!status)
-		status = open_sides(cmd, c, cs, side);
-	if (status)
-		return status;
+		status = open_sides(cmd, c, sd);
 	/* One name for the rows, whichever paths the sides are. */
-	path = side[0].path == side[1].path ? "impl" : "vdso:impl";
-	for (size_t i = 0; i < ncases; i++) {
+	path = c->nimpl == 2 ? "impl" : "vdso:impl";
+	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
-		vk_bench_run_ab(&b, &cases[i], side, &res[2 * i]);
-		for (int k = 0; k < 2; k++) {
-			struct vk_bench_result *r = &res[2 * i + k];
-
-			ser[k * ncases + i] = (struct vk_series){
-				r->api, path, r->skipped ? NULL : r->samples, r->n
-			};
+		vk_bench_run_sides(&b, &cases[i], sd->side, 2 * c->copies, res);
+		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
+		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
+			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			status = VK_EXIT_USAGE;
 		}
 	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
-	for (int i = 0; i < c->nimpl; i++)
-		vk_callset_close(&cs[i]);
-	return VK_EXIT_OK;
+	if (sd && sd->loaded[0])
+		close_sides(sd);
+	free(sd);
+	free(res);
+	return status;
 }
 
 static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv, int format)
 {
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
-	struct vk_bench_result *res = NULL;
 	struct vk_series *ser = NULL;
-	size_t n;
+	size_t n = 0;
 	int status = vk_bench_cases(cmd, argc, argv, cases, &n);
 
 	if (!status) {
-		res = calloc(2 * n, sizeof(*res));
 		ser = calloc(2 * n, sizeof(*ser));
-		if (!res || !ser) {
+		if (!ser) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
 	}
 	if (!status)
-		status = measure_sides(cmd, c, cases, n, res, ser);
+		status = measure_sides(cmd, c, cases, n, ser);
 	if (!status) {
 		status = build_rows(cmd, c, ser, n, ser + n, n);
 		/* Nothing measured on both sides is not a bad argument. */
 		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(cmd, c, format);
 	}
 	free(c->rows);
+	for (size_t i = 0; ser && i < 2 * n; i++) {
+		free(ser[i].ns);
+		free(ser[i].group_med);
+	}
 	free(ser);
-	free(res);
 	return status;
 }
 
@@ -468,6 +617,18 @@ static int parse_format(const char *cmd, const char *arg, int *format)
 	return vk_usage_error(cmd, "unknown format '%s' (text, json or markdown)", arg);
 }
 
+static int parse_copies(const char *cmd, const char *arg, int *copies)
+{
+	unsigned long long n;
+
+	if (vk_parse_count(cmd, "--copies", arg, &n))
+		return VK_EXIT_USAGE;
+	if (n < 1 || n > VK_COMPARE_MAX_COPIES)
+		return vk_usage_error(cmd, "--copies takes 1 to %d", VK_COMPARE_MAX_COPIES);
+	*copies = n;
+	return VK_EXIT_OK;
+}
+
 static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 {
 	static const struct option opts[] = {
@@ -475,13 +636,14 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 		{ "format", required_argument, NULL, 'f' },
 		{ "impl", required_argument, NULL, 'I' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "copies", required_argument, NULL, 'K' },
 		VK_BENCH_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt, measuring = 0, status;
 
-	while ((opt = getopt_long(argc, argv, "t:f:I:o:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:f:I:o:K:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			status = vk_output_dir(argv[0], optarg);
@@ -505,6 +667,11 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 		case 'h':
 			fputs(usage, stdout);
 			return VK_EXIT_OK;
+		case 'K':
+			if (parse_copies(argv[0], optarg, &c->copies))
+				return VK_EXIT_USAGE;
+			measuring = 1;
+			break;
 		default:
 			status = vk_bench_option(argv[0], opt, optarg, &c->m);
 			if (status == VK_OPT_OTHER)
@@ -515,15 +682,20 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 		}
 	}
 	if (measuring && !c->nimpl)
-		return vk_usage_error(argv[0], "-d, -n and -c measure, and need --impl");
+		return vk_usage_error(argv[0], "-d, -n, -c and --copies measure, and need --impl");
+	if (c->m.samples < 2ULL * c->copies)
+		return vk_usage_error(argv[0], "--samples is %llu: at least 2 per copy, %d in all",
+				      c->m.samples, 2 * c->copies);
 	return VK_OPT_GO_ON;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
-		.rep = { .version = vk_version, .threshold = 5 },
-		.m = { .seconds = 0.2, .samples = 20, .cpu = -1 },
+		.rep = { .version = vk_version, .threshold = 5,
+			 .ref_old = NAN, .ref_new = NAN, .ref_ratio = NAN },
+		.m = { .seconds = 0.2, .samples = 48, .cpu = -1 },
+		.copies = DEFAULT_COPIES,
 	};
 	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);
 

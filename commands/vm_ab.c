@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "../core/json_read.h"
+#include "../core/stats.h"
 #include "../report/json.h"
 #include "../report/vm_ab.h"
 #include "commands.h"
@@ -265,23 +267,62 @@ static void diff_results(struct diffs *ds, const char *kind, int with_detail,
 
 /* --- the speed: every boot's samples of a side in one bench file --- */
 
-static void merged_samples(struct vk_json *j, const struct side *s, const char *api,
-			   const char *path)
+static void numbers(struct vk_json *j, const struct vk_jval *arr)
 {
-	vk_json_array(j, "samples_ns");
+	for (size_t m = 0; m < vk_jarray_len(arr); m++)
+		vk_json_double(j, NULL, vk_jnum(vk_jarray_at(arr, m)));
+}
+
+/*
+ * key's arrays of api on path in every boot, as one array: "samples_ns"
+ * as one series, "process_samples_ns" (an array of arrays) as the
+ * processes of every boot.
+ */
+static void merged(struct vk_json *j, const struct side *s, const char *api, const char *path,
+		   const char *key)
+{
+	vk_json_array(j, key);
 	for (unsigned long k = 0; k < s->nbench; k++) {
 		const struct vk_jval *r = vk_jget(s->bench[k], "results");
 
 		for (size_t i = 0; i < vk_jarray_len(r); i++) {
-			const struct vk_jval *e = vk_jarray_at(r, i), *ns = vk_jget(e, "samples_ns");
+			const struct vk_jval *e = vk_jarray_at(r, i), *ns = vk_jget(e, key);
 
 			if (strcmp(str_or(vk_jget(e, "api"), ""), api) ||
 			    strcmp(str_or(vk_jget(e, "path"), ""), path))
 				continue;
-			for (size_t m = 0; m < vk_jarray_len(ns); m++)
-				vk_json_double(j, NULL, vk_jnum(vk_jarray_at(ns, m)));
+			if (strcmp(key, "process_samples_ns")) {
+				numbers(j, ns);
+				continue;
+			}
+			for (size_t p = 0; p < vk_jarray_len(ns); p++) {
+				vk_json_array(j, NULL);
+				numbers(j, vk_jarray_at(ns, p));
+				vk_json_end(j);
+			}
 		}
 	}
+	vk_json_end(j);
+}
+
+/* The reference loop of every boot's processes, and their median. */
+static void merged_reference(struct vk_json *j, const struct side *s)
+{
+	double ref[1024];	/* far more than boots times processes */
+	size_t n = 0;
+
+	for (unsigned long k = 0; k < s->nbench; k++) {
+		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), "processes_ns");
+
+		for (size_t i = 0; i < vk_jarray_len(p) && n < sizeof(ref) / sizeof(ref[0]); i++)
+			ref[n++] = vk_jnum(vk_jarray_at(p, i));
+	}
+	vk_json_object(j, "reference");
+	vk_json_array(j, "processes_ns");
+	for (size_t i = 0; i < n; i++)
+		vk_json_double(j, NULL, ref[i]);
+	vk_json_end(j);
+	vk_json_double(j, "ns_per_step", n ? vk_median(ref, n) : NAN);
 	vk_json_end(j);
 }
 
@@ -304,6 +345,7 @@ static int write_bench(const struct side *s, const char *path)
 	vk_json_end(&j);
 	vk_json_str(&j, "clocksource", vk_jstr(vk_jget(first, "clocksource")));
 	vk_json_uint(&j, "boots", s->nbench);
+	merged_reference(&j, s);
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < vk_jarray_len(r); i++) {
 		const struct vk_jval *e = vk_jarray_at(r, i);
@@ -312,9 +354,10 @@ static int write_bench(const struct side *s, const char *path)
 		vk_json_object(&j, NULL);
 		vk_json_str(&j, "api", api);
 		vk_json_str(&j, "path", p);
-		if (vk_jget(e, "samples_ns"))
-			merged_samples(&j, s, api, p);
-		else
+		if (vk_jget(e, "samples_ns")) {
+			merged(&j, s, api, p, "samples_ns");
+			merged(&j, s, api, p, "process_samples_ns");
+		} else
 			vk_json_str(&j, "skipped", str_or(vk_jget(e, "skipped"), "skipped"));
 		vk_json_end(&j);
 	}

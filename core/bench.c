@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #define MIN_BATCHES 5		/* per sample, whatever the budget */
 #define COLD_BYTES (64u << 20)	/* more than any last-level cache here */
 #define CI_ITERS 2000
+#define REF_STEPS 16384		/* about 20 us of the reference chain */
+#define REF_BATCHES 10
 
 int vk_bench_init(struct vk_bench *b)
 {
@@ -84,19 +87,37 @@ static double sample(const struct vk_bench *b, vk_loop loop, struct vk_call_site
 	return best / n;
 }
 
-static void summarize(struct vk_bench_result *r, int n)
+void vk_bench_summarize_groups(struct vk_bench_result *r)
 {
-	double sorted[VK_BENCH_MAX_SAMPLES];
+	double sorted[VK_BENCH_MAX_SAMPLES], med[VK_BENCH_MAX_GROUPS];
+	int n = 0;
 
+	for (int g = 0; g < r->ngroups; g++) {
+		memcpy(sorted, r->samples + n, r->group_n[g] * sizeof(double));
+		med[g] = vk_median(sorted, r->group_n[g]);
+		n += r->group_n[g];
+	}
 	memcpy(sorted, r->samples, n * sizeof(double));
 	r->n = n;
-	r->median = vk_median(sorted, n);
+	vk_median(sorted, n);	/* for the sort */
 	r->min = sorted[0];
 	r->p90 = vk_quantile_sorted(sorted, n, 0.90);
 	r->p99 = vk_quantile_sorted(sorted, n, 0.99);
-	r->cv = n > 1 ? vk_cv_pct(r->samples, n) : 0;
 	r->multimodal = vk_multimodal(sorted, n);
-	vk_bootstrap_median_ci(r->samples, n, 0.95, CI_ITERS, 1, &r->ci_lo, &r->ci_hi);
+	/* One group has no spread between groups to tell. */
+	r->cv = r->ci_lo = r->ci_hi = NAN;
+	if (r->ngroups > 1) {
+		r->cv = vk_cv_pct(med, r->ngroups);
+		vk_bootstrap_median_ci(med, r->ngroups, 0.95, CI_ITERS, 1, &r->ci_lo, &r->ci_hi);
+	}
+	r->median = vk_median(med, r->ngroups);
+}
+
+static void summarize(struct vk_bench_result *r, int n)
+{
+	r->ngroups = 1;
+	r->group_n[0] = n;
+	vk_bench_summarize_groups(r);
 }
 
 /*
@@ -167,6 +188,32 @@ static void run_cold(struct vk_bench *b, struct arm *a)
 	summarize(r, n);
 }
 
+static __attribute__((noinline)) uint64_t reference_chain(uint64_t x, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ volatile("" : "+r"(x));	/* one step at a time, never folded */
+	}
+	return x;
+}
+
+double vk_bench_reference(const struct vk_bench *b)
+{
+	double best = 1e300;
+	uint64_t x = 1;
+
+	for (int i = 0; i < REF_BATCHES; i++) {
+		uint64_t t0 = vk_tick_start();
+		double t;
+
+		x = reference_chain(x, REF_STEPS);
+		t = ((double)(vk_tick_stop() - t0) - b->timer->overhead) * b->timer->ns_per_tick;
+		if (t < best)
+			best = t;
+	}
+	return best / REF_STEPS;
+}
+
 /*
  * getrandom's state, the documented way: the query call gives its size
  * and how to map it. The syscall and libc paths take none.
@@ -230,18 +277,21 @@ void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_pat
 	arm_close(&a, page);
 }
 
-void vk_bench_run_ab(struct vk_bench *b, const struct vk_bench_case *c,
-		     const struct vk_bench_side side[2], struct vk_bench_result r[2])
+void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
+			const struct vk_bench_side *side, int nsides, struct vk_bench_result *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct arm a[2];
-	int ok0 = arm_open(&a[0], side[0].cs, c, side[0].path, &r[0], page);
-	int ok1 = arm_open(&a[1], side[1].cs, c, side[1].path, &r[1], page);
+	struct arm a[2 * VK_BENCH_MAX_GROUPS];
+	int ok = 0;
 
-	if (ok0 && ok1)
-		run_warm(b, a, 2);
-	else if (ok0 || ok1)
-		r[ok0 ? 0 : 1].skipped = "the other side cannot run";
-	arm_close(&a[0], page);
-	arm_close(&a[1], page);
+	for (int i = 0; i < nsides; i++)
+		ok += arm_open(&a[i], side[i].cs, c, side[i].path, &r[i], page);
+	if (ok == nsides)
+		run_warm(b, a, nsides);
+	for (int i = 0; i < nsides && ok != nsides; i++) {
+		if (!r[i].skipped)
+			r[i].skipped = "another side cannot run";
+	}
+	for (int i = 0; i < nsides; i++)
+		arm_close(&a[i], page);
 }

@@ -4,8 +4,12 @@
  * hardware's floor as this machine allows. A batch is a counted loop of
  * calls timed by the fenced counter of timer.h, long enough that the
  * counter's cost and granularity vanish in it; a sample is the fastest of
- * many batches (preemption and interrupts only ever slow a batch down);
- * the figure is the median of the samples, with a bootstrap 95% CI.
+ * many batches (preemption and interrupts only ever slow a batch down).
+ * Samples come in groups: the worker processes of one bench run, each a
+ * fresh exec with its own address-space layout and page placement, or
+ * the loaded copies of a library in compare. The figure is the median of
+ * the groups' medians; its CI and CV are those of the group medians, the
+ * spread a new process or a new load of the same code would see.
  */
 #ifndef VK_BENCH_H
 #define VK_BENCH_H
@@ -14,6 +18,7 @@
 #include "timer.h"
 
 #define VK_BENCH_MAX_SAMPLES 512
+#define VK_BENCH_MAX_GROUPS 64
 
 struct vk_bench_case {
 	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */
@@ -25,9 +30,12 @@ struct vk_bench_result {
 	char api[40];
 	enum vk_path path;
 	const char *skipped;	/* why the path was not measured, or NULL */
-	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in % */
+	char why[96];		/* skipped's text, when a worker process sent it */
+	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in %; NAN: one group */
 	double p90, p99;	/* --cold only */
 	int n;			/* samples */
+	int ngroups;		/* processes or copies; samples[] holds each in turn */
+	int group_n[VK_BENCH_MAX_GROUPS];
 	unsigned long batch;	/* calls per batch; 1 with --cold */
 	int multimodal;
 	unsigned long long calls;
@@ -46,24 +54,34 @@ struct vk_bench {
 };
 
 int vk_bench_init(struct vk_bench *b);
+/* Summarise r's samples, r->ngroups groups of r->group_n[] each. */
+void vk_bench_summarize_groups(struct vk_bench_result *r);
+/*
+ * The machine's own speed: ns per step of a fixed chain of dependent
+ * multiply-adds in registers, which nothing a kernel or library changes
+ * can speed up or slow down; the fastest of a few batches.
+ */
+double vk_bench_reference(const struct vk_bench *b);
 void vk_bench_free(struct vk_bench *b);
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
 		  struct vk_bench_result *r);
 
 /*
- * A/B: c on two sides measured in one process, their samples taken in
+ * A/B: c on several sides measured in one process, their samples taken in
  * turn, so that the machine's drift between runs, which is larger than
- * many a change worth finding, does not enter their ratio. b->cs and
- * b->cold are not used. When either side cannot run, neither is measured
- * and that side's result says why.
+ * many a change worth finding, does not enter their ratios. Each side is
+ * one loaded copy of a library (or the vDSO): compare loads each library
+ * several times, at other addresses, and sides alternate A, B, A, B. b->cs
+ * and b->cold are not used. When any side cannot run, none is measured
+ * and each result says why.
  */
 struct vk_bench_side {
 	const struct vk_callset *cs;
 	enum vk_path path;
 };
 
-void vk_bench_run_ab(struct vk_bench *b, const struct vk_bench_case *c,
-		     const struct vk_bench_side side[2], struct vk_bench_result r[2]);
+void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
+			const struct vk_bench_side *side, int nsides, struct vk_bench_result *r);
 
 /* The loops that make the calls, one per function and per libc or not. */
 struct vk_call_site {

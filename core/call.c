@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -327,6 +329,28 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 	return 0;
 }
 #endif
+
+int vk_impl_copy(const char *path, char *name, size_t len)
+{
+	char buf[65536];
+	int in = open(path, O_RDONLY | O_CLOEXEC), out = memfd_create("vdsokit-impl", MFD_CLOEXEC);
+	ssize_t got = in < 0 || out < 0 ? -1 : 1;
+
+	while (got > 0) {
+		got = read(in, buf, sizeof(buf));
+		if (got > 0 && write(out, buf, got) != got)
+			got = -1;
+	}
+	if (in >= 0)
+		close(in);
+	if (got < 0 && out >= 0) {
+		close(out);
+		out = -1;
+	}
+	if (out >= 0)
+		snprintf(name, len, "/proc/self/fd/%d", out);
+	return out;
+}
 
 int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
 		    char *err, size_t len)

@@ -64,6 +64,13 @@ struct vk_callset {
 int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
 		    char *err, size_t len);
 void vk_callset_close(struct vk_callset *cs);
+/*
+ * A copy of the library at path, in a memfd named by "/proc/self/fd/N" in
+ * name: loaded from there, it is another object than path's, at other
+ * addresses and on other pages. The fd, to close after the copy's
+ * dlclose(), or -1.
+ */
+int vk_impl_copy(const char *path, char *name, size_t len);
 
 const char *vk_path_name(enum vk_path p);
 /* Parse "vdso,libc,syscall,impl" into a mask of VK_PATH_BIT()s. */

@@ -8,11 +8,15 @@
 #define BOOT_ITERS 10000
 #define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
 
-static void judge(struct vk_compare_row *r, double threshold)
+static void judge(struct vk_compare_row *r, double threshold, int machine_moved)
 {
 	r->significant = r->p < VK_COMPARE_ALPHA &&
 			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT;
-	if (r->significant && r->ratio > 100 + threshold)
+	if (r->old->ngroups < VK_VERDICT_GROUPS || r->new->ngroups < VK_VERDICT_GROUPS)
+		r->verdict = VK_VERDICT_FEW;
+	else if (machine_moved)
+		r->verdict = VK_VERDICT_MOVED;
+	else if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
 	else if (r->significant && r->ratio < 100 - threshold)
 		r->verdict = "improvement";
@@ -20,24 +24,33 @@ static void judge(struct vk_compare_row *r, double threshold)
 		r->verdict = "~";
 }
 
-void vk_compare_row(struct vk_compare_row *r, double threshold)
+void vk_compare_row(struct vk_compare_row *r, double threshold, int machine_moved)
 {
 	const struct vk_series *a = r->old, *b = r->new;
+	double *ga = a->group_med, *gb = b->group_med;
+	size_t na = a->ngroups, nb = b->ngroups;
 
-	r->old_med = vk_median(a->ns, a->n);
-	r->new_med = vk_median(b->ns, b->n);
+	r->old_med = vk_median(ga, na);
+	r->new_med = vk_median(gb, nb);
 	r->ratio = r->lo = r->hi = NAN;
 	/* A ratio to a median of zero or less (overhead subtracted) means nothing. */
 	if (r->old_med > 0) {
 		r->ratio = r->new_med / r->old_med * 100;
-		vk_bootstrap_ratio_ci(a->ns, a->n, b->ns, b->n, CONF, BOOT_ITERS, BOOT_SEED,
-				      &r->lo, &r->hi);
-		r->lo *= 100;
-		r->hi *= 100;
+		if (na > 1 && nb > 1) {
+			vk_bootstrap_ratio_ci(ga, na, gb, nb, CONF, BOOT_ITERS, BOOT_SEED, &r->lo,
+					      &r->hi);
+			r->lo *= 100;
+			r->hi *= 100;
+		}
 	}
-	r->p = vk_mann_whitney_p(a->ns, a->n, b->ns, b->n);
-	r->shift = vk_hodges_lehmann(a->ns, a->n, b->ns, b->n);
-	judge(r, threshold);
+	r->p = vk_mann_whitney_p(ga, na, gb, nb);
+	r->shift = vk_hodges_lehmann(ga, na, gb, nb);
+	judge(r, threshold, machine_moved);
+}
+
+int vk_compare_machine_moved(double ref_ratio, double threshold)
+{
+	return isfinite(ref_ratio) && fabs(ref_ratio - 100) > threshold;
 }
 
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n)

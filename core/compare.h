@@ -2,14 +2,23 @@
 /*
  * compare: is NEW faster or slower than OLD, and is the difference more
  * than noise? Both are series of bench samples of one API on one path,
- * read from two bench files or measured side by side in one process.
+ * read from two bench files or measured side by side in one process, in
+ * groups: the worker processes of a bench run, or the loaded copies of a
+ * library. A group's layout (addresses, pages) is fixed for its life and
+ * moves its figure by a percent or so, so the test is on the groups'
+ * medians: Mann-Whitney, which neither assumes them normal nor lets one
+ * odd process decide.
  */
 #ifndef VK_COMPARE_H
 #define VK_COMPARE_H
 
 #include <stddef.h>
 
-#define VK_COMPARE_ALPHA 0.05	/* significance level of the Mann-Whitney test */
+/*
+ * The Mann-Whitney test's significance level: a table of 78 rows at 0.05
+ * would call about four of them changed when nothing changed.
+ */
+#define VK_COMPARE_ALPHA 0.01
 /*
  * The smallest change called significant, in percent: bench's samples are
  * whole counter steps per batch, scaled by a calibration each run repeats,
@@ -17,25 +26,39 @@
  * test alone calls significant.
  */
 #define VK_COMPARE_RESOLUTION_PCT 1.0
+/* Groups a side needs for a verdict: with 5 against 5, Mann-Whitney's
+ * smallest two-sided p is 2/252 = 0.008, under VK_COMPARE_ALPHA. */
+#define VK_VERDICT_GROUPS 5
+
+#define VK_VERDICT_FEW "too few runs for a verdict"
+#define VK_VERDICT_MOVED "the machine moved: no verdict"
 
 struct vk_series {
 	const char *api, *path;
-	double *ns;		/* NULL when the run skipped it; sorted by compare */
+	double *ns;		/* every sample; NULL when the run skipped it */
 	size_t n;
+	double *group_med;	/* each group's median; reordered by compare */
+	size_t ngroups;
 };
 
 struct vk_compare_row {
 	const struct vk_series *old, *new;
 	double old_med, new_med;	/* ns */
 	double ratio, lo, hi;		/* new / old in percent, its 95% interval */
-	double p;			/* Mann-Whitney */
+	double p;			/* Mann-Whitney on the group medians */
 	double shift;			/* Hodges-Lehmann: new - old, ns */
-	const char *verdict;		/* "regression", "improvement" or "~" */
+	/* "regression", "improvement", "~", VK_VERDICT_FEW or VK_VERDICT_MOVED */
+	const char *verdict;
 	int significant;
 };
 
-/* Fill r from its old and new series; threshold is in percent. */
-void vk_compare_row(struct vk_compare_row *r, double threshold);
+/*
+ * Fill r from its old and new series; threshold is in percent, and
+ * machine_moved says the reference loop moved beyond it between the runs.
+ */
+void vk_compare_row(struct vk_compare_row *r, double threshold, int machine_moved);
+/* Whether a reference ratio (new / old, percent) moved beyond threshold. */
+int vk_compare_machine_moved(double ref_ratio, double threshold);
 /* The geometric mean of the rows' new/old median ratios (1: no change). */
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n);
 

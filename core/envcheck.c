@@ -113,10 +113,10 @@ void vk_env_check(struct vk_warnings *w, const char *root, const struct vk_sysin
 		     "%.2f on %ld CPUs", loadavg, cpus);
 }
 
-void vk_env_check_samples(struct vk_warnings *w, size_t short_rows, size_t nrows)
+void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows)
 {
 	if (short_rows)
-		warn(w, "a bench row had too few samples for a verdict",
-		     "bench with -n 10 or more", "%zu of %zu rows had under %d samples", short_rows,
-		     nrows, VK_VERDICT_SAMPLES);
+		warn(w, "a bench row was measured in too few processes for compare's verdict",
+		     "bench with --processes 5 or more", "%zu of %zu rows had under %d processes",
+		     short_rows, nrows, VK_VERDICT_GROUPS);
 }

@@ -9,13 +9,10 @@
 
 #include <stddef.h>
 
+#include "compare.h"
 #include "sysinfo.h"
 
 #define VK_MAX_WARNINGS 8
-/* Below 4 samples a side, no Mann-Whitney p-value can fall under 0.05:
- * compare could never call a change significant. */
-#define VK_VERDICT_SAMPLES 4
-
 struct vk_warning {
 	const char *what;	/* "turbo is on" */
 	char detail[96];	/* "intel_pstate/no_turbo is 0" */
@@ -37,6 +34,6 @@ void vk_env_check(struct vk_warnings *w, const char *root, const struct vk_sysin
 /* CPU 0's frequency governor, or "" where there is no cpufreq. */
 void vk_env_governor(const char *root, char *buf, size_t len);
 /* short of nrows bench rows had fewer samples than a verdict needs. */
-void vk_env_check_samples(struct vk_warnings *w, size_t short_rows, size_t nrows);
+void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows);
 
 #endif /* VK_ENVCHECK_H */

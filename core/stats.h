@@ -33,7 +33,8 @@ void vk_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t n
 
 /*
  * Two-sided p-value of the Mann-Whitney U test that a and b come from the
- * same distribution; normal approximation with tie and continuity
+ * same distribution: exact for up to 40 untied values in all (the groups
+ * compare tests), else the normal approximation with tie and continuity
  * corrections, good from about 5 samples each.
  */
 double vk_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <string.h>
 
 #include "bench.h"
@@ -18,9 +19,25 @@ int vk_bench_format_parse(const char *name)
 	return -1;
 }
 
+/* "-" where one process left no spread to measure. */
+static const char *num(char *buf, size_t len, double x)
+{
+	snprintf(buf, len, isfinite(x) ? "%.1f" : "-", x);
+	return buf;
+}
+
+static const char *ci(char *buf, size_t len, const struct vk_bench_result *r)
+{
+	char lo[24], hi[24];
+
+	snprintf(buf, len, "%9s - %9s", num(lo, sizeof(lo), r->ci_lo), num(hi, sizeof(hi), r->ci_hi));
+	return buf;
+}
+
 static void text(FILE *f, const struct vk_bench_report *rep)
 {
 	const char *stat = rep->cold ? "p90" : "CV%";
+	char buf[64], stat_buf[24];
 
 	fprintf(f, "%-34s %-8s %9s %9s %21s %6s %4s\n", "API", "path", "median", "min",
 		"95% CI", stat, "n");
@@ -32,20 +49,38 @@ static void text(FILE *f, const struct vk_bench_report *rep)
 				r->skipped);
 			continue;
 		}
-		fprintf(f, "%-34s %-8s %9.1f %9.1f %9.1f - %9.1f %6.1f %4d%s\n", r->api,
-			vk_path_name(r->path), r->median, r->min, r->ci_lo, r->ci_hi,
-			rep->cold ? r->p90 : r->cv, r->n, r->multimodal ? "  multimodal" : "");
+		fprintf(f, "%-34s %-8s %9.1f %9.1f %21s %6s %4d%s\n", r->api,
+			vk_path_name(r->path), r->median, r->min, ci(buf, sizeof(buf), r),
+			num(stat_buf, sizeof(stat_buf), rep->cold ? r->p90 : r->cv), r->n,
+			r->multimodal ? "  multimodal" : "");
 	}
-	fprintf(f, "\nns per call%s; timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
-		rep->cold ? ", one cold call at a time" : "", rep->timer->name,
-		1 / rep->timer->ns_per_tick, rep->timer->overhead * rep->timer->ns_per_tick,
-		rep->cpu);
+	fprintf(f, "\nns per call%s: the median of %d processes' medians, their 95%% CI and CV\n",
+		rep->cold ? ", one cold call at a time" : "", rep->processes);
+	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d; reference loop %.3f ns per step\n",
+		rep->timer->name, 1 / rep->timer->ns_per_tick,
+		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu, rep->reference);
 	if (rep->disturbed)
 		fprintf(f, "warning: the run was disturbed (load %.2f, %ld involuntary context switches): repeat it on a quieter machine\n",
 			rep->loadavg, rep->involuntary);
 	for (int i = 0; i < rep->warnings.n; i++)
 		fprintf(f, "warning: %s (%s); fix: %s\n", rep->warnings.w[i].what,
 			rep->warnings.w[i].detail, rep->warnings.w[i].fix);
+}
+
+/* The same samples, an array per process: compare's verdict needs them. */
+static void process_samples(struct vk_json *j, const struct vk_bench_result *r)
+{
+	int at = 0;
+
+	vk_json_array(j, "process_samples_ns");
+	for (int g = 0; g < r->ngroups; g++) {
+		vk_json_array(j, NULL);
+		for (int i = 0; i < r->group_n[g]; i++)
+			vk_json_double(j, NULL, r->samples[at + i]);
+		at += r->group_n[g];
+		vk_json_end(j);
+	}
+	vk_json_end(j);
 }
 
 static void json_result(struct vk_json *j, const struct vk_bench_result *r, int cold)
@@ -72,10 +107,12 @@ static void json_result(struct vk_json *j, const struct vk_bench_result *r, int 
 	vk_json_bool(j, "multimodal", r->multimodal);
 	vk_json_uint(j, "calls", r->calls);
 	vk_json_int(j, "involuntary_switches", r->involuntary_switches);
+	vk_json_int(j, "processes", r->ngroups);
 	vk_json_array(j, "samples_ns");
 	for (int i = 0; i < r->n; i++)
 		vk_json_double(j, NULL, r->samples[i]);
 	vk_json_end(j);
+	process_samples(j, r);
 	vk_json_end(j);
 }
 
@@ -97,6 +134,7 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_object(&j, "options");
 	vk_json_double(&j, "seconds", rep->seconds);
 	vk_json_int(&j, "samples", rep->samples);
+	vk_json_int(&j, "processes", rep->processes);
 	vk_json_int(&j, "cpu", rep->cpu);
 	vk_json_bool(&j, "cold", rep->cold);
 	vk_json_end(&j);
@@ -104,6 +142,14 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_str(&j, "name", rep->timer->name);
 	vk_json_double(&j, "ghz", 1 / rep->timer->ns_per_tick);
 	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
+	vk_json_end(&j);
+	vk_json_object(&j, "reference");
+	vk_json_str(&j, "loop", "dependent 64-bit multiply-adds in registers");
+	vk_json_double(&j, "ns_per_step", rep->reference);
+	vk_json_array(&j, "processes_ns");
+	for (int i = 0; i < rep->nref; i++)
+		vk_json_double(&j, NULL, rep->ref[i]);
+	vk_json_end(&j);
 	vk_json_end(&j);
 	vk_json_object(&j, "environment");
 	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);

@@ -24,7 +24,8 @@ struct vk_bench_report {
 	char clocksource[64];
 	char governor[32];	/* CPU 0's, or "" */
 	double seconds;
-	int samples;
+	int samples;		/* per process */
+	int processes;
 	int cpu;
 	int cold;
 	const struct vk_timer *timer;
@@ -32,6 +33,11 @@ struct vk_bench_report {
 	long voluntary, involuntary;	/* context switches during the run */
 	int disturbed;
 	struct vk_warnings warnings;	/* the machine's setup, each with its fix */
+	/* The reference loop, ns per step: the run's (the median of its
+	 * processes') and each process's. */
+	double reference;
+	double ref[VK_BENCH_MAX_GROUPS];
+	int nref;
 	size_t n;
 	const struct vk_bench_result *r;
 };

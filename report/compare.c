@@ -30,11 +30,33 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 		r->significant && r->verdict[0] == '~' ? " (significant)" : "");
 }
 
+static size_t unchanged(const struct vk_compare_report *c)
+{
+	return c->nrows - c->regressions - c->improvements - c->no_verdict;
+}
+
 void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *c)
 {
-	fprintf(f, "%zu faster, %zu slower, %zu unchanged; geometric mean %.3f\n",
-		c->improvements, c->regressions, c->nrows - c->regressions - c->improvements,
-		c->geomean);
+	fprintf(f, "%zu faster, %zu slower, %zu unchanged", c->improvements, c->regressions,
+		unchanged(c));
+	if (c->no_verdict)
+		fprintf(f, ", %zu without a verdict", c->no_verdict);
+	fprintf(f, "; geometric mean %.3f\n", c->geomean);
+}
+
+/* The reference loop in each file: how far the machine's own speed moved. */
+static void reference(FILE *f, const struct vk_compare_report *c)
+{
+	if (c->interleaved)
+		return;
+	if (!isfinite(c->ref_ratio)) {
+		fprintf(f, "reference    unknown (a file has no reference loop): a change of the machine's speed cannot be told\n\n");
+		return;
+	}
+	fprintf(f, "reference    %.3f -> %.3f ns per step, %.1f%%: %s\n\n", c->ref_old, c->ref_new,
+		c->ref_ratio,
+		c->machine_moved ? "the machine's own speed moved beyond the threshold; no verdicts"
+				 : "the machine's own speed held");
 }
 
 /* The two files' environments, a line each: the value, or old -> new. */
@@ -56,12 +78,12 @@ static void env_diff(FILE *f, const struct vk_compare_report *c)
 
 static void print_text(FILE *f, const struct vk_compare_report *c)
 {
-	size_t unchanged = c->nrows - c->regressions - c->improvements;
 	int wapi = 3, wpath = 4;
 
 	if (c->interleaved)
 		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process)\n\n", c->old, c->new);
 	env_diff(f, c);
+	reference(f, c);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
@@ -77,7 +99,9 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 	fprintf(f, "\n%zu compared at a threshold of %g%%: %zu regression%s, %zu improvement%s, "
 		"%zu within the threshold (%zu significant)",
 		c->nrows, c->threshold, c->regressions, plural(c->regressions), c->improvements,
-		plural(c->improvements), unchanged, c->significant_within);
+		plural(c->improvements), unchanged(c), c->significant_within);
+	if (c->no_verdict)
+		fprintf(f, "; %zu without a verdict", c->no_verdict);
 	if (c->not_compared)
 		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
 			c->not_compared, plural(c->not_compared));
@@ -113,6 +137,14 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_bool(&j, "interleaved", c->interleaved);
 	vk_json_double(&j, "threshold_pct", c->threshold);
 	vk_json_double(&j, "alpha", VK_COMPARE_ALPHA);
+	if (!c->interleaved) {
+		vk_json_object(&j, "reference");
+		vk_json_double(&j, "old_ns_per_step", c->ref_old);
+		vk_json_double(&j, "new_ns_per_step", c->ref_new);
+		vk_json_double(&j, "ratio_pct", c->ref_ratio);
+		vk_json_bool(&j, "machine_moved", c->machine_moved);
+		vk_json_end(&j);
+	}
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
@@ -124,6 +156,8 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 		vk_json_double(&j, "new_median_ns", r->new_med);
 		vk_json_uint(&j, "old_samples", r->old->n);
 		vk_json_uint(&j, "new_samples", r->new->n);
+		vk_json_uint(&j, "old_groups", r->old->ngroups);
+		vk_json_uint(&j, "new_groups", r->new->ngroups);
 		vk_json_double(&j, "ratio_pct", r->ratio);
 		vk_json_double(&j, "ci95_low_pct", r->lo);
 		vk_json_double(&j, "ci95_high_pct", r->hi);
@@ -138,7 +172,8 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_uint(&j, "compared", c->nrows);
 	vk_json_uint(&j, "regressions", c->regressions);
 	vk_json_uint(&j, "improvements", c->improvements);
-	vk_json_uint(&j, "unchanged", c->nrows - c->regressions - c->improvements);
+	vk_json_uint(&j, "unchanged", unchanged(c));
+	vk_json_uint(&j, "no_verdict", c->no_verdict);
 	vk_json_uint(&j, "not_compared", c->not_compared);
 	vk_json_double(&j, "geomean", c->geomean);
 	vk_json_end(&j);
@@ -170,12 +205,15 @@ void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
-		fprintf(f, "%s %zu %s %s\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n",
-			r->verdict[0] == 'r' ? "not ok" : "ok", i + 1, r->old->api, r->old->path,
-			r->ratio, r->lo, r->hi, r->p, r->verdict);
+		fprintf(f, "%s %zu %s %s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
+			r->old->api, r->old->path);
+		if (r->verdict[0] == 't')
+			fprintf(f, " # SKIP %s", r->verdict);
+		fprintf(f, "\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n", r->ratio, r->lo,
+			r->hi, r->p, r->verdict);
 	}
 	fprintf(f, "# ");
 	vk_report_compare_oneline(f, c);
-	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:0 error:0\n",
-		c->nrows - c->regressions, c->regressions);
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n",
+		c->nrows - c->regressions - c->no_verdict, c->regressions, c->no_verdict);
 }

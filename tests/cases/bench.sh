@@ -21,7 +21,15 @@ for x in r:
         continue
     assert 0 < x["min_ns"] <= x["median_ns"], x
     assert x["ci95_low_ns"] <= x["median_ns"] <= x["ci95_high_ns"], x
-    assert len(x["samples_ns"]) == x["samples"] == d["options"]["samples"], x
+    o = d["options"]
+    assert x["processes"] == o["processes"] == 10, x
+    assert len(x["samples_ns"]) == x["samples"] == o["samples"] * o["processes"], x
+    p = x["process_samples_ns"]
+    assert len(p) == o["processes"] and all(len(s) == o["samples"] for s in p), p
+    assert sum(p, []) == x["samples_ns"], x
+ref = d["reference"]
+assert ref["ns_per_step"] > 0 and len(ref["processes_ns"]) == d["options"]["processes"], ref
+assert min(ref["processes_ns"]) <= ref["ns_per_step"] <= max(ref["processes_ns"]), ref
 ' "$TMP/bench.json" $api
 else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
@@ -30,13 +38,13 @@ fi
 # Environment warnings: core/envcheck.c on made-up /sys and /proc trees,
 # then the JSON's environment block, with a warning bench itself causes.
 "$O/tests/envcheck"
-expect_status 0 "bench with 2 samples exits 0" "$VK" bench -d 0.02 -n 2 $api --format json
+expect_status 0 "bench in 2 processes exits 0" "$VK" bench -d 0.02 --processes 2 $api --format json
 if need python3; then
 	check "the JSON's environment block holds the warnings, each with its fix" python3 -c '
 import json, sys
 w = json.load(open(sys.argv[1]))["environment"]["warnings"]
 assert all(x["warning"] and x["detail"] and x["fix"] for x in w), w
-assert "a bench row had too few samples for a verdict" in [x["warning"] for x in w], w
+assert "a bench row was measured in too few processes for compare\x27s verdict" in [x["warning"] for x in w], w
 ' "$TMP/out"
 else
 	skip "the JSON's environment block holds the warnings" "python3 is not installed"
@@ -108,10 +116,36 @@ expect_status 0 "--impl adds the impl path" "$VK" bench -d 0.02 time --impl "$O/
 contains "the impl path is measured" "$TMP/out" '^time,impl,[0-9.]+,'
 
 for bad in "-d 0" "-d x" "--samples 1" "--samples 65" "--cpu 99999" "--format yaml" \
+	   "--processes 0" "--processes 65" "--processes 64 --samples 9" "--processes x" \
 	   "--paths bogus" "--paths impl" "no-such-api" "clock-gettime-id:x"; do
 	# shellcheck disable=SC2086 # each case is several words
 	expect_status 2 "bench $bad is a usage error" "$VK" bench $bad
 done
+
+# Worker processes: each a fresh exec, one after the other; what the
+# parent prints is theirs, pooled. One process leaves no spread between
+# processes to report, and says so with "-"; a worker that dies is named.
+expect_status 0 "--processes 1 exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso
+contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+ +[0-9.]+ +- +- +- +- +5( +multimodal)?$'
+contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
+contains "and gives the reference loop" "$TMP/out" '; reference loop [0-9.]+ ns per step$'
+if need strace && strace -o /dev/null true 2>/dev/null; then
+	strace -f -o "$TMP/trace" -e trace=execve "$VK" bench -d 0.02 --processes 3 time --paths vdso >/dev/null 2>&1
+	check "--processes 3 execs 3 workers, each a fresh exec (strace)" \
+		test "$(grep -c 'execve("/proc/self/exe", \["vdsokit", "bench", "--worker"' "$TMP/trace")" = 3
+else
+	skip "--processes 3 execs 3 workers (strace)" "strace is missing or cannot trace here"
+fi
+if [ -f "$O/tests/impl/crash-getcpu.so" ]; then
+	expect_status 1 "a worker that dies: exit 1" "$VK" bench -d 0.02 --impl "$O/tests/impl/crash-getcpu.so" time getcpu
+	contains "a worker that dies: named, with its signal, API and path" "$TMP/err" \
+		'^vdsokit bench: worker process 1 of 10 was killed by signal 11 \(Segmentation fault\) while measuring getcpu on impl$'
+	check "a worker that dies: no report on stdout" test ! -s "$TMP/out"
+else
+	skip "a worker that dies: exit 1" "$O/tests/impl/crash-getcpu.so is not built (a static build has no --impl)"
+fi
+expect_status 2 "--worker with a bad timer is refused" "$VK" bench --worker x time
+contains "and says it is bench's own" "$TMP/err" "--worker is bench's own, for its worker processes"
 
 # vdsotest's own command line.
 expect_status 0 "vdsotest's 'API bench' works" "$VK" -d 0.1 $api bench

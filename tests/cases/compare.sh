@@ -7,16 +7,16 @@
 "$O/tests/stats"
 "$O/tests/json_read"
 
-# bench FILE FACTOR [MACHINE]: a bench file whose clock-gettime-monotonic
-# samples on vdso are tight ones around 22.6 ns times FACTOR; time's are
-# the same in every file, and getrandom's libc path was skipped. Escapes,
-# exponents and unknown keys are there for the reader to get past.
+# bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES]: a bench file whose
+# clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns
+# times FACTOR, from PROCESSES (6) processes of 3 samples each; time's are
+# the same in every file, and getrandom's libc path was skipped. The
+# reference loop took REFERENCE (1.0) ns per step. Escapes, exponents and
+# unknown keys are there for the reader to get past.
 bench() {
-	local samples
-	samples=$(awk -v f="$2" 'BEGIN {
-		n = split("22.60 22.61 22.59 22.62 22.58 22.60 22.63 22.57 " \
-			  "22.61 22.59 22.60 22.64 22.56 22.62 22.58", s, " ")
-		for (i = 1; i <= n; i++) printf "%s%.4f", (i > 1 ? ", " : ""), s[i] * f }')
+	local flat procs
+	flat=$(samples "$2" "${5:-6}" ", ")
+	procs="[$(samples "$2" "${5:-6}" "], [")]"
 	cat >"$1" <<EOF
 {
   "schema": "vdsokit-bench/1",
@@ -25,17 +25,32 @@ bench() {
   "kernel": {"release": "6.18.44", "machine": "${3:-x86_64}"},
   "cpu_model": "AMD EPYC 9R45 \u0028\"Turin\"\u0029",
   "clocksource": "tsc",
-  "options": {"seconds": 3e-1, "samples": 15, "cpu": 0, "cold": false},
+  "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-6}, "cpu": 0, "cold": false},
   "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
+  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [1.0]},
   "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
   "results": [
-    {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 15,
-     "multimodal": false, "samples_ns": [$samples]},
-    {"api": "time", "path": "vdso", "samples_ns": [1.29, 1.30, 1.29, 1.31, 1.29, 1.30, 1.29]},
+    {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 18,
+     "multimodal": false, "samples_ns": [$flat], "process_samples_ns": [$procs]},
+    {"api": "time", "path": "vdso", "samples_ns": [1.29, 1.30, 1.29, 1.31, 1.29, 1.30, 1.29],
+     "process_samples_ns": [[1.29], [1.30], [1.29], [1.31], [1.29], [1.30], [1.29]]},
     {"api": "getrandom", "path": "libc", "skipped": "glibc 2.36 has no \\"getrandom\\" vDSO"}
   ]
 }
 EOF
+}
+
+# samples FACTOR PROCESSES JOIN: 3 samples a process, JOIN between processes.
+samples() {
+	awk -v f="$1" -v np="$2" -v join="$3" 'BEGIN {
+		n = split("22.60 22.61 22.59 22.62 22.58 22.60 22.63 22.57 22.61 " \
+			  "22.59 22.60 22.64 22.56 22.62 22.58 22.61 22.59 22.60", s, " ")
+		for (p = 0; p < np; p++)
+			for (k = 1; k <= 3; k++) {
+				i = (p * 3 + k - 1) % n + 1
+				printf "%s%.4f", (k > 1 ? ", " : (p > 0 ? join : "")), s[i] * f
+			}
+	}'
 }
 
 mkdir -p "$TMP/compare" && cd "$TMP/compare" || exit 1
@@ -70,6 +85,46 @@ contains "2% slower: significant, within the threshold" "$TMP/out" "$(row clock-
 expect_status 1 "2% slower with --threshold 1 exits 1" "$VK" compare old.json slight.json -t 1
 contains "2% slower with --threshold 1 is a regression" "$TMP/out" "$(row clock-gettime-monotonic 'regression')"
 
+# A verdict needs 5 processes a side: with fewer, however large the change,
+# the row says so and compare exits 0. A file from before processes (its
+# samples_ns alone) is one process.
+bench few-old.json 1 x86_64 1.0 4
+bench few-new.json 1.10 x86_64 1.0 4
+expect_status 0 "4 processes a side: a 10% slowdown exits 0" "$VK" compare few-old.json few-new.json
+contains "4 processes a side: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
+contains "4 processes a side: counted as without a verdict" "$TMP/out" '^0 faster, 0 slower, 1 unchanged, 1 without a verdict; geometric mean'
+bench five.json 1.10 x86_64 1.0 5
+expect_status 1 "5 processes against 6: a 10% slowdown is a regression" "$VK" compare old.json five.json
+legacy() {
+	cat >"$1" <<EOF
+{"schema": "vdsokit-bench/1", "results": [
+ {"api": "clock-gettime-monotonic", "path": "vdso", "samples_ns": [$(samples "$2" 6 ", ")]}]}
+EOF
+}
+legacy legacy-old.json 1
+legacy legacy-new.json 1.10
+expect_status 0 "files of one process each: exit 0" "$VK" compare legacy-old.json legacy-new.json
+contains "files of one process each: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
+contains "files without a reference: said" "$TMP/out" '^reference +unknown \(a file has no reference loop\)'
+
+# The reference loop: where it moved beyond the threshold, the machine's
+# speed moved, and no row gets a verdict; where it held, the verdict stands.
+bench moved.json 1.10 x86_64 1.06
+expect_status 0 "the machine moved 6%: a 10% slowdown exits 0" "$VK" compare old.json moved.json
+contains "the machine moved: said above the table" "$TMP/out" \
+	'^reference +1\.000 -> 1\.060 ns per step, 106\.0%: the machine.s own speed moved beyond the threshold; no verdicts$'
+contains "the machine moved: the row has no verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* the machine moved: no verdict')"
+expect_status 1 "the machine moved 6%, the threshold 7%: the regression stands" "$VK" compare -t 7 old.json moved.json
+bench held.json 1.10 x86_64 1.03
+expect_status 1 "the machine held (3%): a 10% slowdown is a regression" "$VK" compare old.json held.json
+contains "the machine held: said above the table" "$TMP/out" \
+	'^reference +1\.000 -> 1\.030 ns per step, 103\.0%: the machine.s own speed held$'
+"$VK" compare --output "$TMP/moved" old.json moved.json >/dev/null
+contains "the machine moved: KTAP skips the row, saying why" "$TMP/moved/report.ktap" \
+	'^ok 1 clock-gettime-monotonic vdso # SKIP the machine moved: no verdict$'
+contains "the machine moved: KTAP's totals count it skipped" "$TMP/moved/report.ktap" 'pass:0 fail:0 xfail:0 xpass:0 skip:2 error:0'
+contains "the machine moved: the JSON says so" "$TMP/moved/report.json" '"machine_moved": true'
+
 expect_status 0 "runs from different machines still compare" "$VK" compare old.json arm.json
 contains "runs from different machines: a warning" "$TMP/err" \
 	"^vdsokit compare: warning: the runs come from different machines: x86_64 \(old\.json\), aarch64 \(arm\.json\)$"
@@ -86,9 +141,9 @@ r = d["results"][0]
 assert d["schema"] == "vdsokit-compare/1" and d["threshold_pct"] == 5
 assert (r["api"], r["path"], r["verdict"], r["significant"]) == ("clock-gettime-monotonic", "vdso", "regression", True)
 assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] <= 110 <= r["ci95_high_pct"] and r["p"] < 0.01
-assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 15
+assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 18 and r["old_groups"] == 6
 g = d["summary"].pop("geomean")
-assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "not_compared": 2}
+assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "no_verdict": 0, "not_compared": 2}
 assert abs(g - 1.1 ** 0.5) < 1e-3, g
 assert d["environment"]["kernel"] == {"old": "6.18.44", "new": "6.18.44"}, d["environment"]
 ' "$TMP/out"
@@ -196,6 +251,9 @@ EOF
 bad nosamples.json "a result without samples" 'results\[0\] \(time on vdso\) has neither "samples_ns" nor "skipped"' <<'EOF'
 {"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "median_ns": 1.3}]}
 EOF
+bad badprocs.json "process samples that are not arrays of numbers" 'results\[0\] \(time on vdso\): process_samples_ns\[1\] is not a non-empty array of numbers' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "samples_ns": [1.3], "process_samples_ns": [[1.3], "x"]}]}
+EOF
 bad emptysamples.json "a result with no samples" 'results\[0\] \(time on vdso\): "samples_ns" is not a non-empty array' <<'EOF'
 {"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "samples_ns": []}]}
 EOF
@@ -220,7 +278,7 @@ EOF
 IMPL=$O/tests/impl
 cp "$IMPL/passthrough.so" copy.so
 side() {
-	"$VK" compare -d 0.05 -n 10 "$@"
+	"$VK" compare -d 0.05 -n 24 "$@"
 }
 expect_status 0 "side by side: identical libraries exit 0" \
 	side --impl "$IMPL/passthrough.so" --impl ./copy.so clock-gettime-monotonic time

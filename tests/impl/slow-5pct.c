@@ -27,40 +27,45 @@ static double ns_now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* The cheapest of 100 rounds of n calls of fn(arg), per call: the
- * cheapest, because a busy machine only ever makes a round slower. */
-static double cost(void (*fn)(unsigned long), unsigned long arg, int n)
+/* Per call, the cheapest of 100 rounds of 200 calls each followed by k
+ * spins: the cheapest, because a busy machine only ever makes a round
+ * slower. */
+static double cost(unsigned long k)
 {
 	double best = 1e300;
 
 	for (int r = 0; r < 100; r++) {
 		double t0 = ns_now(), per_call;
+		struct impl_kts ts;
 
-		for (int i = 0; i < n; i++)
-			fn(arg);
-		per_call = (ns_now() - t0) / n;
+		for (int i = 0; i < 200; i++) {
+			impl_sys_clock_gettime(CLOCK_MONOTONIC, &ts);
+			spin(k);
+		}
+		per_call = (ns_now() - t0) / 200;
 		if (per_call < best)
 			best = per_call;
 	}
 	return best;
 }
 
-static void one_call(unsigned long unused)
-{
-	struct impl_kts ts;
-
-	(void)unused;
-	impl_sys_clock_gettime(CLOCK_MONOTONIC, &ts);
-}
-
+/*
+ * Spins are counted where they run, after the call: there a spin costs
+ * less than in a loop of its own, as the CPU overlaps it with the call's
+ * return, so the count is measured, then corrected once by what it gives.
+ */
 __attribute__((constructor)) static void calibrate(void)
 {
 	const char *pct = getenv("VK_SLOWDOWN_PCT");
-	double want = (pct ? atof(pct) : 5) / 100 * cost(one_call, 0, 200);
-	/* 100000 spins take tens of microseconds: the clock's cost vanishes. */
-	double per_spin = cost(spin, 100000, 1) / 100000;
+	double want = (pct ? atof(pct) : 5) / 100, base = cost(0);
+	double per_spin = (cost(1000) - base) / 1000, got;
 
-	spins = per_spin > 0 ? (unsigned long)(want / per_spin + 0.5) : 0;
+	if (!(per_spin > 0))
+		return;
+	spins = (unsigned long)(want * base / per_spin + 0.5);
+	got = cost(spins) / cost(0) - 1;
+	if (got > 0)
+		spins = (unsigned long)(spins * want / got + 0.5);
 }
 
 int __vdso_clock_gettime(clockid_t clock, struct impl_kts *ts)

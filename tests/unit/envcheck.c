@@ -58,7 +58,7 @@ int main(void)
 	put("/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
 	put("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc\n");
 	vk_env_check(&w, root, &si, 0.5, 2);
-	vk_env_check_samples(&w, 0, 10);
+	vk_env_check_groups(&w, 0, 10);
 	CHECK(w.n == 0, "a machine set up for benchmarking gets no warning (%d)", w.n);
 
 	put("/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
@@ -66,7 +66,7 @@ int main(void)
 	put("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc hypervisor\n");
 	si.cs_vdso = VK_NO;
 	vk_env_check(&w, root, &si, 2.5, 2);
-	vk_env_check_samples(&w, 3, 10);
+	vk_env_check_groups(&w, 3, 10);
 	CHECK(has(&w, "the CPU frequency governor is not performance"), "powersave is warned of");
 	CHECK(w.n > 0 && !strcmp(w.w[0].detail, "powersave on CPU 1"), "on the CPU that has it (%s)",
 	      w.n ? w.w[0].detail : "");
@@ -74,7 +74,7 @@ int main(void)
 	CHECK(has(&w, "the machine is a VM"), "the hypervisor flag is warned of");
 	CHECK(has(&w, "the clocksource cannot serve the vDSO"), "a clocksource the vDSO cannot read is warned of");
 	CHECK(has(&w, "the load average is high"), "a load above the CPUs is warned of");
-	CHECK(has(&w, "a bench row had too few samples for a verdict"), "rows of too few samples are warned of");
+	CHECK(has(&w, "a bench row was measured in too few processes for compare's verdict"), "rows of too few processes are warned of");
 	for (int i = 0; i < w.n; i++)
 		CHECK(w.w[i].fix && w.w[i].fix[0], "'%s' comes with its fix", w.w[i].what);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

@@ -136,9 +136,15 @@ static void test_mann_whitney(void)
 	double a[15], b[15], p;
 	double lo5[] = { 1, 2, 3, 4, 5 }, hi5[] = { 6, 7, 8, 9, 10 };
 	double ta[] = { 1, 2, 2, 3, 3 }, tb[] = { 3, 4, 4, 5, 6 }, same[] = { 4, 4, 4, 4, 4 };
+	double odd[] = { 1, 3, 5, 7, 9 }, even[] = { 2, 4, 6, 8, 10 };
+	double u6[] = { 1, 2.5, 3, 7, 8, 9.5 }, u7[] = { 4, 5, 6, 10, 11, 12, 13 };
 
-	/* Reference values: R's wilcox.test(exact = FALSE, correct = TRUE). */
-	CHECK(near(vk_mann_whitney_p(lo5, 5, hi5, 5), 0.0121858, 1e-6), "MWU p of 1..5 vs 6..10");
+	/* Untied: exact, as R's wilcox.test() and a count of all C(10, 5) splits. */
+	CHECK(near(vk_mann_whitney_p(lo5, 5, hi5, 5), 2.0 / 252, 1e-12), "MWU p of 1..5 vs 6..10");
+	CHECK(near(vk_mann_whitney_p(odd, 5, even, 5), 174.0 / 252, 1e-12), "MWU p of odd vs even");
+	CHECK(near(vk_mann_whitney_p(u6, 6, u7, 7), 0.1013986013986014, 1e-12),
+	      "MWU p of 6 vs 7 untied values");
+	/* Tied: R's wilcox.test(exact = FALSE, correct = TRUE). */
 	CHECK(near(vk_mann_whitney_p(ta, 5, tb, 5), 0.0192436, 1e-6), "MWU p with ties");
 	CHECK(vk_mann_whitney_p(hi5, 5, lo5, 5) == vk_mann_whitney_p(lo5, 5, hi5, 5),
 	      "MWU p is symmetric");

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench's parts: the command (bench.c) and its worker processes
+ * (bench_workers.c). A run with --processes N execs this binary N times
+ * in turn, as "vdsokit bench --worker TIMER ...", each worker measuring
+ * every API and path with its share of the budget and printing its
+ * samples down a pipe; the run's figures pool the workers' samples.
+ */
+#ifndef VK_BENCH_CMD_H
+#define VK_BENCH_CMD_H
+
+#include "../core/bench.h"
+#include "commands.h"
+
+#define VK_BENCH_DEFAULT_PROCESSES 10
+
+struct vk_bench_cmd_opts {
+	struct vk_bench_opts m;
+	int cold;
+	int processes;
+	const char *outdir;	/* --output */
+	const char *worker;	/* --worker: the parent's timer, "NS_PER_TICK:OVERHEAD" */
+	struct vk_call_opts call;
+};
+
+/* One run's measurements: rows in case order, each path in turn. */
+struct vk_bench_rows {
+	const struct vk_bench_case *cases;
+	size_t ncases;
+	struct vk_bench_result *r;	/* ncases * paths */
+	size_t n;
+	double ref[VK_BENCH_MAX_GROUPS];	/* each process's reference, ns per step */
+	int nref;
+};
+
+/* Fill rows from o->processes workers, one after the other; an exit status. */
+int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
+		     const struct vk_timer *t, struct vk_bench_rows *rows, struct vk_step *step);
+/* This process is a worker: measure with b and print the samples. */
+int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
+		    const struct vk_bench_case *cases, size_t ncases);
+/* The parent's timer from --worker's value; -1 if it is not one. */
+int vk_bench_worker_timer(const char *arg, struct vk_timer *t);
+
+#endif /* VK_BENCH_CMD_H */
