@@ -10,13 +10,17 @@
 
 static void judge(struct vk_compare_row *r, double threshold, int machine_moved)
 {
+	int few = r->old->ngroups < VK_VERDICT_GROUPS || r->new->ngroups < VK_VERDICT_GROUPS;
+
+	/* No verdict, and nothing called significant either. */
+	if (few || machine_moved) {
+		r->significant = 0;
+		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
+		return;
+	}
 	r->significant = r->p < VK_COMPARE_ALPHA &&
 			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT;
-	if (r->old->ngroups < VK_VERDICT_GROUPS || r->new->ngroups < VK_VERDICT_GROUPS)
-		r->verdict = VK_VERDICT_FEW;
-	else if (machine_moved)
-		r->verdict = VK_VERDICT_MOVED;
-	else if (r->significant && r->ratio > 100 + threshold)
+	if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
 	else if (r->significant && r->ratio < 100 - threshold)
 		r->verdict = "improvement";
