@@ -24,7 +24,7 @@ static const char usage[] =
 	"figure is the median of the processes' medians, with the minimum, and\n"
 	"the bootstrap 95% confidence interval and coefficient of variation of\n"
 	"the process medians: the spread another run would see. Each process\n"
-	"also times a reference loop (dependent multiply-adds, which nothing in\n"
+	"also times a reference loop (four chains of multiply-adds, which nothing in\n"
 	"a kernel changes), so that compare can tell when the machine's own\n"
 	"speed moved between two runs. With no API,\n"
 	"every API of the table; an API is a name from 'vdsokit list-apis',\n"

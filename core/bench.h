@@ -57,7 +57,7 @@ int vk_bench_init(struct vk_bench *b);
 /* Summarise r's samples, r->ngroups groups of r->group_n[] each. */
 void vk_bench_summarize_groups(struct vk_bench_result *r);
 /*
- * The machine's own speed: ns per step of a fixed chain of dependent
+ * The machine's own speed: ns per step of four fixed chains of dependent
  * multiply-adds in registers, which nothing a kernel or library changes
  * can speed up or slow down; the fastest of a few batches.
  */
