@@ -193,15 +193,18 @@ static void run_cold(struct vk_bench *b, struct arm *a)
  * wait on each other, so the reference must feel, as they do, a
  * neighbour taking the core's execution units, not only the clock rate.
  */
-static __attribute__((noinline)) uint64_t reference_chains(uint64_t x, unsigned long n)
+static __attribute__((noinline)) unsigned long reference_chains(unsigned long x,
+								 unsigned long n)
 {
-	uint64_t a = x, b = x + 1, c = x + 2, d = x + 3;
+	/* Words, not 64 bits: i386 has registers for four words only. */
+	const unsigned long m = (unsigned long)6364136223846793005ULL;
+	unsigned long a = x, b = x + 1, c = x + 2, d = x + 3;
 
 	for (unsigned long i = 0; i < n; i++) {
-		a = a * 6364136223846793005ULL + 1;
-		b = b * 6364136223846793005ULL + 3;
-		c = c * 6364136223846793005ULL + 5;
-		d = d * 6364136223846793005ULL + 7;
+		a = a * m + 1;
+		b = b * m + 3;
+		c = c * m + 5;
+		d = d * m + 7;
 		/* One step at a time, never folded or vectorised. */
 		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
 	}
@@ -211,7 +214,7 @@ static __attribute__((noinline)) uint64_t reference_chains(uint64_t x, unsigned 
 double vk_bench_reference(const struct vk_bench *b)
 {
 	double best = 1e300;
-	uint64_t x = 1;
+	unsigned long x = 1;
 
 	for (int i = 0; i < REF_BATCHES; i++) {
 		uint64_t t0 = vk_tick_start();

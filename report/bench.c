@@ -144,7 +144,7 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
 	vk_json_end(&j);
 	vk_json_object(&j, "reference");
-	vk_json_str(&j, "loop", "four chains of dependent 64-bit multiply-adds in registers");
+	vk_json_str(&j, "loop", "four chains of dependent multiply-adds of words in registers");
 	vk_json_double(&j, "ns_per_step", rep->reference);
 	vk_json_array(&j, "processes_ns");
 	for (int i = 0; i < rep->nref; i++)
