@@ -174,6 +174,24 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_end(&j);
 }
 
+/* An empty field where one process left no spread to measure. */
+static void csv_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.2f", x);
+	fputc(',', f);
+}
+
+static void csv_row(FILE *f, const struct vk_bench_result *r)
+{
+	const double x[] = { r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->p90, r->p99 };
+
+	fprintf(f, "%s,%s,", r->api, vk_path_name(r->path));
+	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++)
+		csv_num(f, x[i]);
+	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
+}
+
 static void csv(FILE *f, const struct vk_bench_report *rep)
 {
 	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
@@ -183,9 +201,7 @@ static void csv(FILE *f, const struct vk_bench_report *rep)
 		if (r->skipped)
 			fprintf(f, "%s,%s,,,,,,,,,,,\"%s\"\n", r->api, vk_path_name(r->path), r->skipped);
 		else
-			fprintf(f, "%s,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%lu,%d,\n", r->api,
-				vk_path_name(r->path), r->median, r->min, r->ci_lo, r->ci_hi, r->cv,
-				r->p90, r->p99, r->n, r->batch, r->multimodal);
+			csv_row(f, r);
 	}
 }
 
@@ -198,9 +214,12 @@ static void ktap(FILE *f, const struct vk_bench_report *rep)
 		fprintf(f, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
 		if (r->skipped)
 			fprintf(f, " # SKIP %s\n", r->skipped);
+		else if (isfinite(r->ci_lo))
+			fprintf(f, "\n# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes\n",
+				r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
 		else
-			fprintf(f, "\n# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples\n",
-				r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n);
+			fprintf(f, "\n# median %.1f ns/call, min %.1f, %d samples, one process: no CI\n",
+				r->median, r->min, r->n);
 	}
 }
 

@@ -223,13 +223,17 @@ static void ns_chart(FILE *f, const struct vk_bench_result *rows, size_t nrows)
 			continue;
 		y = ROW_H * (n++ + 1.5);
 		label(f, r, y);
-		fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"%s\"/>\n", x_of(&a, r->ci_lo), y, x_of(&a, r->ci_hi), y,
-			path_color[r->path]);
+		/* One process has no CI to draw. */
+		if (isfinite(r->ci_lo))
+			fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				   "y2=\"%.1f\" stroke=\"%s\"/>\n", x_of(&a, r->ci_lo), y,
+				x_of(&a, r->ci_hi), y, path_color[r->path]);
 		fprintf(f, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">"
-			   "<title>%s %s: %.1f ns (95%% CI %.1f-%.1f)</title></circle>\n",
-			x_of(&a, r->median), y, path_color[r->path], r->api, vk_path_name(r->path),
-			r->median, r->ci_lo, r->ci_hi);
+			   "<title>%s %s: %.1f ns", x_of(&a, r->median), y, path_color[r->path],
+			r->api, vk_path_name(r->path), r->median);
+		if (isfinite(r->ci_lo))
+			fprintf(f, " (95%% CI %.1f-%.1f)", r->ci_lo, r->ci_hi);
+		fprintf(f, "</title></circle>\n");
 	}
 	fprintf(f, "</svg>\n");
 }

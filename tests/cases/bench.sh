@@ -98,7 +98,7 @@ contains "CSV has its header" "$TMP/out" '^api,path,median_ns,min_ns,ci95_low_ns
 check "CSV has one row per path" test "$(grep -c '^time,' "$TMP/out")" = 3
 expect_status 0 "--format ktap exits 0" "$VK" bench -d 0.02 getcpu --format ktap
 contains "KTAP plans the three paths" "$TMP/out" '^1\.\.3$'
-contains "KTAP gives the figure" "$TMP/out" '^# median [0-9.]+ ns/call, min [0-9.]+, 95% CI'
+contains "KTAP gives the figure" "$TMP/out" '^# median [0-9.]+ ns/call, min [0-9.]+, 95% CI [0-9.]+-[0-9.]+, CV [0-9.]+%, 50 samples, 10 processes$'
 expect_status 0 "any clock id can be measured" "$VK" bench -d 0.02 clock-getres-id:15 clock-gettime-id:-1 --format csv
 contains "clock id 15 is measured" "$TMP/out" '^clock-getres-id:15,vdso,[0-9.]+,'
 contains "clock id -1 is measured" "$TMP/out" '^clock-gettime-id:-1,syscall,[0-9.]+,'
@@ -129,6 +129,12 @@ expect_status 0 "--processes 1 exits 0" "$VK" bench -d 0.02 --processes 1 time -
 contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+ +[0-9.]+ +- +- +- +- +5( +multimodal)?$'
 contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
 contains "and gives the reference loop" "$TMP/out" '; reference loop [0-9.]+ ns per step$'
+expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
+contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],$'
+expect_status 0 "--processes 1 --format ktap exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format ktap
+contains "one process: KTAP says there is no CI" "$TMP/out" '^# median [0-9.]+ ns/call, min [0-9.]+, 5 samples, one process: no CI$'
+expect_status 0 "--processes 1 --output exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --output "$TMP/one"
+check "one process: no nan anywhere in the reports" sh -c "! grep -il nan '$TMP/one'/report.*"
 if need strace && strace -o /dev/null true 2>/dev/null; then
 	strace -f -o "$TMP/trace" -e trace=execve "$VK" bench -d 0.02 --processes 3 time --paths vdso >/dev/null 2>&1
 	check "--processes 3 execs 3 workers, each a fresh exec (strace)" \
