@@ -110,11 +110,23 @@ contains "fallback says so too" "$TMP/ab.out" '^  fallback +getrandom vdso fallb
 contains "under TCG there is no performance verdict" "$TMP/ab.out" '^performance: no verdict under TCG'
 for f in a b; do
 	contains "$f.json holds both rounds' samples" "$TMP/ab/$f.json" '"boots": 2'
+	if need python3; then
+		check "$f.json holds every boot's processes and their reference" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["results"] if "samples_ns" in x]
+assert r and all(len(x["process_samples_ns"]) == 20 for x in r), [len(x["process_samples_ns"]) for x in r]
+assert all(sum(x["process_samples_ns"], []) == x["samples_ns"] for x in r)
+ref = d["reference"]
+assert len(ref["processes_ns"]) == 20 and ref["ns_per_step"] > 0, ref
+' "$TMP/ab/$f.json"
+	fi
 done
 "$VK" compare "$TMP/ab/a.json" "$TMP/ab/b.json" >"$TMP/cmp.out" 2>"$TMP/cmp.err"
 status=$?
 check "compare reads the two kernels' files ($status)" test "$status" = 0 -o "$status" = 1
 contains "and has a row for them" "$TMP/cmp.out" '^clock-gettime-monotonic +vdso '
+contains "and the reference loop of both" "$TMP/cmp.out" '^reference +[0-9.]+ -> [0-9.]+ ns per step'
 # With no APIs named, bench takes all of them, as it does alone.
 vm --kernel "$kernel2" --rounds 1 -- >"$TMP/ab1.out" 2>"$TMP/ab1.err"
 status=$?
