@@ -410,7 +410,8 @@ static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_cas
 		return VK_EXIT_USAGE;
 	}
 	status = measure(cmd, o, cases, ncases, &timer, res, step);
-	if (!step || status)
+	/* Unless `all` keeps the rows. */
+	if (!step || step->bench != res)
 		free(res);
 	return status;
 }

@@ -17,7 +17,7 @@
 
 #define SCHEMA "vdsokit-bench/1"
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
-#define VK_COMPARE_MAX_COPIES 16
+#define MAX_COPIES 16
 #define DEFAULT_COPIES 12
 
 static const char usage[] =
@@ -431,10 +431,10 @@ static int compare_files(const char *cmd, struct compare *c, const char *old, co
  * it is loaded, and only several copies show how much.
  */
 struct sides {
-	struct vk_callset cs[2][VK_COMPARE_MAX_COPIES];	/* [library][copy] */
-	int fd[2][VK_COMPARE_MAX_COPIES];
+	struct vk_callset cs[2][MAX_COPIES];	/* [library][copy] */
+	int fd[2][MAX_COPIES];
 	int loaded[2];
-	struct vk_bench_side side[2 * VK_COMPARE_MAX_COPIES];
+	struct vk_bench_side side[2 * MAX_COPIES];
 };
 
 static void close_sides(struct sides *sd)
@@ -623,8 +623,8 @@ static int parse_copies(const char *cmd, const char *arg, int *copies)
 
 	if (vk_parse_count(cmd, "--copies", arg, &n))
 		return VK_EXIT_USAGE;
-	if (n < 1 || n > VK_COMPARE_MAX_COPIES)
-		return vk_usage_error(cmd, "--copies takes 1 to %d", VK_COMPARE_MAX_COPIES);
+	if (n < 1 || n > MAX_COPIES)
+		return vk_usage_error(cmd, "--copies takes 1 to %d", MAX_COPIES);
 	*copies = n;
 	return VK_EXIT_OK;
 }
