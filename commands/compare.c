@@ -40,7 +40,8 @@ static const char usage[] =
 	"records a reference loop that no kernel change can speed up or slow\n"
 	"down: where its ratio between the files is beyond 100% +- PCT, the\n"
 	"machine's own speed moved, and every row gets 'the machine moved: no\n"
-	"verdict'. Above the table, the reference and the two files' environments\n"
+	"verdict'; where it moved less, a row must move by 1% more than it to be\n"
+	"significant. Above the table, the reference and the two files' environments\n"
 	"(kernel, clocksource, CPU model, governor) and which differ; a warning\n"
 	"is printed when they come from different kernels, machines or CPU\n"
 	"models. The last line sums up: '3 faster, 1 slower, 30 unchanged;\n"
@@ -317,7 +318,7 @@ static void reference(struct vk_compare_report *rep, const struct bench_file *a,
 	rep->ref_old = ra ? vk_jnum(ra) : NAN;
 	rep->ref_new = rb ? vk_jnum(rb) : NAN;
 	rep->ref_ratio = rep->ref_old > 0 ? rep->ref_new / rep->ref_old * 100 : NAN;
-	rep->machine_moved = vk_compare_machine_moved(rep->ref_ratio, rep->threshold);
+	rep->machine_moved = vk_compare_machine(rep->ref_ratio) > rep->threshold;
 }
 
 static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
@@ -349,7 +350,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 			continue;
 		r->old = &old[i];
 		r->new = n;
-		vk_compare_row(r, rep->threshold, rep->machine_moved);
+		vk_compare_row(r, rep->threshold, vk_compare_machine(rep->ref_ratio));
 		rep->nrows++;
 		rep->no_verdict += r->verdict[0] == 't';
 		rep->regressions += r->verdict[0] == 'r';

@@ -8,18 +8,19 @@
 #define BOOT_ITERS 10000
 #define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
 
-static void judge(struct vk_compare_row *r, double threshold, int machine_moved)
+static void judge(struct vk_compare_row *r, double threshold, double machine)
 {
 	int few = r->old->ngroups < VK_VERDICT_GROUPS || r->new->ngroups < VK_VERDICT_GROUPS;
 
 	/* No verdict, and nothing called significant either. */
-	if (few || machine_moved) {
+	if (few || machine > threshold) {
 		r->significant = 0;
 		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
 		return;
 	}
+	/* As much as the machine moved, a row may have moved with it. */
 	r->significant = r->p < VK_COMPARE_ALPHA &&
-			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT;
+			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT + machine;
 	if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
 	else if (r->significant && r->ratio < 100 - threshold)
@@ -28,7 +29,7 @@ static void judge(struct vk_compare_row *r, double threshold, int machine_moved)
 		r->verdict = "~";
 }
 
-void vk_compare_row(struct vk_compare_row *r, double threshold, int machine_moved)
+void vk_compare_row(struct vk_compare_row *r, double threshold, double machine)
 {
 	const struct vk_series *a = r->old, *b = r->new;
 	double *ga = a->group_med, *gb = b->group_med;
@@ -49,12 +50,12 @@ void vk_compare_row(struct vk_compare_row *r, double threshold, int machine_move
 	}
 	r->p = vk_mann_whitney_p(ga, na, gb, nb);
 	r->shift = vk_hodges_lehmann(ga, na, gb, nb);
-	judge(r, threshold, machine_moved);
+	judge(r, threshold, machine);
 }
 
-int vk_compare_machine_moved(double ref_ratio, double threshold)
+double vk_compare_machine(double ref_ratio)
 {
-	return isfinite(ref_ratio) && fabs(ref_ratio - 100) > threshold;
+	return isfinite(ref_ratio) ? fabs(ref_ratio - 100) : 0;
 }
 
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n)

@@ -54,11 +54,13 @@ struct vk_compare_row {
 
 /*
  * Fill r from its old and new series; threshold is in percent, and
- * machine_moved says the reference loop moved beyond it between the runs.
+ * machine is how far the reference loop moved between the runs, in
+ * percent: beyond the threshold no row gets a verdict, and below it a row
+ * is significant only where it moved further than the machine did.
  */
-void vk_compare_row(struct vk_compare_row *r, double threshold, int machine_moved);
-/* Whether a reference ratio (new / old, percent) moved beyond threshold. */
-int vk_compare_machine_moved(double ref_ratio, double threshold);
+void vk_compare_row(struct vk_compare_row *r, double threshold, double machine);
+/* How far a reference ratio (new / old, percent) is from 100; 0 if unknown. */
+double vk_compare_machine(double ref_ratio);
 /* The geometric mean of the rows' new/old median ratios (1: no change). */
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n);
 

@@ -119,6 +119,10 @@ bench held.json 1.10 x86_64 1.03
 expect_status 1 "the machine held (3%): a 10% slowdown is a regression" "$VK" compare old.json held.json
 contains "the machine held: said above the table" "$TMP/out" \
 	'^reference +1\.000 -> 1\.030 ns per step, 103\.0%: the machine.s own speed held$'
+# Below the threshold, a row moves by 1% more than the machine to count.
+bench slight-moved.json 1.02 x86_64 1.015
+expect_status 0 "the machine moved 1.5%: a 2% change exits 0" "$VK" compare old.json slight-moved.json
+contains "the machine moved 1.5%: a 2% change is not significant" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~')"
 "$VK" compare --output "$TMP/moved" old.json moved.json >/dev/null
 contains "the machine moved: KTAP skips the row, saying why" "$TMP/moved/report.ktap" \
 	'^ok 1 clock-gettime-monotonic vdso # SKIP the machine moved: no verdict$'
