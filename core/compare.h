@@ -15,10 +15,12 @@
 #include <stddef.h>
 
 /*
- * The Mann-Whitney test's significance level: a table of 78 rows at 0.05
- * would call about four of them changed when nothing changed.
+ * The Mann-Whitney test's significance level. A table of 78 rows at 0.05
+ * calls about four of them changed when nothing changed, and at 0.01 one
+ * in most tables; the processes of one run also share its moment, which
+ * makes p smaller than it should be.
  */
-#define VK_COMPARE_ALPHA 0.01
+#define VK_COMPARE_ALPHA 0.001
 /*
  * The smallest change called significant, in percent: bench's samples are
  * whole counter steps per batch, scaled by a calibration each run repeats,
@@ -26,9 +28,9 @@
  * test alone calls significant.
  */
 #define VK_COMPARE_RESOLUTION_PCT 1.0
-/* Groups a side needs for a verdict: with 5 against 5, Mann-Whitney's
- * smallest two-sided p is 2/252 = 0.008, under VK_COMPARE_ALPHA. */
-#define VK_VERDICT_GROUPS 5
+/* Groups a side needs for a verdict: with 7 against 7, Mann-Whitney's
+ * smallest two-sided p is 2/3432 = 0.0006, under VK_COMPARE_ALPHA. */
+#define VK_VERDICT_GROUPS 7
 
 #define VK_VERDICT_FEW "too few runs for a verdict"
 #define VK_VERDICT_MOVED "the machine moved: no verdict"

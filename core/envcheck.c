@@ -117,6 +117,6 @@ void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows)
 {
 	if (short_rows)
 		warn(w, "a bench row was measured in too few processes for compare's verdict",
-		     "bench with --processes 5 or more", "%zu of %zu rows had under %d processes",
+		     "bench with --processes 7 or more", "%zu of %zu rows had under %d processes",
 		     short_rows, nrows, VK_VERDICT_GROUPS);
 }

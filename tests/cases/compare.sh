@@ -9,14 +9,14 @@
 
 # bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES]: a bench file whose
 # clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns
-# times FACTOR, from PROCESSES (6) processes of 3 samples each; time's are
+# times FACTOR, from PROCESSES (8) processes of 3 samples each; time's are
 # the same in every file, and getrandom's libc path was skipped. The
 # reference loop took REFERENCE (1.0) ns per step. Escapes, exponents and
 # unknown keys are there for the reader to get past.
 bench() {
 	local flat procs
-	flat=$(samples "$2" "${5:-6}" ", ")
-	procs="[$(samples "$2" "${5:-6}" "], [")]"
+	flat=$(samples "$2" "${5:-8}" ", ")
+	procs="[$(samples "$2" "${5:-8}" "], [")]"
 	cat >"$1" <<EOF
 {
   "schema": "vdsokit-bench/1",
@@ -25,15 +25,15 @@ bench() {
   "kernel": {"release": "6.18.44", "machine": "${3:-x86_64}"},
   "cpu_model": "AMD EPYC 9R45 \u0028\"Turin\"\u0029",
   "clocksource": "tsc",
-  "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-6}, "cpu": 0, "cold": false},
+  "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-8}, "cpu": 0, "cold": false},
   "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
   "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [1.0]},
   "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
   "results": [
-    {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 18,
+    {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 24,
      "multimodal": false, "samples_ns": [$flat], "process_samples_ns": [$procs]},
-    {"api": "time", "path": "vdso", "samples_ns": [1.29, 1.30, 1.29, 1.31, 1.29, 1.30, 1.29],
-     "process_samples_ns": [[1.29], [1.30], [1.29], [1.31], [1.29], [1.30], [1.29]]},
+    {"api": "time", "path": "vdso", "samples_ns": [1.29, 1.30, 1.29, 1.31, 1.29, 1.30, 1.29, 1.30],
+     "process_samples_ns": [[1.29], [1.30], [1.29], [1.31], [1.29], [1.30], [1.29], [1.30]]},
     {"api": "getrandom", "path": "libc", "skipped": "glibc 2.36 has no \\"getrandom\\" vDSO"}
   ]
 }
@@ -85,20 +85,20 @@ contains "2% slower: significant, within the threshold" "$TMP/out" "$(row clock-
 expect_status 1 "2% slower with --threshold 1 exits 1" "$VK" compare old.json slight.json -t 1
 contains "2% slower with --threshold 1 is a regression" "$TMP/out" "$(row clock-gettime-monotonic 'regression')"
 
-# A verdict needs 5 processes a side: with fewer, however large the change,
+# A verdict needs 7 processes a side: with fewer, however large the change,
 # the row says so and compare exits 0. A file from before processes (its
 # samples_ns alone) is one process.
-bench few-old.json 1 x86_64 1.0 4
-bench few-new.json 1.10 x86_64 1.0 4
-expect_status 0 "4 processes a side: a 10% slowdown exits 0" "$VK" compare few-old.json few-new.json
-contains "4 processes a side: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
-contains "4 processes a side: counted as without a verdict" "$TMP/out" '^0 faster, 0 slower, 1 unchanged, 1 without a verdict; geometric mean'
-bench five.json 1.10 x86_64 1.0 5
-expect_status 1 "5 processes against 6: a 10% slowdown is a regression" "$VK" compare old.json five.json
+bench few-old.json 1 x86_64 1.0 6
+bench few-new.json 1.10 x86_64 1.0 6
+expect_status 0 "6 processes a side: a 10% slowdown exits 0" "$VK" compare few-old.json few-new.json
+contains "6 processes a side: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
+contains "6 processes a side: counted as without a verdict" "$TMP/out" '^0 faster, 0 slower, 1 unchanged, 1 without a verdict; geometric mean'
+bench seven.json 1.10 x86_64 1.0 7
+expect_status 1 "7 processes against 8: a 10% slowdown is a regression" "$VK" compare old.json seven.json
 legacy() {
 	cat >"$1" <<EOF
 {"schema": "vdsokit-bench/1", "results": [
- {"api": "clock-gettime-monotonic", "path": "vdso", "samples_ns": [$(samples "$2" 6 ", ")]}]}
+ {"api": "clock-gettime-monotonic", "path": "vdso", "samples_ns": [$(samples "$2" 8 ", ")]}]}
 EOF
 }
 legacy legacy-old.json 1
@@ -144,8 +144,8 @@ d = json.load(open(sys.argv[1]))
 r = d["results"][0]
 assert d["schema"] == "vdsokit-compare/1" and d["threshold_pct"] == 5
 assert (r["api"], r["path"], r["verdict"], r["significant"]) == ("clock-gettime-monotonic", "vdso", "regression", True)
-assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] <= 110 <= r["ci95_high_pct"] and r["p"] < 0.01
-assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 18 and r["old_groups"] == 6
+assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] - 1e-6 <= 110 <= r["ci95_high_pct"] + 1e-6 and r["p"] < 0.001
+assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 24 and r["old_groups"] == 8
 g = d["summary"].pop("geomean")
 assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "no_verdict": 0, "not_compared": 2}
 assert abs(g - 1.1 ** 0.5) < 1e-3, g
