@@ -2,9 +2,16 @@
 /*
  * Not a bug: the pass-through, with clock_gettime made slower by a fixed
  * fraction (5%, or $VK_SLOWDOWN_PCT) of its own cost, calibrated when the
- * library loads. make bench-quality uses it to learn whether compare
+ * library first loads. make bench-quality uses it to learn whether compare
  * calls a slowdown of that size significant.
+ *
+ * The count is calibrated once and kept in $VK_SLOWDOWN_SPINS, which every
+ * later load in this process (compare --impl loads copies) and every
+ * process it starts (bench's workers) reads: one slowdown, as one build
+ * of slower code would be, not one per load, each as noisy as the moment
+ * it was measured in.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -54,18 +61,32 @@ static double cost(unsigned long k)
  * less than in a loop of its own, as the CPU overlaps it with the call's
  * return, so the count is measured, then corrected once by what it gives.
  */
-__attribute__((constructor)) static void calibrate(void)
+static unsigned long calibrated(void)
 {
 	const char *pct = getenv("VK_SLOWDOWN_PCT");
 	double want = (pct ? atof(pct) : 5) / 100, base = cost(0);
 	double per_spin = (cost(1000) - base) / 1000, got;
+	unsigned long n;
 
 	if (!(per_spin > 0))
+		return 0;
+	n = (unsigned long)(want * base / per_spin + 0.5);
+	got = cost(n) / cost(0) - 1;
+	return got > 0 ? (unsigned long)(n * want / got + 0.5) : n;
+}
+
+__attribute__((constructor)) static void calibrate(void)
+{
+	const char *kept = getenv("VK_SLOWDOWN_SPINS");
+	char buf[32];
+
+	if (kept) {
+		spins = strtoul(kept, NULL, 10);
 		return;
-	spins = (unsigned long)(want * base / per_spin + 0.5);
-	got = cost(spins) / cost(0) - 1;
-	if (got > 0)
-		spins = (unsigned long)(spins * want / got + 0.5);
+	}
+	spins = calibrated();
+	snprintf(buf, sizeof(buf), "%lu", spins);
+	setenv("VK_SLOWDOWN_SPINS", buf, 1);
 }
 
 int __vdso_clock_gettime(clockid_t clock, struct impl_kts *ts)
