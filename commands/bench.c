@@ -421,8 +421,10 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 		      const struct vk_bench_case *cases, size_t ncases)
 {
 	struct vk_timer timer;
+	/* The processes' cold samples must fit in the parent's row together. */
 	struct vk_bench b = { .timer = &timer, .seconds = o->m.seconds,
-			      .samples = o->m.samples, .cold = o->cold };
+			      .samples = o->m.samples, .cold = o->cold,
+			      .max_cold = VK_BENCH_MAX_SAMPLES / o->processes };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];

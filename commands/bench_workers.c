@@ -84,7 +84,7 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 
 struct worker_args {
 	char *argv[MAX_ARGS];
-	char timer[64], seconds[32], samples[24], cpu[24], paths[40];
+	char timer[64], seconds[32], samples[24], processes[24], cpu[24], paths[40];
 };
 
 static void paths_list(char *buf, size_t len, unsigned mask)
@@ -107,6 +107,7 @@ static void worker_argv(struct worker_args *w, const struct vk_bench_cmd_opts *o
 	snprintf(w->timer, sizeof(w->timer), "%a:%a", t->ns_per_tick, t->overhead);
 	snprintf(w->seconds, sizeof(w->seconds), "%.9g", o->m.seconds / o->processes);
 	snprintf(w->samples, sizeof(w->samples), "%llu", o->m.samples);
+	snprintf(w->processes, sizeof(w->processes), "%d", o->processes);
 	snprintf(w->cpu, sizeof(w->cpu), "%ld", o->m.cpu);
 	paths_list(w->paths, sizeof(w->paths), o->call.paths);
 	w->argv[n++] = "vdsokit";
@@ -117,6 +118,8 @@ static void worker_argv(struct worker_args *w, const struct vk_bench_cmd_opts *o
 	w->argv[n++] = w->seconds;
 	w->argv[n++] = "-n";
 	w->argv[n++] = w->samples;
+	w->argv[n++] = "--processes";	/* for the share of --cold's samples */
+	w->argv[n++] = w->processes;
 	w->argv[n++] = "--cpu";
 	w->argv[n++] = w->cpu;
 	w->argv[n++] = "--paths";

@@ -174,10 +174,11 @@ static void run_cold(struct vk_bench *b, struct arm *a)
 {
 	struct vk_bench_result *r = a->r;
 	uint64_t deadline_ns = b->seconds * 1e9, spent = 0;
-	int n = 0;
+	int n = 0, most = b->max_cold ? b->max_cold : VK_BENCH_MAX_SAMPLES;
 
 	r->batch = 1;
-	while (n < VK_BENCH_MAX_SAMPLES && (n < 20 || spent < deadline_ns)) {
+
+	while (n < most && (n < 20 || spent < deadline_ns)) {
 		uint64_t t0 = vk_tick_start();
 
 		disturb(b);

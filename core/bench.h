@@ -49,6 +49,7 @@ struct vk_bench {
 	double seconds;		/* budget per API and path */
 	int samples;
 	int cold;		/* disturb caches and TLB before each call */
+	int max_cold;		/* --cold's most samples (0: VK_BENCH_MAX_SAMPLES) */
 	unsigned char *cold_buf;
 	size_t cold_len;
 };

@@ -110,6 +110,16 @@ r = json.load(open(sys.argv[1]))["results"][0]
 assert r["batch"] == 1 and r["samples"] >= 20 and r["p90_ns"] <= r["p99_ns"], r
 ' "$TMP/out"
 fi
+# Cold samples are as many as the time allows: the processes' must fit
+# in one row together (512).
+expect_status 0 "--cold with a long budget exits 0" "$VK" bench --cold -d 1 --processes 16 $api --paths vdso --format json
+if need python3; then
+	check "--cold's samples of every process fit in the row" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["processes"] == 16 and 16 * 20 <= r["samples"] <= 512, r["samples"]
+' "$TMP/out"
+fi
 expect_status 0 "a function name measures all its clocks" "$VK" bench -d 0.01 clock_getres --paths vdso --format csv
 check "all named clocks of clock_getres" test "$(grep -c '^clock-getres-' "$TMP/out")" = 11
 expect_status 0 "--impl adds the impl path" "$VK" bench -d 0.02 time --impl "$O/tests/impl/passthrough.so" --format csv
