@@ -352,7 +352,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 		r->new = n;
 		vk_compare_row(r, rep->threshold, vk_compare_machine(rep->ref_ratio));
 		rep->nrows++;
-		rep->no_verdict += r->verdict[0] == 't';
+		rep->no_verdict += vk_compare_no_verdict(r);
 		rep->regressions += r->verdict[0] == 'r';
 		rep->improvements += r->verdict[0] == 'i';
 		rep->significant_within += r->significant && r->verdict[0] == '~';
@@ -704,6 +704,7 @@ int cmd_compare(int argc, char **argv)
 		return status;
 	if (c.nimpl) {
 		c.rep.interleaved = 1;
+		c.rep.copies = c.copies;
 		return compare_sides(argv[0], &c, argc - optind, argv + optind, format);
 	}
 	if (argc - optind != 2)

@@ -99,7 +99,7 @@ void vk_bench_summarize_groups(struct vk_bench_result *r)
 	}
 	memcpy(sorted, r->samples, n * sizeof(double));
 	r->n = n;
-	vk_median(sorted, n);	/* for the sort */
+	vk_sort(sorted, n);
 	r->min = sorted[0];
 	r->p90 = vk_quantile_sorted(sorted, n, 0.90);
 	r->p99 = vk_quantile_sorted(sorted, n, 0.99);
@@ -177,7 +177,6 @@ static void run_cold(struct vk_bench *b, struct arm *a)
 	int n = 0, most = b->max_cold ? b->max_cold : VK_BENCH_MAX_SAMPLES;
 
 	r->batch = 1;
-
 	while (n < most && (n < 20 || spent < deadline_ns)) {
 		uint64_t t0 = vk_tick_start();
 

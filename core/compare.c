@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <string.h>
 
 #include "compare.h"
 #include "stats.h"
@@ -51,6 +52,11 @@ void vk_compare_row(struct vk_compare_row *r, double threshold, double machine)
 	r->p = vk_mann_whitney_p(ga, na, gb, nb);
 	r->shift = vk_hodges_lehmann(ga, na, gb, nb);
 	judge(r, threshold, machine);
+}
+
+int vk_compare_no_verdict(const struct vk_compare_row *r)
+{
+	return !strcmp(r->verdict, VK_VERDICT_FEW) || !strcmp(r->verdict, VK_VERDICT_MOVED);
 }
 
 double vk_compare_machine(double ref_ratio)

@@ -61,6 +61,8 @@ struct vk_compare_row {
  * is significant only where it moved further than the machine did.
  */
 void vk_compare_row(struct vk_compare_row *r, double threshold, double machine);
+/* Whether r got no verdict: too few runs, or the machine moved. */
+int vk_compare_no_verdict(const struct vk_compare_row *r);
 /* How far a reference ratio (new / old, percent) is from 100; 0 if unknown. */
 double vk_compare_machine(double ref_ratio);
 /* The geometric mean of the rows' new/old median ratios (1: no change). */

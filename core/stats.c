@@ -18,7 +18,7 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static void sort_doubles(double *x, size_t n)
+void vk_sort(double *x, size_t n)
 {
 	qsort(x, n, sizeof(*x), cmp_double);
 }
@@ -29,14 +29,14 @@ static double *sorted_copy(const double *x, size_t n)
 
 	if (s) {
 		memcpy(s, x, n * sizeof(*s));
-		sort_doubles(s, n);
+		vk_sort(s, n);
 	}
 	return s;
 }
 
 double vk_median(double *x, size_t n)
 {
-	sort_doubles(x, n);
+	vk_sort(x, n);
 	return vk_quantile_sorted(x, n, 0.5);
 }
 
@@ -139,7 +139,7 @@ static void percentile_ci(double *stat, unsigned iters, double conf, double *lo,
 {
 	double tail = (1 - conf) / 2;
 
-	sort_doubles(stat, iters);
+	vk_sort(stat, iters);
 	*lo = vk_quantile_sorted(stat, iters, tail);
 	*hi = vk_quantile_sorted(stat, iters, 1 - tail);
 }

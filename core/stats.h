@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Sort x ascending in place, NaNs last. */
+void vk_sort(double *x, size_t n);
 /* The median; sorts x ascending in place. */
 double vk_median(double *x, size_t n);
 /* Quantile q in [0, 1] of ascending samples, interpolating between ranks. */

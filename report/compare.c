@@ -81,7 +81,8 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 	int wapi = 3, wpath = 4;
 
 	if (c->interleaved)
-		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process)\n\n", c->old, c->new);
+		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process, each library loaded %d times)\n\n",
+			c->old, c->new, c->copies);
 	env_diff(f, c);
 	reference(f, c);
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -207,7 +208,7 @@ void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
 
 		fprintf(f, "%s %zu %s %s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
 			r->old->api, r->old->path);
-		if (r->verdict[0] == 't')
+		if (vk_compare_no_verdict(r))
 			fprintf(f, " # SKIP %s", r->verdict);
 		fprintf(f, "\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n", r->ratio, r->lo,
 			r->hi, r->p, r->verdict);

@@ -21,6 +21,7 @@ struct vk_compare_report {
 	const char *version;	/* of the tool */
 	const char *old, *new;	/* the files, or the sides measured */
 	int interleaved;	/* measured side by side in this process */
+	int copies;		/* then: the loads of each library */
 	double threshold;	/* percent */
 	const struct vk_compare_row *rows;
 	size_t nrows;
