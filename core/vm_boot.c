@@ -71,8 +71,42 @@ static int mkdirs(char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static int write_initramfs(const char *path, const char *bin, size_t nbin, const char *args,
-			   size_t nargs)
+/* Whether dir (len bytes of a path) is a directory of an earlier file's. */
+static int dir_packed(const struct vk_vm_files *f, int upto, const char *dir, size_t len)
+{
+	for (int i = 0; i < upto; i++) {
+		if (!strncmp(f->path[i], dir, len) && f->path[i][len] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* Each file at its own path, after the directories it is in. */
+static int pack_files(struct vk_cpio *c, const struct vk_vm_files *f)
+{
+	char dir[sizeof(f->path[0])], *data;
+	size_t len;
+	int bad = 0;
+
+	for (int i = 0; f && i < f->n && !bad; i++) {
+		for (const char *p = f->path[i] + 1; (p = strchr(p, '/')); p++) {
+			size_t n = p - f->path[i];
+
+			if (dir_packed(f, i, f->path[i], n))
+				continue;
+			snprintf(dir, sizeof(dir), "%.*s", (int)(n - 1), f->path[i] + 1);
+			bad |= vk_cpio_dir(c, dir);
+		}
+		if (read_file(f->path[i], &data, &len))
+			return -1;
+		bad |= vk_cpio_file(c, f->path[i] + 1, 0755, data, len);
+		free(data);
+	}
+	return bad ? -1 : 0;
+}
+
+static int write_initramfs(const char *path, const char *bin, size_t nbin,
+			   const struct vk_vm_files *files, const char *args, size_t nargs)
 {
 	char tmp[PATH_MAX + 16];
 	struct vk_cpio c;
@@ -84,7 +118,7 @@ static int write_initramfs(const char *path, const char *bin, size_t nbin, const
 		return -1;
 	vk_cpio_start(&c, fd);
 	bad = vk_cpio_dir(&c, "dev") || vk_cpio_dir(&c, "proc") || vk_cpio_dir(&c, "sys") ||
-	      vk_cpio_file(&c, "init", 0755, bin, nbin) ||
+	      vk_cpio_file(&c, "init", 0755, bin, nbin) || pack_files(&c, files) ||
 	      vk_cpio_file(&c, "vdsokit.args", 0644, args, nargs) || vk_cpio_finish(&c);
 	bad |= close(fd);
 	if (bad || rename(tmp, path)) {
@@ -94,8 +128,24 @@ static int write_initramfs(const char *path, const char *bin, size_t nbin, const
 	return 0;
 }
 
-int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, int nwords,
-		    char *out, size_t len, char *err, size_t errlen)
+/* The files' names and contents, into h. */
+static int hash_files(const struct vk_vm_files *f, uint64_t *h)
+{
+	char *data;
+	size_t len;
+
+	for (int i = 0; f && i < f->n; i++) {
+		if (read_file(f->path[i], &data, &len))
+			return -1;
+		*h = fnv1a(fnv1a(*h, f->path[i], strlen(f->path[i]) + 1), data, len);
+		free(data);
+	}
+	return 0;
+}
+
+int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigned timeout,
+		    char *const *words, int nwords, char *out, size_t len, char *err,
+		    size_t errlen)
 {
 	char args[4096], dir[PATH_MAX], *bin;
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -121,6 +171,11 @@ int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, in
 		return -1;
 	}
 	h = fnv1a(fnv1a(h, bin, nbin), args, nargs);
+	if (hash_files(files, &h)) {
+		snprintf(err, errlen, "cannot read a file to pack: %s", strerror(errno));
+		free(bin);
+		return -1;
+	}
 	if (cache && *cache)
 		snprintf(dir, sizeof(dir), "%s/vdsokit/vm", cache);
 	else
@@ -129,7 +184,8 @@ int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, in
 		errno = ENAMETOOLONG;
 		bad = 1;
 	} else {
-		bad = access(out, R_OK) && (mkdirs(dir) || write_initramfs(out, bin, nbin, args, nargs));
+		bad = access(out, R_OK) &&
+		      (mkdirs(dir) || write_initramfs(out, bin, nbin, files, args, nargs));
 	}
 	if (bad)
 		snprintf(err, errlen, "cannot write the initramfs %s: %s", out, strerror(errno));
@@ -204,12 +260,20 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 			 vm->arch->package);
 		return -1;
 	}
-	if (s->binary)
+	/* --impl: this dynamic vdsokit, which can dlopen. */
+	if (s->files) {
+		if (!realpath("/proc/self/exe", binary)) {
+			snprintf(err, errlen, "/proc/self/exe: %s", strerror(errno));
+			return -1;
+		}
+	} else if (s->binary) {
 		snprintf(binary, sizeof(binary), "%s", s->binary);
-	else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen))
+	} else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen)) {
 		return -1;
-	if (vk_vm_check_binary(binary, vm->arch, err, errlen) ||
-	    vk_vm_initramfs(binary, s->command_timeout, words, nwords, initrd, len, err, errlen))
+	}
+	if (vk_vm_check_binary(binary, vm->arch, s->files != NULL, err, errlen) ||
+	    vk_vm_initramfs(binary, s->files, s->command_timeout, words, nwords, initrd, len, err,
+			    errlen))
 		return -1;
 	vm->qemu = qemu;
 	vm->kernel = kernel;
