@@ -89,3 +89,46 @@ read -r r1 m1 <<<"$(offset "$TMP/stress-int/stress.log")"
 read -r r4 m4 <<<"$(offset "$TMP/stress-int/stress.4.log")"
 d=$(( (r4 - m4) - (r1 - m1) ))
 check "after them: REALTIME - MONOTONIC is as found ($d ns apart)" test "${d#-}" -lt 5000000000
+
+# --impl under vm: vm packs this dynamic vdsokit, what it loads and the
+# libraries. Two planted userspace clocks that cache kernel state are
+# each caught by the fault that breaks it, and by that one only; the
+# syscall bracket (a syscall read just before and just after the impl's)
+# is exact for a correct path, and each planted clock is off by less
+# than one syscall until its fault (tests/impl/stress-*.c say why).
+# passthrough survives every fault on the fine clocks (the coarse ones
+# are the kernel's finding above, on the syscall path too).
+impl=$O/tests/impl
+expect_status 2 "vm: --impl that does not exist is bad input" "$VK" vm --kernel "$kernel" -- stress --impl "$TMP/none.so"
+contains "and says which" "$TMP/err" "--impl $TMP/none.so: No such file or directory"
+expect_status 2 "vm: --binary with a guest's --impl is a usage error" \
+	"$VK" vm --kernel "$kernel" --binary "$VK" -- stress --impl "$impl/passthrough.so"
+mkdir -p "$TMP/stress-impl"
+fine="clock-gettime-realtime clock-gettime-monotonic clock-gettime-monotonic-raw clock-gettime-boottime clock-gettime-tai"
+(cd "$impl" && vm --output "$TMP/stress-impl" \
+	-- stress -d 8 --faults settime --format ktap --paths impl --impl ./stress-cached-offset.so $fine \
+	-- stress -d 8 --faults slew --format ktap --paths impl --impl stress-cached-offset.so $fine \
+	-- stress -d 12 --faults settime,slew --format ktap --paths impl -I stress-calibrated-once.so $fine \
+	-- stress -d 20 --format ktap --paths impl --impl=passthrough.so $fine getcpu) \
+	>"$TMP/stress-impl.out" 2>"$TMP/stress-impl.err" || tail -n 3 "$TMP/stress-impl.err" | sed "s/^/# /"
+log=$TMP/stress-impl/stress
+for run in "" .2 .3 .4; do
+	contains "impl$run: stress ran" "$log$run.status" '^[01]$'
+	contains "impl$run: its baseline survives" "$log$run.log" '^ok [0-9]+ none impl stress$'
+done
+for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s'; do
+	contains "cached-offset: caught after ${s//\\/}" "$log.log" "^not ok [0-9]+ $s impl stress$"
+done
+contains "cached-offset: by the bracket, on REALTIME" "$log.log" "^# realtime read [0-9]+ ns, not between the syscall's"
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
+	contains "cached-offset: survives ${s//\\/}" "$log.2.log" "^ok [0-9]+ $s impl stress$"
+done
+contains "cached-offset: caught after ADJ_SETOFFSET" "$log.2.log" '^not ok [0-9]+ adjtimex:setoffset\+10s impl stress$'
+for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' adjtimex:setoffset\\+10s; do
+	contains "calibrated-once: survives ${s//\\/}" "$log.3.log" "^ok [0-9]+ $s impl stress$"
+done
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm; do
+	contains "calibrated-once: caught under ${s//\\/}" "$log.3.log" "^not ok [0-9]+ $s impl stress$"
+done
+contains "calibrated-once: by the bracket, on MONOTONIC" "$log.3.log" "^# monotonic read [0-9]+ ns, not between the syscall's"
+contains "passthrough: every fault survived" "$log.4.log" '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:0 error:0$'
