@@ -18,9 +18,11 @@ static const char usage[] =
 	"no clock that must not step back (monotonic, monotonic-raw, boottime,\n"
 	"monotonic-coarse) does, in its own reads or against another thread's; that a\n"
 	"fine clock's read lies between two syscall reads unless a fault was injected\n"
-	"meanwhile; that every call returns. Reported per fault and path: the calls,\n"
-	"the largest step back of every clock (REALTIME's is the step), the longest\n"
-	"call, crashes and hangs (no call for %d s).\n\n"
+	"meanwhile; that no clock that must not step back moves on more than a pause\n"
+	"and a hang between two reads, nor past the RTC across a pause; that every\n"
+	"call returns. Reported per fault and path: the calls, the largest step back\n"
+	"of every clock (REALTIME's is the step), the longest call, crashes and hangs\n"
+	"(no call for %d s).\n\n"
 	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
 	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
 	"It needs root. It restores the clocksource, the frequency, the CPUs online and\n"
@@ -29,13 +31,18 @@ static const char usage[] =
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
 	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n"
 	"  -d, --duration SECONDS  the whole run, shared by the faults (default 60)\n"
-	"  -f, --faults LIST       clocksource,settime,slew,hotplug, all (default) or none:\n"
+	"  -f, --faults LIST       clocksource,settime,slew,hotplug,pause, all (default)\n"
+	"                          or none:\n"
 	"                          clocksource: each available one in turn, and back;\n"
 	"                          settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
 	"                          to just before 2^31 s (64-bit) by clock_settime, back;\n"
 	"                          slew: adjtimex frequency +500, -500 ppm, back,\n"
 	"                          ADJ_SETOFFSET +10 s, -10 s; hotplug: the last CPU\n"
-	"                          offline and back. A baseline step 'none' comes first.\n"
+	"                          offline and back; pause: 'vdsokit vm' stops the\n"
+	"                          whole guest (QMP stop, cont), asked on the console,\n"
+	"                          and the RTC, which runs on, shows it did.\n"
+	"                          A baseline step 'none' comes first.\n"
+	"      --pause SECONDS     how long the pause lasts (default 3)\n"
 	"  -t, --threads N         reader threads (default: one per CPU online)\n"
 	"      --i-accept-clock-changes  run outside 'vdsokit vm', changing this clock\n"
 	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc, and impl\n"
@@ -51,7 +58,7 @@ static const char usage[] =
 	"signal N (after restoring).\n";
 
 struct opts {
-	double seconds;
+	double seconds, pause;
 	unsigned faults;
 	unsigned long long threads;
 	int accepted;
@@ -64,6 +71,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "faults", required_argument, NULL, 'f' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "pause", required_argument, NULL, 'P' },
 		{ "i-accept-clock-changes", no_argument, NULL, 'A' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
@@ -75,13 +83,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return VK_EXIT_USAGE;
 		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
 			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
-					      "settime, slew, hotplug, all, none", optarg);
+					      "settime, slew, hotplug, pause, all, none", optarg);
 		if (c == 't' && (vk_parse_count(argv[0], "--threads", optarg, &o->threads) ||
 				 !o->threads || o->threads > VK_STRESS_MAX_THREADS))
 			return vk_usage_error(argv[0], "--threads: 1 to %d", VK_STRESS_MAX_THREADS);
+		if (c == 'P' && (vk_parse_seconds(argv[0], "--pause", optarg, &o->pause) ||
+				 o->pause < 1 || o->pause > 60))
+			return vk_usage_error(argv[0], "--pause: 1 to 60 seconds");
 		if (c == 'A')
 			o->accepted = 1;
-		if (strchr("dftA", c))
+		if (strchr("dftPA", c))
 			continue;
 		if (c == 'h') {
 			printf(usage, VK_STRESS_HANG_SECONDS);
@@ -194,7 +205,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
 
 int cmd_stress(int argc, char **argv)
 {
-	struct opts o = { .seconds = 60, .faults = (1u << VK_NFAULTS) - 1 };
+	struct opts o = { .seconds = 60, .pause = 3, .faults = (1u << VK_NFAULTS) - 1 };
 	struct vk_stress st = { .stop = &stop };
 	const char *refusal;
 	int status = parse_opts(argc, argv, &o);
@@ -219,5 +230,6 @@ int cmd_stress(int argc, char **argv)
 	st.faults = o.faults;
 	st.seconds = o.seconds;
 	st.threads = (int)o.threads;
+	st.pause = (int)o.pause;
 	return run(argv[0], &o, &st);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <sys/timex.h>
@@ -17,6 +19,7 @@ static const char *const fault_names[VK_NFAULTS] = {
 	[VK_FAULT_SETTIME] = "settime",
 	[VK_FAULT_SLEW] = "slew",
 	[VK_FAULT_HOTPLUG] = "hotplug",
+	[VK_FAULT_PAUSE] = "pause",
 };
 
 const char *vk_fault_name(enum vk_fault_kind k)
@@ -62,13 +65,17 @@ static int has_word(const char *line, const char *word)
 	return 0;
 }
 
-const char *vk_stress_refusal(int accepted)
+/* Whether the kernel's command line says this is vdsokit vm's guest. */
+static int in_vm(void)
 {
 	char line[4096];
 
-	if (accepted)
-		return NULL;
-	if (read_line("/proc/cmdline", line, sizeof(line)) == 0 && has_word(line, "vdsokit.vm=1"))
+	return read_line("/proc/cmdline", line, sizeof(line)) == 0 && has_word(line, "vdsokit.vm=1");
+}
+
+const char *vk_stress_refusal(int accepted)
+{
+	if (accepted || in_vm())
 		return NULL;
 	return "it changes this machine's clock, so it runs only inside 'vdsokit vm' "
 	       "(vdsokit.vm=1 on the kernel's command line) or with --i-accept-clock-changes";
@@ -281,8 +288,20 @@ static int add_hotplug(struct vk_fault_step *s, int n, int max)
 	return add(s, n, max, VK_FAULT_HOTPLUG, VK_OP_CPU_ONLINE, cpu, name);
 }
 
-int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
-		   int max)
+static int add_pause(struct vk_fault_step *s, int n, int max, int pause)
+{
+	char name[40];
+
+	snprintf(name, sizeof(name), "vm-pause:%ds", pause);
+	n = add(s, n, max, VK_FAULT_PAUSE, VK_OP_PAUSE, pause, name);
+	if (!in_vm())
+		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip),
+			 "only vdsokit vm's host can pause the machine");
+	return n;
+}
+
+int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved,
+		   struct vk_fault_step *s, int max)
 {
 	int n = add(s, 0, max, VK_NFAULTS, VK_OP_NONE, 0, "none");
 
@@ -294,6 +313,8 @@ int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk
 		n = add_slew(s, n, max, saved);
 	if (mask & (1u << VK_FAULT_HOTPLUG))
 		n = add_hotplug(s, n, max);
+	if (mask & (1u << VK_FAULT_PAUSE))
+		n = add_pause(s, n, max, pause);
 	return n;
 }
 
@@ -320,6 +341,61 @@ static int set_offset(int64_t sec, char *err, size_t len)
 	return -1;
 }
 
+/* The RTC's seconds: qemu's runs on the host's time, also while paused. */
+static int64_t rtc_seconds(void)
+{
+	char v[32];
+
+	return read_line("/sys/class/rtc/rtc0/since_epoch", v, sizeof(v)) ? -1 : strtoll(v, NULL, 10);
+}
+
+/* How long the guest waits for its host to pause it. */
+#define PAUSE_WAIT_NS (30 * NSEC)
+
+/*
+ * Ask vdsokit vm's host, on the console it reads, to stop the guest for
+ * sec seconds, and see that it did: the RTC moved on sec more than
+ * MONOTONIC, give or take its 1 s resolution. MONOTONIC may stand still
+ * across a pause (qemu's clocks do) but never outrun the RTC.
+ */
+static int pause_vm(int64_t sec, char *err, size_t len)
+{
+	int64_t r0 = rtc_seconds(), m0 = now_ns(CLOCK_MONOTONIC), rtc = 0, mono = 0;
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC), sent, seen = -1;
+	char line[48];
+
+	if (r0 < 0 || fd < 0) {
+		snprintf(err, len, "%s", r0 < 0 ? "no RTC to see the pause by (/sys/class/rtc/rtc0)" :
+						  "no /dev/console to ask the host on");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* One write, on a line of its own. */
+	sent = snprintf(line, sizeof(line), "\nvdsokit-vm:pause %lld\n", (long long)sec);
+	sent = write(fd, line, sent) == sent;
+	close(fd);
+	while (sent && mono < PAUSE_WAIT_NS && seen < 0) {
+		usleep(100000);
+		rtc = rtc_seconds() - r0;
+		mono = now_ns(CLOCK_MONOTONIC) - m0;
+		seen = vk_stress_pause_judge(sec, rtc, mono);
+	}
+	if (seen < 0) {
+		snprintf(err, len, "the host did not pause the guest within %lld s of asking",
+			 PAUSE_WAIT_NS / NSEC);
+		return -1;
+	}
+	if (seen) {
+		snprintf(err, len, "MONOTONIC moved on %.3f s across the pause, the RTC only %lld s",
+			 mono / 1e9, (long long)rtc);
+		return 1;
+	}
+	snprintf(err, len, "paused by the host: the RTC moved on %lld s, MONOTONIC %.3f s",
+		 (long long)rtc, mono / 1e9);
+	return 0;
+}
+
 int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
 		   char *err, size_t len)
 {
@@ -342,6 +418,8 @@ int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *
 	case VK_OP_CPU_OFFLINE:
 	case VK_OP_CPU_ONLINE:
 		return set_online(s->arg, s->op == VK_OP_CPU_ONLINE, err, len);
+	case VK_OP_PAUSE:
+		return pause_vm(s->arg, err, len);
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@ enum vk_fault_op {
 	VK_OP_SETOFFSET,	/* adjtimex ADJ_SETOFFSET by arg s */
 	VK_OP_CPU_OFFLINE,	/* cpu arg offline */
 	VK_OP_CPU_ONLINE,
+	VK_OP_PAUSE,		/* vdsokit vm's host stops the guest for arg s */
 };
 
 struct vk_fault_step {
@@ -33,9 +34,10 @@ struct vk_fault_step {
 };
 
 /* The steps of the kinds in mask, the baseline first; their number. */
-int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
-		   int max);
-/* Inject a step: 0, or -1 and why not. */
+int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved,
+		   struct vk_fault_step *s, int max);
+/* Inject a step: 0, or -1 and why not, or 1 and the rule it saw broken
+ * (a pause the clocks outran); what it saw in err either way. */
 int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
 		   char *err, size_t len);
 

@@ -74,6 +74,7 @@ struct vk_vm {
 	const char *qemu, *kernel, *initrd, *append;
 	unsigned long smp, memory;
 	int kvm;
+	const char *qmp;	/* a QMP socket for qemu to make, or NULL */
 };
 
 /* How a command's output comes back: relayed to ours; its stdout kept in
@@ -84,6 +85,7 @@ enum { VK_VM_RELAY, VK_VM_KEEP_STDOUT, VK_VM_KEEP_ALL };
 struct vk_vm_result {
 	int started, panicked, timed_out, qemu_status;
 	int ncmds;			/* commands that ended */
+	int pause;			/* seconds the guest asked to be paused */
 	int status[VK_VM_MAX_CMDS];
 	char *out[VK_VM_MAX_CMDS];
 	size_t outlen[VK_VM_MAX_CMDS];
@@ -121,6 +123,8 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r);
 void vk_vm_result_free(struct vk_vm_result *r);
+/* Stop the guest whose QMP socket is path, wait seconds, let it go on. */
+int vk_vm_qmp_pause(const char *path, double seconds, char *err, size_t len);
 /* KVM could run arch here: the host is of its kind and /dev/kvm is ours
  * to use. Whether it really can, only a boot tells. */
 int vk_vm_kvm_possible(const struct vk_vm_arch *arch);

@@ -7,6 +7,7 @@
  *   vdsokit-vm:o TEXT   a line of the command's stdout (O: no newline yet)
  *   vdsokit-vm:e TEXT   the same of its stderr (E)
  *   vdsokit-vm:exit N   the command's exit status; the next one may follow
+ *   vdsokit-vm:pause N  stress asks to be paused N s: QMP stop, then cont
  *
  * Every other console line is the kernel's, and goes to the log only.
  */
@@ -296,7 +297,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 {
 	const struct vk_vm_arch *a = vm->arch;
 	int x86 = !strcmp(a->name, "x86_64") || !strcmp(a->name, "i386"), n = 0;
-	char *smp = buf, *mem = buf + 24, *append = buf + 48;
+	char *smp = buf, *mem = buf + 24, *qmp = buf + 48, *append = buf + 200;
 
 	argv[n++] = (char *)vm->qemu;
 	for (int i = 0; i < 6 && a->machine[i]; i++) {
@@ -308,7 +309,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	}
 	snprintf(smp, 24, "%lu", vm->smp);
 	snprintf(mem, 24, "%lu", vm->memory);
-	snprintf(append, len - 48, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
+	snprintf(append, len - 200, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
 		 *a->append ? " " : "", a->append, vm->append ? " " : "",
 		 vm->append ? vm->append : "");
 	/* No network (no option ROM to find) and no reboot: a panic ends qemu. */
@@ -319,6 +320,11 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	};
 	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
 		argv[n++] = (char *)rest[i];
+	if (vm->qmp) {
+		snprintf(qmp, 152, "unix:%s,server=on,wait=off", vm->qmp);
+		argv[n++] = "-qmp";
+		argv[n++] = qmp;
+	}
 	argv[n] = NULL;
 }
 
@@ -375,6 +381,8 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		r->started = 1;
 	} else if (!strncmp(line, "exit ", 5) && r->ncmds < VK_VM_MAX_CMDS) {
 		r->status[r->ncmds++] = atoi(line + 5);
+	} else if (!strncmp(line, "pause ", 6)) {
+		r->pause = atoi(line + 6);
 	}
 }
 
@@ -418,17 +426,44 @@ static pid_t start_qemu(const struct vk_vm *vm, int *fd)
 	return pid;
 }
 
+/* What the guest asked: the pause, done, and said in the console log. */
+static void pause_guest(const char *qmp, struct vk_vm_result *r, int log)
+{
+	char err[256], say[320];
+	int n, ok = 0;
+
+	if (r->pause < 1 || r->pause > 60)
+		snprintf(err, sizeof(err), "%d s is not a pause from 1 to 60 s", r->pause);
+	else
+		ok = vk_vm_qmp_pause(qmp, r->pause, err, sizeof(err)) == 0;
+	if (ok)
+		n = snprintf(say, sizeof(say), "vdsokit vm: paused the guest %d s (QMP stop, cont)\n",
+			     r->pause);
+	else
+		n = snprintf(say, sizeof(say), "vdsokit vm: did not pause the guest: %s\n", err);
+	vk_write_all(log, say, n);
+	r->pause = 0;
+}
+
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r)
 {
-	char buf[4096], line[8192];
+	static unsigned boots;
+	char buf[4096], line[8192], qmp[100];
+	const char *tmp = getenv("TMPDIR");
 	size_t n = 0;
 	double deadline = now() + timeout, start_by = now() + PROBE_SECONDS;
+	struct vk_vm v = *vm;
 	int fd, status;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	pid = start_qemu(vm, &fd);
+	/* A socket's path is short: in $TMPDIR if it fits, else /tmp. */
+	if (!tmp || !*tmp || strlen(tmp) > 60)
+		tmp = "/tmp";
+	snprintf(qmp, sizeof(qmp), "%s/vdsokit-qmp-%d-%u", tmp, (int)getpid(), boots++);
+	v.qmp = qmp;
+	pid = start_qemu(&v, &fd);
 	if (pid < 0)
 		return;
 	for (;;) {
@@ -459,9 +494,12 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 				line[n++] = buf[i];
 			}
 		}
+		if (r->pause)
+			pause_guest(qmp, r, log);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	unlink(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
 }

@@ -12,7 +12,8 @@
 expect_status 0 "--help exits 0" "$VK" stress --help
 contains "--help names the option that accepts clock changes" "$TMP/out" '--i-accept-clock-changes'
 expect_status 2 "--faults bogus is a usage error" "$VK" stress --faults bogus
-contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug"
+contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, pause"
+expect_status 2 "--pause 0 is a usage error" "$VK" stress --pause 0
 expect_status 2 "--duration 0 is a usage error" "$VK" stress --duration 0
 expect_status 2 "--threads 0 is a usage error" "$VK" stress --threads 0
 expect_status 2 "an API stress does not read is a usage error" "$VK" stress getrandom
@@ -54,11 +55,16 @@ contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[0
 for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'clocksource:tsc(-early)?\(back\)' \
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
 	 clock_settime:back adjtimex:setoffset\\+10s adjtimex:setoffset-10s cpu1:offline cpu1:online \
-	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
+	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' vm-pause:3s; do
 	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$"
 	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$"
 done
 grep -A1 '^not ok' "$log" | sed -n 's/^# /# finding: /p' | head -n 3
+# The pause: the guest asked on the console, the host stopped it (QMP)
+# and let it go on; the guest saw it by the RTC, which runs on the
+# host's time, and its clocks went on with no step back and no jump.
+contains "pause: the host paused the guest" "$TMP/stress-all/console.log" '^vdsokit vm: paused the guest 3 s \(QMP stop, cont\)$'
+contains "pause: the guest saw it by the RTC" "$log" '^# paused by the host: the RTC moved on [0-9]+ s, MONOTONIC [0-9.]+ s; max step back: realtime 0 ns, monotonic 0 ns,'
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
 contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0,'
