@@ -31,16 +31,20 @@ static const char usage[] =
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
 	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n"
 	"  -d, --duration SECONDS  the whole run, shared by the faults (default 60)\n"
-	"  -f, --faults LIST       clocksource,settime,slew,hotplug,pause, all (default)\n"
-	"                          or none:\n"
+	"  -f, --faults LIST       clocksource,settime,slew,hotplug,timens,pause, all\n"
+	"                          (default) or none:\n"
 	"                          clocksource: each available one in turn, and back;\n"
 	"                          settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
 	"                          to just before 2^31 s (64-bit) by clock_settime, back;\n"
 	"                          slew: adjtimex frequency +500, -500 ppm, back,\n"
 	"                          ADJ_SETOFFSET +10 s, -10 s; hotplug: the last CPU\n"
-	"                          offline and back; pause: 'vdsokit vm' stops the\n"
-	"                          whole guest (QMP stop, cont), asked on the console,\n"
-	"                          and the RTC, which runs on, shows it did.\n"
+	"                          offline and back; timens: a child enters a new time\n"
+	"                          namespace (MONOTONIC +100000 s, BOOTTIME +200000 s)\n"
+	"                          and reads every clock there, each between its\n"
+	"                          syscall's and, less the offset, the ones outside;\n"
+	"                          pause: 'vdsokit vm' stops the whole guest (QMP stop,\n"
+	"                          cont), asked on the console, and the RTC, which runs\n"
+	"                          on, shows it did.\n"
 	"                          A baseline step 'none' comes first.\n"
 	"      --pause SECONDS     how long the pause lasts (default 3)\n"
 	"  -t, --threads N         reader threads (default: one per CPU online)\n"
@@ -83,7 +87,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return VK_EXIT_USAGE;
 		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
 			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
-					      "settime, slew, hotplug, pause, all, none", optarg);
+					      "settime, slew, hotplug, timens, pause, all, none", optarg);
 		if (c == 't' && (vk_parse_count(argv[0], "--threads", optarg, &o->threads) ||
 				 !o->threads || o->threads > VK_STRESS_MAX_THREADS))
 			return vk_usage_error(argv[0], "--threads: 1 to %d", VK_STRESS_MAX_THREADS);

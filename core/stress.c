@@ -220,7 +220,7 @@ static void child(const struct vk_stress *st, struct shared *sh, const struct vk
 		__atomic_store_n(&sh->step, i, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
 		if (!s[i].skip[0]) {
-			int got = vk_fault_apply(&s[i], saved, sh->why[i], sizeof(sh->why[i]));
+			int got = vk_fault_apply(st, &s[i], saved, sh->why[i], sizeof(sh->why[i]));
 
 			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
 		}

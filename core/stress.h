@@ -33,6 +33,7 @@ enum vk_fault_kind {
 	VK_FAULT_SLEW,		/* adjtimex: +-500 ppm, ADJ_SETOFFSET */
 	VK_FAULT_HOTPLUG,	/* a CPU offline and back */
 	VK_FAULT_PAUSE,		/* vdsokit vm's host stops the whole guest */
+	VK_FAULT_TIMENS,	/* a time namespace entered */
 	VK_NFAULTS
 };
 
@@ -59,7 +60,8 @@ struct vk_stress {
 
 /* Why stress may not run here (NULL: it may): checked before anything. */
 const char *vk_stress_refusal(int accepted);
-/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause" or "all"; -1: unknown. */
+/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause,timens" or
+ * "all"; -1: unknown. */
 int vk_stress_faults_parse(const char *list, unsigned *mask);
 const char *vk_fault_name(enum vk_fault_kind k);
 

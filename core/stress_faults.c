@@ -20,6 +20,7 @@ static const char *const fault_names[VK_NFAULTS] = {
 	[VK_FAULT_SLEW] = "slew",
 	[VK_FAULT_HOTPLUG] = "hotplug",
 	[VK_FAULT_PAUSE] = "pause",
+	[VK_FAULT_TIMENS] = "timens",
 };
 
 const char *vk_fault_name(enum vk_fault_kind k)
@@ -313,6 +314,8 @@ int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved
 		n = add_slew(s, n, max, saved);
 	if (mask & (1u << VK_FAULT_HOTPLUG))
 		n = add_hotplug(s, n, max);
+	if (mask & (1u << VK_FAULT_TIMENS))
+		n = add(s, n, max, VK_FAULT_TIMENS, VK_OP_TIMENS, 0, "timens:enter");
 	if (mask & (1u << VK_FAULT_PAUSE))
 		n = add_pause(s, n, max, pause);
 	return n;
@@ -396,8 +399,8 @@ static int pause_vm(int64_t sec, char *err, size_t len)
 	return 0;
 }
 
-int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
-		   char *err, size_t len)
+int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
+		   const struct vk_stress_saved *saved, char *err, size_t len)
 {
 	switch (s->op) {
 	case VK_OP_NONE:
@@ -420,6 +423,8 @@ int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *
 		return set_online(s->arg, s->op == VK_OP_CPU_ONLINE, err, len);
 	case VK_OP_PAUSE:
 		return pause_vm(s->arg, err, len);
+	case VK_OP_TIMENS:
+		return vk_stress_timens(st, err, len);
 	}
 	return 0;
 }

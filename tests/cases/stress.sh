@@ -12,7 +12,7 @@
 expect_status 0 "--help exits 0" "$VK" stress --help
 contains "--help names the option that accepts clock changes" "$TMP/out" '--i-accept-clock-changes'
 expect_status 2 "--faults bogus is a usage error" "$VK" stress --faults bogus
-contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, pause"
+contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, timens, pause"
 expect_status 2 "--pause 0 is a usage error" "$VK" stress --pause 0
 expect_status 2 "--duration 0 is a usage error" "$VK" stress --duration 0
 expect_status 2 "--threads 0 is a usage error" "$VK" stress --threads 0
@@ -55,7 +55,7 @@ contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[0
 for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'clocksource:tsc(-early)?\(back\)' \
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
 	 clock_settime:back adjtimex:setoffset\\+10s adjtimex:setoffset-10s cpu1:offline cpu1:online \
-	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' vm-pause:3s; do
+	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' timens:enter vm-pause:3s; do
 	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$"
 	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$"
 done
@@ -65,6 +65,7 @@ grep -A1 '^not ok' "$log" | sed -n 's/^# /# finding: /p' | head -n 3
 # host's time, and its clocks went on with no step back and no jump.
 contains "pause: the host paused the guest" "$TMP/stress-all/console.log" '^vdsokit vm: paused the guest 3 s \(QMP stop, cont\)$'
 contains "pause: the guest saw it by the RTC" "$log" '^# paused by the host: the RTC moved on [0-9]+ s, MONOTONIC [0-9.]+ s; max step back: realtime 0 ns, monotonic 0 ns,'
+contains "timens: read in the namespace, each right" "$log" '^# in a namespace of offsets \+100000 s, \+200000 s: [1-9][0-9]* reads, each right; max step back: realtime 0 ns, monotonic 0 ns,'
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
 contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0,'
@@ -113,7 +114,7 @@ mkdir -p "$TMP/stress-impl"
 fine="clock-gettime-realtime clock-gettime-monotonic clock-gettime-monotonic-raw clock-gettime-boottime clock-gettime-tai"
 (cd "$impl" && vm --output "$TMP/stress-impl" \
 	-- stress -d 8 --faults settime --format ktap --paths impl --impl ./stress-cached-offset.so $fine \
-	-- stress -d 8 --faults slew --format ktap --paths impl --impl stress-cached-offset.so $fine \
+	-- stress -d 8 --faults slew,timens --format ktap --paths impl --impl stress-cached-offset.so $fine \
 	-- stress -d 12 --faults settime,slew --format ktap --paths impl -I stress-calibrated-once.so $fine \
 	-- stress -d 20 --format ktap --paths impl --impl=passthrough.so $fine getcpu) \
 	>"$TMP/stress-impl.out" 2>"$TMP/stress-impl.err" || tail -n 3 "$TMP/stress-impl.err" | sed "s/^/# /"
@@ -130,6 +131,8 @@ for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
 	contains "cached-offset: survives ${s//\\/}" "$log.2.log" "^ok [0-9]+ $s impl stress$"
 done
 contains "cached-offset: caught after ADJ_SETOFFSET" "$log.2.log" '^not ok [0-9]+ adjtimex:setoffset\+10s impl stress$'
+contains "cached-offset: caught in a time namespace" "$log.2.log" '^not ok [0-9]+ timens:enter impl stress$'
+contains "cached-offset: by REALTIME in the namespace" "$log.2.log" "^# impl realtime read [0-9]+ ns in the namespace, not between the syscall's"
 for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' adjtimex:setoffset\\+10s; do
 	contains "calibrated-once: survives ${s//\\/}" "$log.3.log" "^ok [0-9]+ $s impl stress$"
 done
