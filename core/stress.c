@@ -225,7 +225,11 @@ static void child(const struct vk_stress *st, struct shared *sh, const struct vk
 			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
 		}
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
-		sleep_for(st->seconds / n);
+		if (s[i].op == VK_OP_FREQ && sh->injected[i] == 1)
+			sh->injected[i] = vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
+							sizeof(sh->why[i])) ? 2 : 1;
+		else
+			sleep_for(st->seconds / n);
 	}
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < started; i++)
@@ -345,9 +349,11 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 	struct vk_result *r = vk_results_add(rs, s->name, p, "stress");
 	struct cell m = merge(st, sh, threads, i, p);
 	unsigned long long bad = m.errors + m.misordered + m.backs + m.jumps;
-	char fig[256];
+	char fig[320], more[512];
 
 	figures(st, &m, fig, sizeof(fig));
+	/* What the fault thread saw of the step, then what the readers did. */
+	snprintf(more, sizeof(more), "%s%s%s", sh->why[i], sh->why[i][0] ? "; " : "", fig);
 	r->calls = m.calls;
 	if (s->skip[0])
 		vk_result_skip(r, "%s", s->skip);
@@ -356,14 +362,13 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 	else if (sh->injected[i] < 0)
 		vk_result_skip(r, "could not be injected: %s", sh->why[i]);
 	else if (sh->injected[i] == 2)
-		vk_result_fail(rs, r, "%s; %s", sh->why[i], fig);
+		vk_result_fail(rs, r, "%s", more);
 	else if (bad)
-		vk_result_fail(rs, r, "%s; %s", m.first, fig);
+		vk_result_fail(rs, r, "%s; %s", m.first, more);
 	else if (what[0] && i == sh->step && strcmp(what, "interrupted"))
-		vk_result_fail(rs, r, "%s; %s", what, fig);
+		vk_result_fail(rs, r, "%s; %s", what, more);
 	else
-		snprintf(r->detail, sizeof(r->detail), "%s%s%s", sh->why[i], sh->why[i][0] ? "; " : "",
-			 fig);
+		snprintf(r->detail, sizeof(r->detail), "%s", more);
 	if (bad)
 		r->fails = bad;
 }

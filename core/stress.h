@@ -86,6 +86,14 @@ int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_
  * under qemu); else 0.
  */
 int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns);
+/*
+ * MONOTONIC's rate against MONOTONIC_RAW's over a step, in ppm, from
+ * their moves in ns; and whether it is adjtimex's frequency (want_ppm)
+ * within a tenth of a 500 ppm slew: 0 if it is, VK_STRESS_ORDER if not.
+ */
+#define VK_STRESS_RATE_TOLERANCE_PPM 50
+double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns);
+int vk_stress_rate_judge(double want_ppm, double got_ppm);
 /* Whether a clock must never step back. */
 int vk_stress_monotonic(int clock);
 

@@ -115,6 +115,14 @@ static int64_t now_ns(clockid_t c)
 	return ts.tv_sec * NSEC + ts.tv_nsec;
 }
 
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static int cpu_online(int cpu)
 {
 	char path[64], v[8];
@@ -342,6 +350,56 @@ static int set_offset(int64_t sec, char *err, size_t len)
 		return 0;
 	snprintf(err, len, "adjtimex(ADJ_SETOFFSET, %llds): %s", (long long)sec, strerror(errno));
 	return -1;
+}
+
+/*
+ * MONOTONIC, and MONOTONIC_RAW at the same instant (in *raw): MONOTONIC
+ * read between two MONOTONIC_RAW reads, the tightest of 16 brackets, at
+ * its middle, so a preemption in one bracket does not count.
+ */
+static int64_t mono_at(int64_t *raw)
+{
+	int64_t best = INT64_MAX, mono = 0;
+
+	for (int i = 0; i < 16; i++) {
+		int64_t r1 = now_ns(CLOCK_MONOTONIC_RAW), m = now_ns(CLOCK_MONOTONIC);
+		int64_t r2 = now_ns(CLOCK_MONOTONIC_RAW);
+
+		if (r2 - r1 < best) {
+			best = r2 - r1;
+			*raw = r1 + best / 2;
+			mono = m;
+		}
+	}
+	return mono;
+}
+
+/* The kernel applies a new frequency at its next tick: wait a few. */
+#define RATE_SETTLE 0.1
+/* Shorter than this, brackets of a few us would blur the tolerance: a
+ * tenth of the slew, far above what they err by over the step, far below
+ * a clock that ignores the slew (500 ppm off). */
+#define RATE_MIN_SECONDS 0.5
+
+int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len)
+{
+	double want = s->arg / 65536.0, got;
+	int64_t raw0, raw1, mono0, mono1;
+
+	if (seconds - RATE_SETTLE < RATE_MIN_SECONDS) {
+		snprintf(err, len, "the step is too short to measure MONOTONIC's rate (%.2f s)",
+			 seconds);
+		sleep_s(seconds);
+		return 0;
+	}
+	sleep_s(RATE_SETTLE);
+	mono0 = mono_at(&raw0);
+	sleep_s(seconds - RATE_SETTLE);
+	mono1 = mono_at(&raw1);
+	got = vk_stress_rate_ppm(mono1 - mono0, raw1 - raw0);
+	snprintf(err, len, "MONOTONIC ran %+.1f ppm against MONOTONIC_RAW, adjtimex's frequency %+.1f ppm",
+		 got, want);
+	return vk_stress_rate_judge(want, got) ? 1 : 0;
 }
 
 /* The RTC's seconds: qemu's runs on the host's time, also while paused. */

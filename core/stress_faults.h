@@ -41,6 +41,13 @@ int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved
  * (a pause the clocks outran); what it saw in err either way. */
 int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
 		   const struct vk_stress_saved *saved, char *err, size_t len);
+/*
+ * Hold a frequency step for seconds and measure MONOTONIC's rate against
+ * MONOTONIC_RAW's over it: it must be the frequency set (MONOTONIC follows
+ * the slew, MONOTONIC_RAW never does). 0, or 1 if it is not; what was
+ * measured in err either way.
+ */
+int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
 /* The time namespace step, as vk_fault_apply (core/stress_timens.c). */
 int vk_stress_timens(const struct vk_stress *st, char *err, size_t len);
 

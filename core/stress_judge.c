@@ -37,3 +37,14 @@ int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns)
 		return VK_STRESS_JUMP;
 	return rtc_s - mono_ns / 1000000000 < sec - 1 ? -1 : 0;
 }
+
+double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns)
+{
+	return ((double)mono_ns / raw_ns - 1) * 1e6;
+}
+
+int vk_stress_rate_judge(double want_ppm, double got_ppm)
+{
+	return got_ppm < want_ppm - VK_STRESS_RATE_TOLERANCE_PPM ||
+	       got_ppm > want_ppm + VK_STRESS_RATE_TOLERANCE_PPM ? VK_STRESS_ORDER : 0;
+}

@@ -65,6 +65,12 @@ grep -A1 '^not ok' "$log" | sed -n 's/^# /# finding: /p' | head -n 3
 # host's time, and its clocks went on with no step back and no jump.
 contains "pause: the host paused the guest" "$TMP/stress-all/console.log" '^vdsokit vm: paused the guest 3 s \(QMP stop, cont\)$'
 contains "pause: the guest saw it by the RTC" "$log" '^# paused by the host: the RTC moved on [0-9]+ s, MONOTONIC [0-9.]+ s; max step back: realtime 0 ns, monotonic 0 ns,'
+# The slews: MONOTONIC's rate against MONOTONIC_RAW's is adjtimex's
+# frequency, measured over each step (not ok only for another reason).
+contains "slew: MONOTONIC's rate measured under +500 ppm" "$log" "MONOTONIC ran \+[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+500\.0 ppm"
+contains "slew: and under -500 ppm" "$log" "MONOTONIC ran -[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency -500\.0 ppm"
+contains "slew: and back at 0" "$log" "MONOTONIC ran [-+][0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+0\.0 ppm"
+check "slew: each rate is the frequency, within 50 ppm" sh -c "! grep -A1 '^not ok' '$log' | grep -q '^# MONOTONIC ran'"
 contains "timens: read in the namespace, each right" "$log" '^# in a namespace of offsets \+100000 s, \+200000 s: [1-9][0-9]* reads, each right; max step back: realtime 0 ns, monotonic 0 ns,'
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'

@@ -120,5 +120,20 @@ int main(void)
 	CHECK(vk_stress_pause_judge(3, 5, 5 * S) == -1, "no pause: MONOTONIC kept up with the RTC");
 	CHECK(vk_stress_pause_judge(3, 4, 6 * S) == VK_STRESS_JUMP,
 	      "MONOTONIC 6 s across a pause the RTC saw last 4 s jumped");
+	/* Rates over a 1 s step under +500 ppm: MONOTONIC moved 1.0005 s for
+	 * RAW's 1 s; planted kernels where it ignored the slew, where RAW
+	 * followed it too, where it went the wrong way. */
+	CHECK(!vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S)),
+	      "MONOTONIC +500 ppm against RAW under +500 ppm is right");
+	CHECK(!vk_stress_rate_judge(-500, vk_stress_rate_ppm(S - 480 * US, S)),
+	      "-480 ppm under -500 ppm is within the tolerance");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S, S)) == VK_STRESS_ORDER,
+	      "MONOTONIC that ignored the slew is caught");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S + 500 * US)) ==
+	      VK_STRESS_ORDER, "RAW that followed the slew too is caught");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S - 500 * US, S)) == VK_STRESS_ORDER,
+	      "a slew the wrong way is caught");
+	CHECK(!vk_stress_rate_judge(0, vk_stress_rate_ppm(10 * S + 3 * US, 10 * S)),
+	      "no slew, no rate");
 	return test_exit();
 }
