@@ -133,6 +133,12 @@ static int add_api(struct vk_stress *st, const char *name)
 	return 0;
 }
 
+static void add_defaults(struct vk_stress *st)
+{
+	for (size_t i = 0; i < sizeof(default_apis) / sizeof(*default_apis); i++)
+		add_api(st, default_apis[i]);
+}
+
 static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *st)
 {
 	for (int i = optind; i < argc; i++) {
@@ -140,8 +146,8 @@ static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *
 			return vk_usage_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
 					      "(see 'vdsokit list-apis')", argv[i]);
 	}
-	for (size_t i = 0; optind == argc && i < sizeof(default_apis) / sizeof(*default_apis); i++)
-		add_api(st, default_apis[i]);
+	if (optind == argc)
+		add_defaults(st);
 	return VK_OPT_GO_ON;
 }
 
@@ -173,7 +179,8 @@ static int status_of(const struct vk_results *rs, const struct vk_stress_end *en
 	return rs->fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
+static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
+	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
@@ -196,44 +203,70 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
 		vk_callset_close(&cs);
 		return VK_EXIT_SKIP;
 	}
-	vk_report_stress(stdout, o->call.format, &rep, &end);
+	vk_report_stress(vk_step_out(step), o->call.format, &rep, &end);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
 	status = status_of(&rs, &end);
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	return status;
 }
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
+/* Refused outside vdsokit vm, before anything is read or changed; then
+ * root, to change the clock. VK_OPT_GO_ON, or the status. */
+static int may_run(const char *cmd, int accepted)
+{
+	const char *refusal = vk_stress_refusal(accepted);
+
+	if (refusal) {
+		fprintf(stderr, "%s: refused: %s\n", cmd, refusal);
+		return VK_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: needs root to change the clock\n", cmd);
+		return VK_EXIT_SKIP;
+	}
+	return VK_OPT_GO_ON;
+}
+
+static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
+		 struct vk_step *step)
+{
+	int status = may_run(cmd, o->accepted);
+
+	if (status != VK_OPT_GO_ON)
+		return status;
+	st->stop = &stop;
+	st->paths = o->call.paths;
+	st->faults = o->faults;
+	st->seconds = o->seconds;
+	st->threads = (int)o->threads;
+	st->pause = (int)o->pause;
+	return run(cmd, o, st, step);
+}
+
+/* For `all`, which runs it only inside vdsokit vm: every fault, 30 s. */
+int vk_run_stress(const char *cmd, int format, struct vk_step *step)
+{
+	struct opts o = { .seconds = 30, .pause = 3, .faults = (1u << VK_NFAULTS) - 1,
+			  .call = { .paths = DEFAULT_PATHS, .format = format } };
+	struct vk_stress st = { 0 };
+
+	add_defaults(&st);
+	return start(cmd, &o, &st, step);
+}
+
 int cmd_stress(int argc, char **argv)
 {
 	struct opts o = { .seconds = 60, .pause = 3, .faults = (1u << VK_NFAULTS) - 1 };
-	struct vk_stress st = { .stop = &stop };
-	const char *refusal;
+	struct vk_stress st = { 0 };
 	int status = parse_opts(argc, argv, &o);
 
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status == VK_OPT_GO_ON)
 		status = parse_apis(argv[0], argc, argv, &st);
-	if (status != VK_OPT_GO_ON)
-		return status;
-	/* Before anything is read or changed. */
-	refusal = vk_stress_refusal(o.accepted);
-	if (refusal) {
-		fprintf(stderr, "%s: refused: %s\n", argv[0], refusal);
-		return VK_EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "%s: needs root to change the clock\n", argv[0]);
-		return VK_EXIT_SKIP;
-	}
-	st.paths = o.call.paths;
-	st.faults = o.faults;
-	st.seconds = o.seconds;
-	st.threads = (int)o.threads;
-	st.pause = (int)o.pause;
-	return run(argv[0], &o, &st);
+	return status == VK_OPT_GO_ON ? start(argv[0], &o, &st, NULL) : status;
 }
