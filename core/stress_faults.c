@@ -410,8 +410,19 @@ static int64_t rtc_seconds(void)
 	return read_line("/sys/class/rtc/rtc0/since_epoch", v, sizeof(v)) ? -1 : strtoll(v, NULL, 10);
 }
 
-/* How long the guest waits for its host to pause it. */
+/* How long the guest waits for its host to pause it, asking again every
+ * ASK_NS in case a kernel message on the console broke its line. */
 #define PAUSE_WAIT_NS (30 * NSEC)
+#define ASK_NS (10 * NSEC)
+
+/* One write, on a line of its own. */
+static int ask_pause(int fd, int64_t sec)
+{
+	char line[48];
+	int n = snprintf(line, sizeof(line), "\nvdsokit-vm:pause %lld\n", (long long)sec);
+
+	return write(fd, line, n) == n ? 0 : -1;
+}
 
 /*
  * Ask vdsokit vm's host, on the console it reads, to stop the guest for
@@ -421,9 +432,8 @@ static int64_t rtc_seconds(void)
  */
 static int pause_vm(int64_t sec, char *err, size_t len)
 {
-	int64_t r0 = rtc_seconds(), m0 = now_ns(CLOCK_MONOTONIC), rtc = 0, mono = 0;
-	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC), sent, seen = -1;
-	char line[48];
+	int64_t r0 = rtc_seconds(), m0 = now_ns(CLOCK_MONOTONIC), rtc = 0, mono = 0, asked = -ASK_NS;
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC), seen = -1;
 
 	if (r0 < 0 || fd < 0) {
 		snprintf(err, len, "%s", r0 < 0 ? "no RTC to see the pause by (/sys/class/rtc/rtc0)" :
@@ -432,16 +442,18 @@ static int pause_vm(int64_t sec, char *err, size_t len)
 			close(fd);
 		return -1;
 	}
-	/* One write, on a line of its own. */
-	sent = snprintf(line, sizeof(line), "\nvdsokit-vm:pause %lld\n", (long long)sec);
-	sent = write(fd, line, sent) == sent;
-	close(fd);
-	while (sent && mono < PAUSE_WAIT_NS && seen < 0) {
+	while (mono < PAUSE_WAIT_NS && seen < 0) {
+		if (mono - asked >= ASK_NS) {
+			if (ask_pause(fd, sec))
+				break;
+			asked = mono;
+		}
 		usleep(100000);
 		rtc = rtc_seconds() - r0;
 		mono = now_ns(CLOCK_MONOTONIC) - m0;
 		seen = vk_stress_pause_judge(sec, rtc, mono);
 	}
+	close(fd);
 	if (seen < 0) {
 		snprintf(err, len, "the host did not pause the guest within %lld s of asking",
 			 PAUSE_WAIT_NS / NSEC);
