@@ -3,7 +3,12 @@
 # NEVER BE TOUCHED. Never pass --i-accept-clock-changes here. The runs
 # themselves are in Debian's x86_64 kernel under 'vdsokit vm --accel tcg',
 # whose guest says so on its command line (vdsokit.vm=1); they SKIP saying
-# why where qemu or the kernel is missing.
+# why where qemu or the kernel is missing. There: every fault (the pause
+# from the host and the time namespace among them), all's stress step,
+# the restore when interrupted, and the planted --impl clocks each caught
+# by the fault that breaks it. Nothing here depends on timing: the rules
+# are exact brackets, and the only bounds (50 ppm of a 500 ppm slew, a
+# pause and a 20 s hang) are far from what a run meets.
 . "$TOP/tests/lib.sh"
 
 # The rules, against modelled planted implementations (no clock touched).
