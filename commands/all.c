@@ -7,6 +7,7 @@
 
 #include "../core/findings.h"
 #include "../core/isolate.h"
+#include "../core/stress.h"
 #include "../report/bench.h"
 #include "../report/report.h"
 #include "../report/summary.h"
@@ -15,7 +16,9 @@
 static const char usage[] =
 	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
-	"defaults: info, verify, abi, timens, fallback, then bench. The text\n"
+	"defaults: info, verify, abi, timens, fallback, then bench; inside\n"
+	"'vdsokit vm' only (vdsokit.vm=1 on the kernel's command line), stress\n"
+	"last, as it changes the clock: never on the machine you run it on. The text\n"
 	"report fits on one screen: the machine, one row per command, each\n"
 	"finding once (what differs, the APIs, clocks and paths it covers, how\n"
 	"many checks it failed, an example and the command that reproduces it),\n"
@@ -106,8 +109,14 @@ static int bench(struct all *a, struct vk_step *s)
 			    f == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
 }
 
+static int stress(struct all *a, struct vk_step *s)
+{
+	return vk_run_stress(a->cmd, fmt(a), s);
+}
+
 /* Each step with the seconds it takes on an x86_64 VM, which weigh the
- * progress line's percent and time left. */
+ * progress line's percent and time left. stress, last, changes the clock:
+ * it is one of them only inside vdsokit vm. */
 static const struct {
 	const char *name;
 	int (*run)(struct all *a, struct vk_step *s);
@@ -115,9 +124,18 @@ static const struct {
 } steps[] = {
 	{ "info", info, 0.1 }, { "verify", verify, 7 }, { "abi", abi, 1 },
 	{ "timens", timens, 2 }, { "fallback", fallback, 0.2 }, { "bench", bench, 7 },
+	{ "stress", stress, 30 },
 };
 
-#define NSTEPS (sizeof(steps) / sizeof(steps[0]))
+#define ALL_STEPS (sizeof(steps) / sizeof(steps[0]))
+
+/* The steps that run here: the first nsteps of them. */
+static size_t nsteps;
+
+static void choose_steps(void)
+{
+	nsteps = ALL_STEPS - (vk_stress_refusal(0) != NULL);
+}
 
 static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
 {
@@ -201,7 +219,7 @@ static void summarize(struct all *a, const double *seconds, const int *status)
 	sum->version = vk_version;
 	sum->info = &a->info;
 	sum->findings = &a->findings;
-	for (size_t i = 0; i < NSTEPS; i++) {
+	for (size_t i = 0; i < nsteps; i++) {
 		struct vk_summary_step *st = &sum->steps[sum->nsteps++];
 		const struct vk_step *s = &a->step[i];
 
@@ -289,14 +307,14 @@ static void progress(void *ctx, double frac)
 	double done = 0, total = 0, left, elapsed = vk_monotonic() - a->begin;
 	size_t i = a->current;
 
-	for (size_t k = 0; k < NSTEPS; k++) {
+	for (size_t k = 0; k < nsteps; k++) {
 		done += k < i ? steps[k].weight : k == i ? frac * steps[k].weight : 0;
 		total += steps[k].weight;
 	}
 	/* Until a tenth is done, the pace seen says too little to scale by. */
 	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
 	fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
-		steps[i].name, i + 1, NSTEPS, 100 * done / total, left);
+		steps[i].name, i + 1, nsteps, 100 * done / total, left);
 }
 
 static void run_steps(struct all *a, double *seconds, int *st)
@@ -304,7 +322,7 @@ static void run_steps(struct all *a, double *seconds, int *st)
 	FILE *out = a->json ? a->json : stdout;
 
 	a->begin = vk_monotonic();
-	for (size_t i = 0; i < NSTEPS; i++) {
+	for (size_t i = 0; i < nsteps; i++) {
 		double start = vk_monotonic();
 
 		a->current = i;
@@ -331,13 +349,13 @@ static void run_steps(struct all *a, double *seconds, int *st)
 
 static int run_all(struct all *a)
 {
-	double seconds[NSTEPS];
-	int status = VK_EXIT_OK, st[NSTEPS];
+	double seconds[ALL_STEPS];
+	int status = VK_EXIT_OK, st[ALL_STEPS];
 
 	if (a->outdir && !(a->json = vk_output_open(a->cmd, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
 	run_steps(a, seconds, st);
-	for (size_t i = 0; i < NSTEPS; i++)
+	for (size_t i = 0; i < nsteps; i++)
 		status = worst(status, counts_toward(steps[i].name, st[i]));
 	summarize(a, seconds, st);
 	a->sum.status = status;
@@ -414,11 +432,12 @@ int cmd_all(int argc, char **argv)
 	int status;
 
 	a.cmd = argv[0];
+	choose_steps();
 	status = parse_opts(argc, argv, &a);
 	if (status != VK_OPT_GO_ON)
 		return status;
 	status = run_all(&a);
-	for (size_t i = 0; i < NSTEPS; i++)
+	for (size_t i = 0; i < nsteps; i++)
 		vk_step_free(&a.step[i]);
 	return status;
 }

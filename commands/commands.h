@@ -97,6 +97,8 @@ int vk_run_abi(const char *cmd, int format, struct vk_step *step);
 int vk_run_bench(const char *cmd, int format, struct vk_step *step);
 int vk_run_fallback(const char *cmd, int format, struct vk_step *step);
 int vk_run_timens(const char *cmd, int format, struct vk_step *step);
+/* Refused, before it changes anything, outside vdsokit vm. */
+int vk_run_stress(const char *cmd, int format, struct vk_step *step);
 int vk_run_verify(const char *cmd, int format, struct vk_step *step);
 /* Parse "text" or "json" (the formats every command has). */
 int vk_parse_text_json(const char *cmd, const char *arg, int *json);

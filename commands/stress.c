@@ -18,9 +18,11 @@ static const char usage[] =
 	"no clock that must not step back (monotonic, monotonic-raw, boottime,\n"
 	"monotonic-coarse) does, in its own reads or against another thread's; that a\n"
 	"fine clock's read lies between two syscall reads unless a fault was injected\n"
-	"meanwhile; that every call returns. Reported per fault and path: the calls,\n"
-	"the largest step back of every clock (REALTIME's is the step), the longest\n"
-	"call, crashes and hangs (no call for %d s).\n\n"
+	"meanwhile; that no clock that must not step back moves on more than a pause\n"
+	"and a hang between two reads, nor past the RTC across a pause; that every\n"
+	"call returns. Reported per fault and path: the calls, the largest step back\n"
+	"of every clock (REALTIME's is the step), the longest call, crashes and hangs\n"
+	"(no call for %d s).\n\n"
 	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
 	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
 	"It needs root. It restores the clocksource, the frequency, the CPUs online and\n"
@@ -29,19 +31,29 @@ static const char usage[] =
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
 	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n"
 	"  -d, --duration SECONDS  the whole run, shared by the faults (default 60)\n"
-	"  -f, --faults LIST       clocksource,settime,slew,hotplug, all (default) or none:\n"
+	"  -f, --faults LIST       clocksource,settime,slew,hotplug,timens,pause, all\n"
+	"                          (default) or none:\n"
 	"                          clocksource: each available one in turn, and back;\n"
 	"                          settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
 	"                          to just before 2^31 s (64-bit) by clock_settime, back;\n"
 	"                          slew: adjtimex frequency +500, -500 ppm, back,\n"
 	"                          ADJ_SETOFFSET +10 s, -10 s; hotplug: the last CPU\n"
-	"                          offline and back. A baseline step 'none' comes first.\n"
+	"                          offline and back; timens: a child enters a new time\n"
+	"                          namespace (MONOTONIC +100000 s, BOOTTIME +200000 s)\n"
+	"                          and reads every clock there, each between its\n"
+	"                          syscall's and, less the offset, the ones outside;\n"
+	"                          pause: 'vdsokit vm' stops the whole guest (QMP stop,\n"
+	"                          cont), asked on the console, and the RTC, which runs\n"
+	"                          on, shows it did.\n"
+	"                          A baseline step 'none' comes first.\n"
+	"      --pause SECONDS     how long the pause lasts (default 3)\n"
 	"  -t, --threads N         reader threads (default: one per CPU online)\n"
 	"      --i-accept-clock-changes  run outside 'vdsokit vm', changing this clock\n"
 	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc, and impl\n"
 	"                          with --impl)\n"
 	"  -I, --impl LIB.so       also read the __vdso_* functions LIB.so exports\n"
-	"                          (needs a dynamic build: not under 'vdsokit vm')\n"
+	"                          (under 'vdsokit vm', which then runs its dynamic\n"
+	"                          vdsokit, for the host's own architecture)\n"
 	"  -F, --format FMT        text (default), ktap or json\n"
 	"  -h, --help              show this help\n\n"
 	"Exit status: 0 every fault survived, 1 a check failed, a crash, a hang, or\n"
@@ -50,7 +62,7 @@ static const char usage[] =
 	"signal N (after restoring).\n";
 
 struct opts {
-	double seconds;
+	double seconds, pause;
 	unsigned faults;
 	unsigned long long threads;
 	int accepted;
@@ -63,6 +75,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "faults", required_argument, NULL, 'f' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "pause", required_argument, NULL, 'P' },
 		{ "i-accept-clock-changes", no_argument, NULL, 'A' },
 		VK_CALL_LONGOPTS,
 		{ 0 }
@@ -74,13 +87,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return VK_EXIT_USAGE;
 		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
 			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
-					      "settime, slew, hotplug, all, none", optarg);
+					      "settime, slew, hotplug, timens, pause, all, none", optarg);
 		if (c == 't' && (vk_parse_count(argv[0], "--threads", optarg, &o->threads) ||
 				 !o->threads || o->threads > VK_STRESS_MAX_THREADS))
 			return vk_usage_error(argv[0], "--threads: 1 to %d", VK_STRESS_MAX_THREADS);
+		if (c == 'P' && (vk_parse_seconds(argv[0], "--pause", optarg, &o->pause) ||
+				 o->pause < 1 || o->pause > 60))
+			return vk_usage_error(argv[0], "--pause: 1 to 60 seconds");
 		if (c == 'A')
 			o->accepted = 1;
-		if (strchr("dftA", c))
+		if (strchr("dftPA", c))
 			continue;
 		if (c == 'h') {
 			printf(usage, VK_STRESS_HANG_SECONDS);
@@ -117,6 +133,12 @@ static int add_api(struct vk_stress *st, const char *name)
 	return 0;
 }
 
+static void add_defaults(struct vk_stress *st)
+{
+	for (size_t i = 0; i < sizeof(default_apis) / sizeof(*default_apis); i++)
+		add_api(st, default_apis[i]);
+}
+
 static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *st)
 {
 	for (int i = optind; i < argc; i++) {
@@ -124,8 +146,8 @@ static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *
 			return vk_usage_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
 					      "(see 'vdsokit list-apis')", argv[i]);
 	}
-	for (size_t i = 0; optind == argc && i < sizeof(default_apis) / sizeof(*default_apis); i++)
-		add_api(st, default_apis[i]);
+	if (optind == argc)
+		add_defaults(st);
 	return VK_OPT_GO_ON;
 }
 
@@ -157,7 +179,8 @@ static int status_of(const struct vk_results *rs, const struct vk_stress_end *en
 	return rs->fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
+static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
+	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
@@ -180,43 +203,70 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st)
 		vk_callset_close(&cs);
 		return VK_EXIT_SKIP;
 	}
-	vk_report_stress(stdout, o->call.format, &rep, &end);
+	vk_report_stress(vk_step_out(step), o->call.format, &rep, &end);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
 	status = status_of(&rs, &end);
-	vk_results_free(&rs);
+	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
 	return status;
 }
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
+/* Refused outside vdsokit vm, before anything is read or changed; then
+ * root, to change the clock. VK_OPT_GO_ON, or the status. */
+static int may_run(const char *cmd, int accepted)
+{
+	const char *refusal = vk_stress_refusal(accepted);
+
+	if (refusal) {
+		fprintf(stderr, "%s: refused: %s\n", cmd, refusal);
+		return VK_EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: needs root to change the clock\n", cmd);
+		return VK_EXIT_SKIP;
+	}
+	return VK_OPT_GO_ON;
+}
+
+static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
+		 struct vk_step *step)
+{
+	int status = may_run(cmd, o->accepted);
+
+	if (status != VK_OPT_GO_ON)
+		return status;
+	st->stop = &stop;
+	st->paths = o->call.paths;
+	st->faults = o->faults;
+	st->seconds = o->seconds;
+	st->threads = (int)o->threads;
+	st->pause = (int)o->pause;
+	return run(cmd, o, st, step);
+}
+
+/* For `all`, which runs it only inside vdsokit vm: every fault, 30 s. */
+int vk_run_stress(const char *cmd, int format, struct vk_step *step)
+{
+	struct opts o = { .seconds = 30, .pause = 3, .faults = (1u << VK_NFAULTS) - 1,
+			  .call = { .paths = DEFAULT_PATHS, .format = format } };
+	struct vk_stress st = { 0 };
+
+	add_defaults(&st);
+	return start(cmd, &o, &st, step);
+}
+
 int cmd_stress(int argc, char **argv)
 {
-	struct opts o = { .seconds = 60, .faults = (1u << VK_NFAULTS) - 1 };
-	struct vk_stress st = { .stop = &stop };
-	const char *refusal;
+	struct opts o = { .seconds = 60, .pause = 3, .faults = (1u << VK_NFAULTS) - 1 };
+	struct vk_stress st = { 0 };
 	int status = parse_opts(argc, argv, &o);
 
 	if (status == VK_OPT_GO_ON)
 		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (status == VK_OPT_GO_ON)
 		status = parse_apis(argv[0], argc, argv, &st);
-	if (status != VK_OPT_GO_ON)
-		return status;
-	/* Before anything is read or changed. */
-	refusal = vk_stress_refusal(o.accepted);
-	if (refusal) {
-		fprintf(stderr, "%s: refused: %s\n", argv[0], refusal);
-		return VK_EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "%s: needs root to change the clock\n", argv[0]);
-		return VK_EXIT_SKIP;
-	}
-	st.paths = o.call.paths;
-	st.faults = o.faults;
-	st.seconds = o.seconds;
-	st.threads = (int)o.threads;
-	return run(argv[0], &o, &st);
+	return status == VK_OPT_GO_ON ? start(argv[0], &o, &st, NULL) : status;
 }

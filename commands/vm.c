@@ -129,9 +129,47 @@ static int split_commands(struct vk_vm_opts *o)
 	return n > VK_VM_MAX_CMDS ? -1 : n;
 }
 
-static int one(const char *cmd, const struct vk_vm_opts *o, int ncmds)
+/*
+ * The --impl libraries the guest's commands name (--impl X, --impl=X,
+ * -I X, -IX): each word made the library's absolute path, as the guest
+ * runs in /, and what a dynamic vdsokit needs to load them into files.
+ * 0 (none named, files->n 0), or -1 and why.
+ */
+static int impl_files(struct vk_vm_opts *o, struct vk_vm_files *files, char *err, size_t len)
+{
+	static char abs[VK_VM_MAX_FILES][PATH_MAX], word[VK_VM_MAX_FILES][PATH_MAX + 8];
+	char *libs[VK_VM_MAX_FILES];
+	int n = 0;
+
+	files->n = 0;
+	for (int i = 0; i < o->nwords && n < VK_VM_MAX_FILES; i++) {
+		char *w = o->words[i];
+		size_t at = 0;
+
+		if ((!strcmp(w, "--impl") || !strcmp(w, "-I")) && i + 1 < o->nwords)
+			w = o->words[++i];
+		else if (!strncmp(w, "--impl=", 7))
+			at = 7;
+		else if (!strncmp(w, "-I", 2) && w[2])
+			at = 2;
+		else
+			continue;
+		if (!realpath(w + at, abs[n])) {
+			snprintf(err, len, "--impl %s: %s", w + at, strerror(errno));
+			return -1;
+		}
+		snprintf(word[n], sizeof(word[n]), "%.*s%s", (int)at, w, abs[n]);
+		o->words[i] = word[n];
+		libs[n] = abs[n];
+		n++;
+	}
+	return n ? vk_vm_dynamic_files(libs, n, files, err, len) : 0;
+}
+
+static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 {
 	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX] = "";
+	static struct vk_vm_files files;
 	struct vk_vm_result r;
 	struct vk_vm vm;
 	int status;
@@ -139,6 +177,14 @@ static int one(const char *cmd, const struct vk_vm_opts *o, int ncmds)
 	if (ncmds < 0)
 		return vk_usage_error(cmd, "the commands after -- are empty, vm, or more than %d",
 				      VK_VM_MAX_CMDS);
+	if (impl_files(o, &files, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return VK_EXIT_USAGE;
+	}
+	if (files.n && o->setup.binary)
+		return vk_usage_error(cmd, "--binary and a guest command's --impl: --impl runs "
+				      "this dynamic vdsokit in the guest");
+	o->setup.files = files.n ? &files : NULL;
 
 	if (vk_vm_prepare(&vm, o->kernel[0], &o->setup, o->words, o->nwords, qemu, initrd,
 			  PATH_MAX, err, sizeof(err))) {

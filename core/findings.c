@@ -143,6 +143,10 @@ void vk_finding_reproduce(char *buf, size_t len, const struct vk_finding *f)
 
 	if (!strcmp(f->example_cmd, "timens"))
 		snprintf(buf, len, "vdsokit timens");
+	/* stress's "APIs" are its fault steps, and it runs only in a guest. */
+	else if (!strcmp(f->example_cmd, "stress"))
+		snprintf(buf, len, "vdsokit vm --kernel IMAGE -- stress --paths %s",
+			 vk_path_name(r->path));
 	else
 		snprintf(buf, len, "vdsokit %s --paths %s %s", f->example_cmd, vk_path_name(r->path),
 			 r->api);

@@ -19,7 +19,7 @@ struct vk_result {
 	char check[64];		/* the rule or case: "ordered", "tv:NULL,tz:valid" */
 	enum vk_status status;
 	unsigned long long calls;	/* calls made on the path under test */
-	char detail[384];	/* the first failure's values, or why skipped */
+	char detail[768];	/* the first failure's values, or why skipped */
 	unsigned long long fails;	/* how many times the rule broke */
 	int cut;		/* the failure limit ended its repeats early */
 	int returns;		/* the failure is of return values: */

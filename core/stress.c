@@ -17,7 +17,7 @@
 
 /* What one reader saw on one path during one step. */
 struct cell {
-	unsigned long long calls, errors, misordered, backs;
+	unsigned long long calls, errors, misordered, backs, jumps;
 	int64_t back[VK_STRESS_MAX_CLOCKS];	/* the largest step back, ns */
 	int64_t latency;			/* the longest call, ns */
 	char first[160];			/* the first failure */
@@ -28,9 +28,10 @@ struct shared {
 	int step;		/* the step being injected */
 	unsigned gen;		/* odd while a fault is being injected */
 	int done;
+	int64_t max_jump;	/* ns a monotonic clock may move on between two reads */
 	unsigned long long beat[VK_STRESS_MAX_THREADS];
 	int64_t latest[VK_NPATHS][VK_STRESS_MAX_CLOCKS];	/* across threads */
-	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, -1 failed */
+	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, 2 and broke a rule, -1 failed */
 	char why[VK_STRESS_MAX_STEPS][128];
 	struct cell cells[];	/* [thread][step][path] */
 };
@@ -95,6 +96,11 @@ static void record(struct reader *r, struct cell *c, int p, int ci, int64_t prev
 		note(c, "%s stepped back %lld ns (%lld -> %lld)", vk_clock_name(clock),
 		     (long long)(prev - v), (long long)prev, (long long)v);
 	}
+	if (bad & VK_STRESS_JUMP) {
+		c->jumps++;
+		note(c, "%s jumped %lld ns between two reads (%lld -> %lld)", vk_clock_name(clock),
+		     (long long)(v - prev), (long long)prev, (long long)v);
+	}
 	for (int64_t l = __atomic_load_n(latest, __ATOMIC_RELAXED);
 	     vk_stress_monotonic(clock) && l < v;)
 		if (__atomic_compare_exchange_n(latest, &l, v, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
@@ -137,7 +143,8 @@ static void read_clock(struct reader *r, int p, int ci)
 	 * step back; REALTIME's last read shows its jumps. */
 	prev = vk_stress_monotonic(clock) && seen > r->last[p][ci] ? seen : r->last[p][ci];
 	quiet = !(g & 1) && g == __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE);
-	bad = vk_stress_judge(clock, prev, ns_of(&a), ns_of(&b), ns_of(&d), quiet);
+	bad = vk_stress_judge(clock, prev, ns_of(&a), ns_of(&b), ns_of(&d), quiet,
+			      r->last[p][ci] ? r->sh->max_jump : 0);
 	record(r, c, p, ci, prev, ns_of(&b), bad);
 	if (bad & VK_STRESS_ORDER) {
 		c->misordered++;
@@ -212,10 +219,17 @@ static void child(const struct vk_stress *st, struct shared *sh, const struct vk
 	for (int i = 0; i < n; i++) {
 		__atomic_store_n(&sh->step, i, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
-		if (!s[i].skip[0])
-			sh->injected[i] = vk_fault_apply(&s[i], saved, sh->why[i], sizeof(sh->why[i])) ? -1 : 1;
+		if (!s[i].skip[0]) {
+			int got = vk_fault_apply(st, &s[i], saved, sh->why[i], sizeof(sh->why[i]));
+
+			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
+		}
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
-		sleep_for(st->seconds / n);
+		if (s[i].op == VK_OP_FREQ && sh->injected[i] == 1)
+			sh->injected[i] = vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
+							sizeof(sh->why[i])) ? 2 : 1;
+		else
+			sleep_for(st->seconds / n);
 	}
 	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < started; i++)
@@ -305,6 +319,7 @@ static struct cell merge(const struct vk_stress *st, const struct shared *sh, in
 		m.errors += c->errors;
 		m.misordered += c->misordered;
 		m.backs += c->backs;
+		m.jumps += c->jumps;
 		for (int ci = 0; ci < st->nclocks; ci++)
 			m.back[ci] = c->back[ci] > m.back[ci] ? c->back[ci] : m.back[ci];
 		m.latency = c->latency > m.latency ? c->latency : m.latency;
@@ -333,10 +348,12 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 {
 	struct vk_result *r = vk_results_add(rs, s->name, p, "stress");
 	struct cell m = merge(st, sh, threads, i, p);
-	unsigned long long bad = m.errors + m.misordered + m.backs;
-	char fig[256];
+	unsigned long long bad = m.errors + m.misordered + m.backs + m.jumps;
+	char fig[320], more[512];
 
 	figures(st, &m, fig, sizeof(fig));
+	/* What the fault thread saw of the step, then what the readers did. */
+	snprintf(more, sizeof(more), "%s%s%s", sh->why[i], sh->why[i][0] ? "; " : "", fig);
 	r->calls = m.calls;
 	if (s->skip[0])
 		vk_result_skip(r, "%s", s->skip);
@@ -344,12 +361,14 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 		vk_result_skip(r, "not reached: %s", what);
 	else if (sh->injected[i] < 0)
 		vk_result_skip(r, "could not be injected: %s", sh->why[i]);
+	else if (sh->injected[i] == 2)
+		vk_result_fail(rs, r, "%s", more);
 	else if (bad)
-		vk_result_fail(rs, r, "%s; %s", m.first, fig);
+		vk_result_fail(rs, r, "%s; %s", m.first, more);
 	else if (what[0] && i == sh->step && strcmp(what, "interrupted"))
-		vk_result_fail(rs, r, "%s; %s", what, fig);
+		vk_result_fail(rs, r, "%s; %s", what, more);
 	else
-		snprintf(r->detail, sizeof(r->detail), "%s", fig);
+		snprintf(r->detail, sizeof(r->detail), "%s", more);
 	if (bad)
 		r->fails = bad;
 }
@@ -377,7 +396,9 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 		munmap(sh, size);
 		return -1;
 	}
-	n = vk_fault_steps(st->faults, &end->saved, steps, VK_STRESS_MAX_STEPS);
+	n = vk_fault_steps(st->faults, st->pause, &end->saved, steps, VK_STRESS_MAX_STEPS);
+	/* More than a pause and a hang is a jump. */
+	sh->max_jump = (int64_t)(st->pause + VK_STRESS_HANG_SECONDS) * NSEC;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)

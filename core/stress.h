@@ -32,6 +32,8 @@ enum vk_fault_kind {
 	VK_FAULT_SETTIME,	/* REALTIME stepped forwards and backwards */
 	VK_FAULT_SLEW,		/* adjtimex: +-500 ppm, ADJ_SETOFFSET */
 	VK_FAULT_HOTPLUG,	/* a CPU offline and back */
+	VK_FAULT_PAUSE,		/* vdsokit vm's host stops the whole guest */
+	VK_FAULT_TIMENS,	/* a time namespace entered */
 	VK_NFAULTS
 };
 
@@ -52,12 +54,14 @@ struct vk_stress {
 	int nclocks;
 	int getcpu;		/* read getcpu too */
 	int threads;		/* 0: one per CPU online */
+	int pause;		/* seconds the host pauses the guest */
 	volatile sig_atomic_t *stop;	/* set by a signal: end and restore */
 };
 
 /* Why stress may not run here (NULL: it may): checked before anything. */
 const char *vk_stress_refusal(int accepted);
-/* Fault kinds by name, "clocksource,settime,slew,hotplug" or "all"; -1: unknown. */
+/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause,timens" or
+ * "all"; -1: unknown. */
 int vk_stress_faults_parse(const char *list, unsigned *mask);
 const char *vk_fault_name(enum vk_fault_kind k);
 
@@ -66,11 +70,30 @@ const char *vk_fault_name(enum vk_fault_kind k);
  * clock that must not step back read below prev (this thread's last read,
  * or the latest another thread published before it); VK_STRESS_ORDER, a
  * fine clock read outside the syscall's reads before and after it, when
- * quiet (no fault was injected between them: REALTIME may jump).
+ * quiet (no fault was injected between them: REALTIME may jump);
+ * VK_STRESS_JUMP, a clock that must not step back read more than
+ * max_jump ns past prev (0: not judged, as before a thread's first read).
  */
-enum { VK_STRESS_BACK = 1, VK_STRESS_ORDER = 2 };
+enum { VK_STRESS_BACK = 1, VK_STRESS_ORDER = 2, VK_STRESS_JUMP = 4 };
 int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_t after,
-		    int quiet);
+		    int quiet, int64_t max_jump);
+/*
+ * A pause of sec seconds the host was asked for, judged by how far the
+ * RTC (whole seconds, running on the host's time) and MONOTONIC (ns) moved
+ * on since: VK_STRESS_JUMP, MONOTONIC outran the RTC (by more than its
+ * resolution); -1, no pause seen yet (the RTC has not gained sec - 1 s on
+ * MONOTONIC, as it does where MONOTONIC stands still across a pause, as
+ * under qemu); else 0.
+ */
+int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns);
+/*
+ * MONOTONIC's rate against MONOTONIC_RAW's over a step, in ppm, from
+ * their moves in ns; and whether it is adjtimex's frequency (want_ppm)
+ * within a tenth of a 500 ppm slew: 0 if it is, VK_STRESS_ORDER if not.
+ */
+#define VK_STRESS_RATE_TOLERANCE_PPM 50
+double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns);
+int vk_stress_rate_judge(double want_ppm, double got_ppm);
 /* Whether a clock must never step back. */
 int vk_stress_monotonic(int clock);
 

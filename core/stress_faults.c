@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <sys/timex.h>
@@ -17,6 +19,8 @@ static const char *const fault_names[VK_NFAULTS] = {
 	[VK_FAULT_SETTIME] = "settime",
 	[VK_FAULT_SLEW] = "slew",
 	[VK_FAULT_HOTPLUG] = "hotplug",
+	[VK_FAULT_PAUSE] = "pause",
+	[VK_FAULT_TIMENS] = "timens",
 };
 
 const char *vk_fault_name(enum vk_fault_kind k)
@@ -62,13 +66,17 @@ static int has_word(const char *line, const char *word)
 	return 0;
 }
 
-const char *vk_stress_refusal(int accepted)
+/* Whether the kernel's command line says this is vdsokit vm's guest. */
+static int in_vm(void)
 {
 	char line[4096];
 
-	if (accepted)
-		return NULL;
-	if (read_line("/proc/cmdline", line, sizeof(line)) == 0 && has_word(line, "vdsokit.vm=1"))
+	return read_line("/proc/cmdline", line, sizeof(line)) == 0 && has_word(line, "vdsokit.vm=1");
+}
+
+const char *vk_stress_refusal(int accepted)
+{
+	if (accepted || in_vm())
 		return NULL;
 	return "it changes this machine's clock, so it runs only inside 'vdsokit vm' "
 	       "(vdsokit.vm=1 on the kernel's command line) or with --i-accept-clock-changes";
@@ -105,6 +113,14 @@ static int64_t now_ns(clockid_t c)
 
 	clock_gettime(c, &ts);
 	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 static int cpu_online(int cpu)
@@ -281,8 +297,20 @@ static int add_hotplug(struct vk_fault_step *s, int n, int max)
 	return add(s, n, max, VK_FAULT_HOTPLUG, VK_OP_CPU_ONLINE, cpu, name);
 }
 
-int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
-		   int max)
+static int add_pause(struct vk_fault_step *s, int n, int max, int pause)
+{
+	char name[40];
+
+	snprintf(name, sizeof(name), "vm-pause:%ds", pause);
+	n = add(s, n, max, VK_FAULT_PAUSE, VK_OP_PAUSE, pause, name);
+	if (!in_vm())
+		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip),
+			 "only vdsokit vm's host can pause the machine");
+	return n;
+}
+
+int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved,
+		   struct vk_fault_step *s, int max)
 {
 	int n = add(s, 0, max, VK_NFAULTS, VK_OP_NONE, 0, "none");
 
@@ -294,6 +322,10 @@ int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk
 		n = add_slew(s, n, max, saved);
 	if (mask & (1u << VK_FAULT_HOTPLUG))
 		n = add_hotplug(s, n, max);
+	if (mask & (1u << VK_FAULT_TIMENS))
+		n = add(s, n, max, VK_FAULT_TIMENS, VK_OP_TIMENS, 0, "timens:enter");
+	if (mask & (1u << VK_FAULT_PAUSE))
+		n = add_pause(s, n, max, pause);
 	return n;
 }
 
@@ -320,8 +352,125 @@ static int set_offset(int64_t sec, char *err, size_t len)
 	return -1;
 }
 
-int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
-		   char *err, size_t len)
+/*
+ * MONOTONIC, and MONOTONIC_RAW at the same instant (in *raw): MONOTONIC
+ * read between two MONOTONIC_RAW reads, the tightest of 16 brackets, at
+ * its middle, so a preemption in one bracket does not count.
+ */
+static int64_t mono_at(int64_t *raw)
+{
+	int64_t best = INT64_MAX, mono = 0;
+
+	for (int i = 0; i < 16; i++) {
+		int64_t r1 = now_ns(CLOCK_MONOTONIC_RAW), m = now_ns(CLOCK_MONOTONIC);
+		int64_t r2 = now_ns(CLOCK_MONOTONIC_RAW);
+
+		if (r2 - r1 < best) {
+			best = r2 - r1;
+			*raw = r1 + best / 2;
+			mono = m;
+		}
+	}
+	return mono;
+}
+
+/* The kernel applies a new frequency at its next tick: wait a few. */
+#define RATE_SETTLE 0.1
+/* Shorter than this, brackets of a few us would blur the tolerance: a
+ * tenth of the slew, far above what they err by over the step, far below
+ * a clock that ignores the slew (500 ppm off). */
+#define RATE_MIN_SECONDS 0.5
+
+int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len)
+{
+	double want = s->arg / 65536.0, got;
+	int64_t raw0, raw1, mono0, mono1;
+
+	if (seconds - RATE_SETTLE < RATE_MIN_SECONDS) {
+		snprintf(err, len, "the step is too short to measure MONOTONIC's rate (%.2f s)",
+			 seconds);
+		sleep_s(seconds);
+		return 0;
+	}
+	sleep_s(RATE_SETTLE);
+	mono0 = mono_at(&raw0);
+	sleep_s(seconds - RATE_SETTLE);
+	mono1 = mono_at(&raw1);
+	got = vk_stress_rate_ppm(mono1 - mono0, raw1 - raw0);
+	snprintf(err, len, "MONOTONIC ran %+.1f ppm against MONOTONIC_RAW, adjtimex's frequency %+.1f ppm",
+		 got, want);
+	return vk_stress_rate_judge(want, got) ? 1 : 0;
+}
+
+/* The RTC's seconds: qemu's runs on the host's time, also while paused. */
+static int64_t rtc_seconds(void)
+{
+	char v[32];
+
+	return read_line("/sys/class/rtc/rtc0/since_epoch", v, sizeof(v)) ? -1 : strtoll(v, NULL, 10);
+}
+
+/* How long the guest waits for its host to pause it, asking again every
+ * ASK_NS in case a kernel message on the console broke its line. */
+#define PAUSE_WAIT_NS (30 * NSEC)
+#define ASK_NS (10 * NSEC)
+
+/* One write, on a line of its own. */
+static int ask_pause(int fd, int64_t sec)
+{
+	char line[48];
+	int n = snprintf(line, sizeof(line), "\nvdsokit-vm:pause %lld\n", (long long)sec);
+
+	return write(fd, line, n) == n ? 0 : -1;
+}
+
+/*
+ * Ask vdsokit vm's host, on the console it reads, to stop the guest for
+ * sec seconds, and see that it did: the RTC moved on sec more than
+ * MONOTONIC, give or take its 1 s resolution. MONOTONIC may stand still
+ * across a pause (qemu's clocks do) but never outrun the RTC.
+ */
+static int pause_vm(int64_t sec, char *err, size_t len)
+{
+	int64_t r0 = rtc_seconds(), m0 = now_ns(CLOCK_MONOTONIC), rtc = 0, mono = 0, asked = -ASK_NS;
+	int fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC), seen = -1;
+
+	if (r0 < 0 || fd < 0) {
+		snprintf(err, len, "%s", r0 < 0 ? "no RTC to see the pause by (/sys/class/rtc/rtc0)" :
+						  "no /dev/console to ask the host on");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (mono < PAUSE_WAIT_NS && seen < 0) {
+		if (mono - asked >= ASK_NS) {
+			if (ask_pause(fd, sec))
+				break;
+			asked = mono;
+		}
+		usleep(100000);
+		rtc = rtc_seconds() - r0;
+		mono = now_ns(CLOCK_MONOTONIC) - m0;
+		seen = vk_stress_pause_judge(sec, rtc, mono);
+	}
+	close(fd);
+	if (seen < 0) {
+		snprintf(err, len, "the host did not pause the guest within %lld s of asking",
+			 PAUSE_WAIT_NS / NSEC);
+		return -1;
+	}
+	if (seen) {
+		snprintf(err, len, "MONOTONIC moved on %.3f s across the pause, the RTC only %lld s",
+			 mono / 1e9, (long long)rtc);
+		return 1;
+	}
+	snprintf(err, len, "paused by the host: the RTC moved on %lld s, MONOTONIC %.3f s",
+		 (long long)rtc, mono / 1e9);
+	return 0;
+}
+
+int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
+		   const struct vk_stress_saved *saved, char *err, size_t len)
 {
 	switch (s->op) {
 	case VK_OP_NONE:
@@ -342,6 +491,10 @@ int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *
 	case VK_OP_CPU_OFFLINE:
 	case VK_OP_CPU_ONLINE:
 		return set_online(s->arg, s->op == VK_OP_CPU_ONLINE, err, len);
+	case VK_OP_PAUSE:
+		return pause_vm(s->arg, err, len);
+	case VK_OP_TIMENS:
+		return vk_stress_timens(st, err, len);
 	}
 	return 0;
 }

@@ -21,6 +21,8 @@ enum vk_fault_op {
 	VK_OP_SETOFFSET,	/* adjtimex ADJ_SETOFFSET by arg s */
 	VK_OP_CPU_OFFLINE,	/* cpu arg offline */
 	VK_OP_CPU_ONLINE,
+	VK_OP_PAUSE,		/* vdsokit vm's host stops the guest for arg s */
+	VK_OP_TIMENS,		/* read the clocks in a new time namespace */
 };
 
 struct vk_fault_step {
@@ -33,10 +35,20 @@ struct vk_fault_step {
 };
 
 /* The steps of the kinds in mask, the baseline first; their number. */
-int vk_fault_steps(unsigned mask, const struct vk_stress_saved *saved, struct vk_fault_step *s,
-		   int max);
-/* Inject a step: 0, or -1 and why not. */
-int vk_fault_apply(const struct vk_fault_step *s, const struct vk_stress_saved *saved,
-		   char *err, size_t len);
+int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved,
+		   struct vk_fault_step *s, int max);
+/* Inject a step: 0, or -1 and why not, or 1 and the rule it saw broken
+ * (a pause the clocks outran); what it saw in err either way. */
+int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
+		   const struct vk_stress_saved *saved, char *err, size_t len);
+/*
+ * Hold a frequency step for seconds and measure MONOTONIC's rate against
+ * MONOTONIC_RAW's over it: it must be the frequency set (MONOTONIC follows
+ * the slew, MONOTONIC_RAW never does). 0, or 1 if it is not; what was
+ * measured in err either way.
+ */
+int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
+/* The time namespace step, as vk_fault_apply (core/stress_timens.c). */
+int vk_stress_timens(const struct vk_stress *st, char *err, size_t len);
 
 #endif /* VK_STRESS_FAULTS_H */

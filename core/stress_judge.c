@@ -18,13 +18,33 @@ static int fine(int clock)
 }
 
 int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_t after,
-		    int quiet)
+		    int quiet, int64_t max_jump)
 {
 	int bad = 0;
 
 	if (vk_stress_monotonic(clock) && got < prev)
 		bad |= VK_STRESS_BACK;
+	if (vk_stress_monotonic(clock) && max_jump && got - prev > max_jump)
+		bad |= VK_STRESS_JUMP;
 	if (fine(clock) && quiet && (got < before || got > after))
 		bad |= VK_STRESS_ORDER;
 	return bad;
+}
+
+int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns)
+{
+	if (mono_ns > (rtc_s + 1) * 1000000000)
+		return VK_STRESS_JUMP;
+	return rtc_s - mono_ns / 1000000000 < sec - 1 ? -1 : 0;
+}
+
+double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns)
+{
+	return ((double)mono_ns / raw_ns - 1) * 1e6;
+}
+
+int vk_stress_rate_judge(double want_ppm, double got_ppm)
+{
+	return got_ppm < want_ppm - VK_STRESS_RATE_TOLERANCE_PPM ||
+	       got_ppm > want_ppm + VK_STRESS_RATE_TOLERANCE_PPM ? VK_STRESS_ORDER : 0;
 }

@@ -32,22 +32,41 @@ void vk_vm_arch_names(char *buf, size_t len);
  * why in err (unreadable, or no header that names an architecture). */
 int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *err,
 		      size_t len);
-/* Whether the ELF file at path is a static executable that arch's kernel
- * runs (its own, or its compat ABI's): 0, or -1 and why in err. */
-int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *err,
-		       size_t len);
+/* Whether the ELF file at path is an executable that arch's kernel runs
+ * (its own, or its compat ABI's), and a static one unless dynamic is set:
+ * 0, or -1 and why in err. */
+int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dynamic,
+		       char *err, size_t len);
+
+/*
+ * What a dynamic vdsokit needs in the guest to dlopen --impl libraries:
+ * every shared object this process and the libraries load (the loader,
+ * libc, ...), each by the path the loader opened it by, so that the
+ * guest's loader, searching the same default directories, finds it there.
+ * The libraries are loaded here once to learn it. 0, or -1 and why.
+ */
+#define VK_VM_MAX_FILES 32
+
+struct vk_vm_files {
+	int n;
+	char path[VK_VM_MAX_FILES][256];
+};
+
+int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, char *err,
+			size_t len);
 
 /*
  * The guest's commands, as /init runs them: argv words, one command after
  * another, an empty word between two, each under timeout seconds (0: no
- * limit). The initramfs for a static vdsokit and them is made once per
- * content, under $XDG_CACHE_HOME/vdsokit/vm; its path goes to out. 0, or
- * -1 with why in err.
+ * limit). The initramfs for vdsokit as /init, them and files (NULL: none;
+ * each at its own path) is made once per content, under
+ * $XDG_CACHE_HOME/vdsokit/vm; its path goes to out. 0, or -1 with why.
  */
 #define VK_VM_MAX_CMDS 8
 
-int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, int nwords,
-		    char *out, size_t len, char *err, size_t errlen);
+int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigned timeout,
+		    char *const *words, int nwords, char *out, size_t len, char *err,
+		    size_t errlen);
 
 /* One boot: what qemu runs. */
 struct vk_vm {
@@ -55,6 +74,7 @@ struct vk_vm {
 	const char *qemu, *kernel, *initrd, *append;
 	unsigned long smp, memory;
 	int kvm;
+	const char *qmp;	/* a QMP socket for qemu to make, or NULL */
 };
 
 /* How a command's output comes back: relayed to ours; its stdout kept in
@@ -65,6 +85,7 @@ enum { VK_VM_RELAY, VK_VM_KEEP_STDOUT, VK_VM_KEEP_ALL };
 struct vk_vm_result {
 	int started, panicked, timed_out, qemu_status;
 	int ncmds;			/* commands that ended */
+	int pause;			/* seconds the guest asked to be paused */
 	int status[VK_VM_MAX_CMDS];
 	char *out[VK_VM_MAX_CMDS];
 	size_t outlen[VK_VM_MAX_CMDS];
@@ -74,6 +95,8 @@ struct vk_vm_result {
 struct vk_vm_setup {
 	const char *arch;	/* NULL: read it from the image */
 	const char *binary;	/* NULL: find the static vdsokit for the arch */
+	/* With files, this dynamic vdsokit runs instead, and they are packed. */
+	const struct vk_vm_files *files;
 	const char *append;
 	unsigned long smp, memory;
 	unsigned command_timeout;	/* each command's, in the guest; 0: none */
@@ -100,6 +123,8 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r);
 void vk_vm_result_free(struct vk_vm_result *r);
+/* Stop the guest whose QMP socket is path, wait seconds, let it go on. */
+int vk_vm_qmp_pause(const char *path, double seconds, char *err, size_t len);
 /* KVM could run arch here: the host is of its kind and /dev/kvm is ours
  * to use. Whether it really can, only a boot tells. */
 int vk_vm_kvm_possible(const struct vk_vm_arch *arch);

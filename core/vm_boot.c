@@ -7,6 +7,7 @@
  *   vdsokit-vm:o TEXT   a line of the command's stdout (O: no newline yet)
  *   vdsokit-vm:e TEXT   the same of its stderr (E)
  *   vdsokit-vm:exit N   the command's exit status; the next one may follow
+ *   vdsokit-vm:pause N  stress asks to be paused N s: QMP stop, then cont
  *
  * Every other console line is the kernel's, and goes to the log only.
  */
@@ -71,8 +72,42 @@ static int mkdirs(char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static int write_initramfs(const char *path, const char *bin, size_t nbin, const char *args,
-			   size_t nargs)
+/* Whether dir (len bytes of a path) is a directory of an earlier file's. */
+static int dir_packed(const struct vk_vm_files *f, int upto, const char *dir, size_t len)
+{
+	for (int i = 0; i < upto; i++) {
+		if (!strncmp(f->path[i], dir, len) && f->path[i][len] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* Each file at its own path, after the directories it is in. */
+static int pack_files(struct vk_cpio *c, const struct vk_vm_files *f)
+{
+	char dir[sizeof(f->path[0])], *data;
+	size_t len;
+	int bad = 0;
+
+	for (int i = 0; f && i < f->n && !bad; i++) {
+		for (const char *p = f->path[i] + 1; (p = strchr(p, '/')); p++) {
+			size_t n = p - f->path[i];
+
+			if (dir_packed(f, i, f->path[i], n))
+				continue;
+			snprintf(dir, sizeof(dir), "%.*s", (int)(n - 1), f->path[i] + 1);
+			bad |= vk_cpio_dir(c, dir);
+		}
+		if (read_file(f->path[i], &data, &len))
+			return -1;
+		bad |= vk_cpio_file(c, f->path[i] + 1, 0755, data, len);
+		free(data);
+	}
+	return bad ? -1 : 0;
+}
+
+static int write_initramfs(const char *path, const char *bin, size_t nbin,
+			   const struct vk_vm_files *files, const char *args, size_t nargs)
 {
 	char tmp[PATH_MAX + 16];
 	struct vk_cpio c;
@@ -84,7 +119,7 @@ static int write_initramfs(const char *path, const char *bin, size_t nbin, const
 		return -1;
 	vk_cpio_start(&c, fd);
 	bad = vk_cpio_dir(&c, "dev") || vk_cpio_dir(&c, "proc") || vk_cpio_dir(&c, "sys") ||
-	      vk_cpio_file(&c, "init", 0755, bin, nbin) ||
+	      vk_cpio_file(&c, "init", 0755, bin, nbin) || pack_files(&c, files) ||
 	      vk_cpio_file(&c, "vdsokit.args", 0644, args, nargs) || vk_cpio_finish(&c);
 	bad |= close(fd);
 	if (bad || rename(tmp, path)) {
@@ -94,8 +129,24 @@ static int write_initramfs(const char *path, const char *bin, size_t nbin, const
 	return 0;
 }
 
-int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, int nwords,
-		    char *out, size_t len, char *err, size_t errlen)
+/* The files' names and contents, into h. */
+static int hash_files(const struct vk_vm_files *f, uint64_t *h)
+{
+	char *data;
+	size_t len;
+
+	for (int i = 0; f && i < f->n; i++) {
+		if (read_file(f->path[i], &data, &len))
+			return -1;
+		*h = fnv1a(fnv1a(*h, f->path[i], strlen(f->path[i]) + 1), data, len);
+		free(data);
+	}
+	return 0;
+}
+
+int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigned timeout,
+		    char *const *words, int nwords, char *out, size_t len, char *err,
+		    size_t errlen)
 {
 	char args[4096], dir[PATH_MAX], *bin;
 	const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -121,6 +172,11 @@ int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, in
 		return -1;
 	}
 	h = fnv1a(fnv1a(h, bin, nbin), args, nargs);
+	if (hash_files(files, &h)) {
+		snprintf(err, errlen, "cannot read a file to pack: %s", strerror(errno));
+		free(bin);
+		return -1;
+	}
 	if (cache && *cache)
 		snprintf(dir, sizeof(dir), "%s/vdsokit/vm", cache);
 	else
@@ -129,7 +185,8 @@ int vk_vm_initramfs(const char *binary, unsigned timeout, char *const *words, in
 		errno = ENAMETOOLONG;
 		bad = 1;
 	} else {
-		bad = access(out, R_OK) && (mkdirs(dir) || write_initramfs(out, bin, nbin, args, nargs));
+		bad = access(out, R_OK) &&
+		      (mkdirs(dir) || write_initramfs(out, bin, nbin, files, args, nargs));
 	}
 	if (bad)
 		snprintf(err, errlen, "cannot write the initramfs %s: %s", out, strerror(errno));
@@ -204,12 +261,20 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 			 vm->arch->package);
 		return -1;
 	}
-	if (s->binary)
+	/* --impl: this dynamic vdsokit, which can dlopen. */
+	if (s->files) {
+		if (!realpath("/proc/self/exe", binary)) {
+			snprintf(err, errlen, "/proc/self/exe: %s", strerror(errno));
+			return -1;
+		}
+	} else if (s->binary) {
 		snprintf(binary, sizeof(binary), "%s", s->binary);
-	else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen))
+	} else if (find_binary(vm->arch, binary, sizeof(binary), err, errlen)) {
 		return -1;
-	if (vk_vm_check_binary(binary, vm->arch, err, errlen) ||
-	    vk_vm_initramfs(binary, s->command_timeout, words, nwords, initrd, len, err, errlen))
+	}
+	if (vk_vm_check_binary(binary, vm->arch, s->files != NULL, err, errlen) ||
+	    vk_vm_initramfs(binary, s->files, s->command_timeout, words, nwords, initrd, len, err,
+			    errlen))
 		return -1;
 	vm->qemu = qemu;
 	vm->kernel = kernel;
@@ -232,7 +297,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 {
 	const struct vk_vm_arch *a = vm->arch;
 	int x86 = !strcmp(a->name, "x86_64") || !strcmp(a->name, "i386"), n = 0;
-	char *smp = buf, *mem = buf + 24, *append = buf + 48;
+	char *smp = buf, *mem = buf + 24, *qmp = buf + 48, *append = buf + 200;
 
 	argv[n++] = (char *)vm->qemu;
 	for (int i = 0; i < 6 && a->machine[i]; i++) {
@@ -244,7 +309,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	}
 	snprintf(smp, 24, "%lu", vm->smp);
 	snprintf(mem, 24, "%lu", vm->memory);
-	snprintf(append, len - 48, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
+	snprintf(append, len - 200, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
 		 *a->append ? " " : "", a->append, vm->append ? " " : "",
 		 vm->append ? vm->append : "");
 	/* No network (no option ROM to find) and no reboot: a panic ends qemu. */
@@ -255,6 +320,11 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	};
 	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
 		argv[n++] = (char *)rest[i];
+	if (vm->qmp) {
+		snprintf(qmp, 152, "unix:%s,server=on,wait=off", vm->qmp);
+		argv[n++] = "-qmp";
+		argv[n++] = qmp;
+	}
 	argv[n] = NULL;
 }
 
@@ -311,6 +381,8 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		r->started = 1;
 	} else if (!strncmp(line, "exit ", 5) && r->ncmds < VK_VM_MAX_CMDS) {
 		r->status[r->ncmds++] = atoi(line + 5);
+	} else if (!strncmp(line, "pause ", 6)) {
+		r->pause = atoi(line + 6);
 	}
 }
 
@@ -354,17 +426,44 @@ static pid_t start_qemu(const struct vk_vm *vm, int *fd)
 	return pid;
 }
 
+/* What the guest asked: the pause, done, and said in the console log. */
+static void pause_guest(const char *qmp, struct vk_vm_result *r, int log)
+{
+	char err[256], say[320];
+	int n, ok = 0;
+
+	if (r->pause < 1 || r->pause > 60)
+		snprintf(err, sizeof(err), "%d s is not a pause from 1 to 60 s", r->pause);
+	else
+		ok = vk_vm_qmp_pause(qmp, r->pause, err, sizeof(err)) == 0;
+	if (ok)
+		n = snprintf(say, sizeof(say), "vdsokit vm: paused the guest %d s (QMP stop, cont)\n",
+			     r->pause);
+	else
+		n = snprintf(say, sizeof(say), "vdsokit vm: did not pause the guest: %s\n", err);
+	vk_write_all(log, say, n);
+	r->pause = 0;
+}
+
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r)
 {
-	char buf[4096], line[8192];
+	static unsigned boots;
+	char buf[4096], line[8192], qmp[100];
+	const char *tmp = getenv("TMPDIR");
 	size_t n = 0;
 	double deadline = now() + timeout, start_by = now() + PROBE_SECONDS;
+	struct vk_vm v = *vm;
 	int fd, status;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	pid = start_qemu(vm, &fd);
+	/* A socket's path is short: in $TMPDIR if it fits, else /tmp. */
+	if (!tmp || !*tmp || strlen(tmp) > 60)
+		tmp = "/tmp";
+	snprintf(qmp, sizeof(qmp), "%s/vdsokit-qmp-%d-%u", tmp, (int)getpid(), boots++);
+	v.qmp = qmp;
+	pid = start_qemu(&v, &fd);
 	if (pid < 0)
 		return;
 	for (;;) {
@@ -395,9 +494,12 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 				line[n++] = buf[i];
 			}
 		}
+		if (r->pause)
+			pause_guest(qmp, r, log);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	unlink(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
 }

@@ -139,8 +139,8 @@ int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *er
 	return 0;
 }
 
-int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *err,
-		       size_t len)
+int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dynamic,
+		       char *err, size_t len)
 {
 	unsigned char h[64];
 	ssize_t n = read_head(path, h, sizeof(h), err, len);
@@ -154,7 +154,7 @@ int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, char *er
 			 arch->compat ? " nor a " : "", arch->compat ? arch->compat : "");
 		return -1;
 	}
-	if (get16(h + 16, arch->big_endian) != ET_EXEC) {
+	if (!dynamic && get16(h + 16, arch->big_endian) != ET_EXEC) {
 		snprintf(err, len, "%s is not a static executable (it needs a loader the guest lacks)",
 			 path);
 		return -1;

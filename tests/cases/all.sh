@@ -85,6 +85,7 @@ for f in report.txt report.json report.ktap report.html; do
 done
 check "stdout has the format asked for, as report.ktap" cmp "$TMP/stdout.ktap" "$DIR/report.ktap"
 if need python3; then
+	# No stress here: it changes the clock, so all runs it inside vdsokit vm only.
 	check "report.json holds each command's report" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert list(d)==["info","verify","abi","timens","fallback","bench"], list(d)' "$DIR/report.json"
 else
 	skip "report.json holds each command's report" "python3 is not installed"

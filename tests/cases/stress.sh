@@ -3,7 +3,12 @@
 # NEVER BE TOUCHED. Never pass --i-accept-clock-changes here. The runs
 # themselves are in Debian's x86_64 kernel under 'vdsokit vm --accel tcg',
 # whose guest says so on its command line (vdsokit.vm=1); they SKIP saying
-# why where qemu or the kernel is missing.
+# why where qemu or the kernel is missing. There: every fault (the pause
+# from the host and the time namespace among them), all's stress step,
+# the restore when interrupted, and the planted --impl clocks each caught
+# by the fault that breaks it. Nothing here depends on timing: the rules
+# are exact brackets, and the only bounds (50 ppm of a 500 ppm slew, a
+# pause and a 20 s hang) are far from what a run meets.
 . "$TOP/tests/lib.sh"
 
 # The rules, against modelled planted implementations (no clock touched).
@@ -12,7 +17,8 @@
 expect_status 0 "--help exits 0" "$VK" stress --help
 contains "--help names the option that accepts clock changes" "$TMP/out" '--i-accept-clock-changes'
 expect_status 2 "--faults bogus is a usage error" "$VK" stress --faults bogus
-contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug"
+contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, timens, pause"
+expect_status 2 "--pause 0 is a usage error" "$VK" stress --pause 0
 expect_status 2 "--duration 0 is a usage error" "$VK" stress --duration 0
 expect_status 2 "--threads 0 is a usage error" "$VK" stress --threads 0
 expect_status 2 "an API stress does not read is a usage error" "$VK" stress getrandom
@@ -46,7 +52,7 @@ vm() { "$VK" vm --kernel "$kernel" --accel tcg --timeout 300 "$@"; }
 # see it): each fault is injected and reported, the steps stress makes
 # itself are measured, and the machine is put back.
 mkdir -p "$TMP/stress-all"
-vm --output "$TMP/stress-all" -- stress -d 20 --format ktap -- stress -d 3 --faults settime --format json \
+vm --output "$TMP/stress-all" -- stress -d 20 --format ktap -- stress -d 3 --faults settime --format json -- all \
 	>"$TMP/stress-all.out" 2>"$TMP/stress-all.err" || tail -n 3 "$TMP/stress-all.err" | sed "s/^/# /"
 log=$TMP/stress-all/stress.log
 contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[01]$'
@@ -54,17 +60,33 @@ contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[0
 for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'clocksource:tsc(-early)?\(back\)' \
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
 	 clock_settime:back adjtimex:setoffset\\+10s adjtimex:setoffset-10s cpu1:offline cpu1:online \
-	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
+	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' timens:enter vm-pause:3s; do
 	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$"
 	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$"
 done
 grep -A1 '^not ok' "$log" | sed -n 's/^# /# finding: /p' | head -n 3
+# The pause: the guest asked on the console, the host stopped it (QMP)
+# and let it go on; the guest saw it by the RTC, which runs on the
+# host's time, and its clocks went on with no step back and no jump.
+contains "pause: the host paused the guest" "$TMP/stress-all/console.log" '^vdsokit vm: paused the guest 3 s \(QMP stop, cont\)$'
+contains "pause: the guest saw it by the RTC" "$log" '^# paused by the host: the RTC moved on [0-9]+ s, MONOTONIC [0-9.]+ s; max step back: realtime 0 ns, monotonic 0 ns,'
+# The slews: MONOTONIC's rate against MONOTONIC_RAW's is adjtimex's
+# frequency, measured over each step (not ok only for another reason).
+contains "slew: MONOTONIC's rate measured under +500 ppm" "$log" "MONOTONIC ran \+[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+500\.0 ppm"
+contains "slew: and under -500 ppm" "$log" "MONOTONIC ran -[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency -500\.0 ppm"
+contains "slew: and back at 0" "$log" "MONOTONIC ran [-+][0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+0\.0 ppm"
+check "slew: each rate is the frequency, within 50 ppm" sh -c "! grep -A1 '^not ok' '$log' | grep -q '^# MONOTONIC ran'"
+contains "timens: read in the namespace, each right" "$log" '^# in a namespace of offsets \+100000 s, \+200000 s: [1-9][0-9]* reads, each right; max step back: realtime 0 ns, monotonic 0 ns,'
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
 contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0,'
 contains "json: stress exits 0 or 1" "$TMP/stress-all/stress.2.status" '^[01]$'
 contains "json: the clocksource found" "$TMP/stress-all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
 contains "json: restored" "$TMP/stress-all/stress.2.log" '^  "restored": true,$'
+# all runs stress last, in the guest only (tests/cases/all.sh shows that
+# on this machine it has no stress step).
+contains "all: in the guest, stress is its last row" "$TMP/stress-all/all.log" '^stress +(ok|FAIL) +[0-9]+ +[0-9]+ +0 '
+contains "all: in the guest, stress's findings reproduce under vm" "$TMP/stress-all/all.log" 'reproduce: vdsokit vm --kernel IMAGE -- stress --paths |^Verdict: OK'
 contains "json: a result per step and path" "$TMP/stress-all/stress.2.log" '"api": "clock_settime:2\^31s",$'
 
 # Stopped in the middle of each kind of fault (vm sends SIGTERM when a
@@ -89,3 +111,48 @@ read -r r1 m1 <<<"$(offset "$TMP/stress-int/stress.log")"
 read -r r4 m4 <<<"$(offset "$TMP/stress-int/stress.4.log")"
 d=$(( (r4 - m4) - (r1 - m1) ))
 check "after them: REALTIME - MONOTONIC is as found ($d ns apart)" test "${d#-}" -lt 5000000000
+
+# --impl under vm: vm packs this dynamic vdsokit, what it loads and the
+# libraries. Two planted userspace clocks that cache kernel state are
+# each caught by the fault that breaks it, and by that one only; the
+# syscall bracket (a syscall read just before and just after the impl's)
+# is exact for a correct path, and each planted clock is off by less
+# than one syscall until its fault (tests/impl/stress-*.c say why).
+# passthrough survives every fault on the fine clocks (the coarse ones
+# are the kernel's finding above, on the syscall path too).
+impl=$O/tests/impl
+expect_status 2 "vm: --impl that does not exist is bad input" "$VK" vm --kernel "$kernel" -- stress --impl "$TMP/none.so"
+contains "and says which" "$TMP/err" "--impl $TMP/none.so: No such file or directory"
+expect_status 2 "vm: --binary with a guest's --impl is a usage error" \
+	"$VK" vm --kernel "$kernel" --binary "$VK" -- stress --impl "$impl/passthrough.so"
+mkdir -p "$TMP/stress-impl"
+fine="clock-gettime-realtime clock-gettime-monotonic clock-gettime-monotonic-raw clock-gettime-boottime clock-gettime-tai"
+(cd "$impl" && vm --output "$TMP/stress-impl" \
+	-- stress -d 8 --faults settime --format ktap --paths impl --impl ./stress-cached-offset.so $fine \
+	-- stress -d 8 --faults slew,timens --format ktap --paths impl --impl stress-cached-offset.so $fine \
+	-- stress -d 12 --faults settime,slew --format ktap --paths impl -I stress-calibrated-once.so $fine \
+	-- stress -d 20 --format ktap --paths impl --impl=passthrough.so $fine getcpu) \
+	>"$TMP/stress-impl.out" 2>"$TMP/stress-impl.err" || tail -n 3 "$TMP/stress-impl.err" | sed "s/^/# /"
+log=$TMP/stress-impl/stress
+for run in "" .2 .3 .4; do
+	contains "impl$run: stress ran" "$log$run.status" '^[01]$'
+	contains "impl$run: its baseline survives" "$log$run.log" '^ok [0-9]+ none impl stress$'
+done
+for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s'; do
+	contains "cached-offset: caught after ${s//\\/}" "$log.log" "^not ok [0-9]+ $s impl stress$"
+done
+contains "cached-offset: by the bracket, on REALTIME" "$log.log" "^# realtime read [0-9]+ ns, not between the syscall's"
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
+	contains "cached-offset: survives ${s//\\/}" "$log.2.log" "^ok [0-9]+ $s impl stress$"
+done
+contains "cached-offset: caught after ADJ_SETOFFSET" "$log.2.log" '^not ok [0-9]+ adjtimex:setoffset\+10s impl stress$'
+contains "cached-offset: caught in a time namespace" "$log.2.log" '^not ok [0-9]+ timens:enter impl stress$'
+contains "cached-offset: by REALTIME in the namespace" "$log.2.log" "^# impl realtime read [0-9]+ ns in the namespace, not between the syscall's"
+for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' adjtimex:setoffset\\+10s; do
+	contains "calibrated-once: survives ${s//\\/}" "$log.3.log" "^ok [0-9]+ $s impl stress$"
+done
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm; do
+	contains "calibrated-once: caught under ${s//\\/}" "$log.3.log" "^not ok [0-9]+ $s impl stress$"
+done
+contains "calibrated-once: by the bracket, on MONOTONIC" "$log.3.log" "^# monotonic read [0-9]+ ns, not between the syscall's"
+contains "passthrough: every fault survived" "$log.4.log" '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:0 error:0$'

@@ -58,7 +58,7 @@ static int run(enum impl i, const struct kernel *k, const struct kernel *load, i
 		int64_t got = impl_read(i, k, load, clock, raw + US);
 
 		bad |= vk_stress_judge(clock, prev, kernel_read(k, clock, raw), got,
-				       kernel_read(k, clock, raw + 2 * US), 1);
+				       kernel_read(k, clock, raw + 2 * US), 1, 0);
 		prev = got;
 	}
 	return bad;
@@ -92,15 +92,48 @@ int main(void)
 	CHECK(run(CALIBRATED_ONCE, &slow, &load, CLOCK_MONOTONIC) == VK_STRESS_ORDER,
 	      "calibrated-once MONOTONIC is caught under -500 ppm");
 	/* The rules themselves, at their edges. */
-	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 5, 9, 20, 1) == VK_STRESS_BACK,
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 5, 9, 20, 1, 0) == VK_STRESS_BACK,
 	      "MONOTONIC below the previous read steps back");
-	CHECK(vk_stress_judge(CLOCK_MONOTONIC_COARSE, 10, 0, 9, 0, 1) == VK_STRESS_BACK,
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC_COARSE, 10, 0, 9, 0, 1, 0) == VK_STRESS_BACK,
 	      "so does MONOTONIC_COARSE, which is not judged against the syscall");
-	CHECK(vk_stress_judge(CLOCK_REALTIME, 10, 5, 9, 20, 1) == 0,
+	CHECK(vk_stress_judge(CLOCK_REALTIME, 10, 5, 9, 20, 1, 0) == 0,
 	      "REALTIME may step back");
-	CHECK(vk_stress_judge(CLOCK_REALTIME, 0, 5, 30, 20, 0) == 0,
+	CHECK(vk_stress_judge(CLOCK_REALTIME, 0, 5, 30, 20, 0, 0) == 0,
 	      "no order is judged when a fault came between the reads");
-	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 10, 10, 10, 1) == 0,
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, 10, 10, 10, 10, 1, 0) == 0,
 	      "equal readings break nothing");
+	/* A jump: a monotonic clock that moves on more than a pause and a
+	 * hang between two reads, as a delta overflow after a long pause. */
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, S, 0, 30 * S, 0, 0, 23 * S) == VK_STRESS_JUMP,
+	      "MONOTONIC 29 s past the last read, 23 s allowed, jumped");
+	CHECK(vk_stress_judge(CLOCK_BOOTTIME, S, 0, 24 * S, 0, 0, 23 * S) == 0,
+	      "BOOTTIME 23 s past it did not");
+	CHECK(vk_stress_judge(CLOCK_REALTIME, S, 0, 3600 * S, 0, 0, 23 * S) == 0,
+	      "REALTIME may jump");
+	CHECK(vk_stress_judge(CLOCK_MONOTONIC, S, 0, 100 * S, 0, 0, 0) == 0,
+	      "no jump is judged before a thread's first read");
+	/* The pause, by the RTC's whole seconds and MONOTONIC's ns. */
+	CHECK(vk_stress_pause_judge(3, 3, S / 10) == 0, "a 3 s pause MONOTONIC stood still in");
+	CHECK(vk_stress_pause_judge(3, 4, 3 * S + S / 2) == -1,
+	      "one it counted is no pause seen, and no jump");
+	CHECK(vk_stress_pause_judge(3, 1, S / 2) == -1, "no pause yet: the RTC gained 1 s");
+	CHECK(vk_stress_pause_judge(3, 5, 5 * S) == -1, "no pause: MONOTONIC kept up with the RTC");
+	CHECK(vk_stress_pause_judge(3, 4, 6 * S) == VK_STRESS_JUMP,
+	      "MONOTONIC 6 s across a pause the RTC saw last 4 s jumped");
+	/* Rates over a 1 s step under +500 ppm: MONOTONIC moved 1.0005 s for
+	 * RAW's 1 s; planted kernels where it ignored the slew, where RAW
+	 * followed it too, where it went the wrong way. */
+	CHECK(!vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S)),
+	      "MONOTONIC +500 ppm against RAW under +500 ppm is right");
+	CHECK(!vk_stress_rate_judge(-500, vk_stress_rate_ppm(S - 480 * US, S)),
+	      "-480 ppm under -500 ppm is within the tolerance");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S, S)) == VK_STRESS_ORDER,
+	      "MONOTONIC that ignored the slew is caught");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S + 500 * US)) ==
+	      VK_STRESS_ORDER, "RAW that followed the slew too is caught");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S - 500 * US, S)) == VK_STRESS_ORDER,
+	      "a slew the wrong way is caught");
+	CHECK(!vk_stress_rate_judge(0, vk_stress_rate_ppm(10 * S + 3 * US, 10 * S)),
+	      "no slew, no rate");
 	return test_exit();
 }
