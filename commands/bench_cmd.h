@@ -29,7 +29,7 @@ struct vk_bench_rows {
 	size_t ncases;
 	struct vk_bench_result *r;	/* ncases * paths */
 	size_t n;
-	double ref[VK_BENCH_MAX_GROUPS];	/* each process's reference, ns per step */
+	struct vk_bench_ref ref[VK_BENCH_MAX_GROUPS];	/* each process's */
 	int nref;
 };
 

@@ -8,7 +8,7 @@
  * would share the CPU they measure on.
  *
  * A worker prints, one line each, in hex floats so that nothing is lost:
- *   ref NS                      the reference loop, ns per step
+ *   ref CPU SYS                 the reference loops, ns per step
  *   row I BATCH CALLS SWITCHES N S1 ... SN   samples of row I
  *   skip I REASON
  *   end
@@ -53,13 +53,21 @@ static void print_row(size_t i, const struct vk_bench_result *r)
 	putchar('\n');
 }
 
+static void print_ref(const struct vk_bench *b)
+{
+	struct vk_bench_ref ref;
+
+	vk_bench_reference(b, &ref);
+	printf("ref %a %a\n", ref.cpu, ref.sys);
+}
+
 int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
 		    const struct vk_bench_case *cases, size_t ncases)
 {
 	struct vk_bench_result r;
 	size_t row = 0;
 
-	printf("ref %a\n", vk_bench_reference(b));
+	print_ref(b);
 	for (size_t i = 0; i < ncases; i++) {
 		for (int p = 0; p < VK_NPATHS; p++) {
 			if (!(o->call.paths & VK_PATH_BIT(p)))
@@ -70,7 +78,7 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 			fflush(stdout);
 		}
 		/* Between APIs, so that the reference spans the whole run. */
-		printf("ref %a\n", vk_bench_reference(b));
+		print_ref(b);
 	}
 	printf("end\n");
 	if (fflush(stdout)) {
@@ -189,13 +197,25 @@ static void add_skip(struct vk_bench_result *r, const char *why)
 	r->skipped = r->why;
 }
 
+static int add_ref(const char *s, double *cpu, double *sys, size_t *n)
+{
+	char *end;
+
+	cpu[*n] = strtod(s, &end);
+	sys[*n] = strtod(end, &end);
+	if (*end != '\n')
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 /*
  * Worker k's lines into rows; its reference is the median of its own.
  * *at is the last row it sent, to name the one it died in.
  */
 static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 {
-	double ref[VK_BENCH_MAX_CASES + 1];
+	double cpu[VK_BENCH_MAX_CASES + 1], sys[VK_BENCH_MAX_CASES + 1];
 	struct vk_bench_result *r;
 	size_t nref = 0, len = 0;
 	char *line = NULL, *rest;
@@ -204,8 +224,8 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 	while (!done && !bad && getline(&line, &len, f) > 0) {
 		if (!strcmp(line, "end\n"))
 			done = 1;
-		else if (!strncmp(line, "ref ", 4) && nref < sizeof(ref) / sizeof(ref[0]))
-			ref[nref++] = strtod(line + 4, NULL);
+		else if (!strncmp(line, "ref ", 4) && nref < sizeof(cpu) / sizeof(cpu[0]))
+			bad = add_ref(line + 4, cpu, sys, &nref);
 		else if (!strncmp(line, "row ", 4) && (r = row_of(rows, line + 4, &rest, at)))
 			bad = add_samples(r, k, rest);
 		else if (!strncmp(line, "skip ", 5) && (r = row_of(rows, line + 5, &rest, at)))
@@ -214,7 +234,8 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 			bad = 1;
 	}
 	free(line);
-	rows->ref[k] = nref ? vk_median(ref, nref) : NAN;
+	rows->ref[k].cpu = nref ? vk_median(cpu, nref) : NAN;
+	rows->ref[k].sys = nref ? vk_median(sys, nref) : NAN;
 	return done && !bad ? 0 : -1;
 }
 

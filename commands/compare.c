@@ -37,11 +37,13 @@ static const char usage[] =
 	"100%; it is a 'regression' or an 'improvement' when it is also beyond\n"
 	"100% +- PCT, else '~ (significant)'; any other row is '~'. A side of\n"
 	"fewer than 7 groups gets 'too few runs for a verdict'. Each bench file\n"
-	"records a reference loop that no kernel change can speed up or slow\n"
-	"down: where its ratio between the files is beyond 100% +- PCT, the\n"
+	"records two reference loops that no change to the vDSO can move: where\n"
+	"the register loop's ratio between the files is beyond 100% +- PCT, the\n"
 	"machine's own speed moved, and every row gets 'the machine moved: no\n"
-	"verdict'; where it moved less, a row must move by 1% more than it to be\n"
-	"significant. Above the table, the reference and the two files' environments\n"
+	"verdict'; where getppid's is, so does every row that costs half a\n"
+	"syscall or more. Where they moved less, a row must move by 1% more\n"
+	"than they did to be significant. Above the table, the references and\n"
+	"the two files' environments\n"
 	"(kernel, clocksource, CPU model, governor) and which differ; a warning\n"
 	"is printed when they come from different kernels, machines or CPU\n"
 	"models. The last line sums up: '3 faster, 1 slower, 30 unchanged;\n"
@@ -54,7 +56,7 @@ static const char usage[] =
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
 	"  -n, --samples N          with --impl: samples per side (default 48, 2-64)\n"
-	"  -K, --copies K           with --impl: loads of each library (default 12, 1-16)\n"
+	"  -K, --copies K           with --impl: loads per library (default 12, 1-16)\n"
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
@@ -305,20 +307,32 @@ static void env_fields(struct vk_compare_report *rep, const struct bench_file *a
 	rep->nenv = VK_ENV_FIELDS;
 }
 
+/* A file's reference figure, or NAN. */
+static double ref_of(const struct bench_file *f, const char *key)
+{
+	const struct vk_jval *v = vk_jget(vk_jget(f->doc, "reference"), key);
+
+	return v && vk_jnum(v) > 0 ? vk_jnum(v) : NAN;
+}
+
 /*
- * The reference loop's ratio between the files: how much the machine's own
- * speed moved, which no kernel or library change can do.
+ * The reference loops' ratios between the files: how much the machine's
+ * own speed moved, which no change to the vDSO can do.
  */
 static void reference(struct vk_compare_report *rep, const struct bench_file *a,
 		      const struct bench_file *b)
 {
-	const struct vk_jval *ra = vk_jget(vk_jget(a->doc, "reference"), "ns_per_step");
-	const struct vk_jval *rb = vk_jget(vk_jget(b->doc, "reference"), "ns_per_step");
+	struct vk_compare_machine *m = &rep->machine;
 
-	rep->ref_old = ra ? vk_jnum(ra) : NAN;
-	rep->ref_new = rb ? vk_jnum(rb) : NAN;
-	rep->ref_ratio = rep->ref_old > 0 ? rep->ref_new / rep->ref_old * 100 : NAN;
-	rep->machine_moved = vk_compare_machine(rep->ref_ratio) > rep->threshold;
+	rep->ref_old = ref_of(a, "ns_per_step");
+	rep->ref_new = ref_of(b, "ns_per_step");
+	rep->sys_old = ref_of(a, "syscall_ns");
+	rep->sys_new = ref_of(b, "syscall_ns");
+	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
+	m->sys_ratio = rep->sys_new / rep->sys_old * 100;
+	m->sys_ns = isfinite(m->sys_ratio) ? rep->sys_old : 0;
+	rep->machine_moved = vk_compare_moved(m->cpu_ratio) > rep->threshold;
+	rep->syscall_moved = vk_compare_moved(m->sys_ratio) > rep->threshold;
 }
 
 static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
@@ -350,7 +364,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 			continue;
 		r->old = &old[i];
 		r->new = n;
-		vk_compare_row(r, rep->threshold, vk_compare_machine(rep->ref_ratio));
+		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
 		rep->nrows++;
 		rep->no_verdict += vk_compare_no_verdict(r);
 		rep->regressions += r->verdict[0] == 'r';
@@ -693,8 +707,7 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
-		.rep = { .version = vk_version, .threshold = 5,
-			 .ref_old = NAN, .ref_new = NAN, .ref_ratio = NAN },
+		.rep = { .version = vk_version, .threshold = 5 },
 		.m = { .seconds = 0.2, .samples = 48, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
 	};

@@ -305,24 +305,30 @@ static void merged(struct vk_json *j, const struct side *s, const char *api, con
 	vk_json_end(j);
 }
 
-/* The reference loop of every boot's processes, and their median. */
-static void merged_reference(struct vk_json *j, const struct side *s)
+/* A reference figure of every boot's processes (key), and their median (as). */
+static void merged_ref(struct vk_json *j, const struct side *s, const char *key, const char *as)
 {
 	double ref[1024];	/* far more than boots times processes */
 	size_t n = 0;
 
 	for (unsigned long k = 0; k < s->nbench; k++) {
-		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), "processes_ns");
+		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), key);
 
 		for (size_t i = 0; i < vk_jarray_len(p) && n < sizeof(ref) / sizeof(ref[0]); i++)
 			ref[n++] = vk_jnum(vk_jarray_at(p, i));
 	}
-	vk_json_object(j, "reference");
-	vk_json_array(j, "processes_ns");
+	vk_json_array(j, key);
 	for (size_t i = 0; i < n; i++)
 		vk_json_double(j, NULL, ref[i]);
 	vk_json_end(j);
-	vk_json_double(j, "ns_per_step", n ? vk_median(ref, n) : NAN);
+	vk_json_double(j, as, n ? vk_median(ref, n) : NAN);
+}
+
+static void merged_reference(struct vk_json *j, const struct side *s)
+{
+	vk_json_object(j, "reference");
+	merged_ref(j, s, "processes_ns", "ns_per_step");
+	merged_ref(j, s, "syscall_processes_ns", "syscall_ns");
 	vk_json_end(j);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -19,6 +20,7 @@
 #define COLD_BYTES (64u << 20)	/* more than any last-level cache here */
 #define CI_ITERS 2000
 #define REF_STEPS 8192		/* about 20 us of the reference loop */
+#define REF_SYSCALLS 64		/* 10 to 70 us here */
 #define REF_BATCHES 10
 
 int vk_bench_init(struct vk_bench *b)
@@ -211,7 +213,17 @@ static __attribute__((noinline)) unsigned long reference_chains(unsigned long x,
 	return a ^ b ^ c ^ d;
 }
 
-double vk_bench_reference(const struct vk_bench *b)
+static __attribute__((noinline)) unsigned long reference_syscalls(unsigned long x,
+								   unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return x;
+}
+
+/* ns per step of what runs f(x, n), the fastest of REF_BATCHES batches. */
+static double fastest(const struct vk_bench *b, unsigned long (*f)(unsigned long, unsigned long),
+		      unsigned long n)
 {
 	double best = 1e300;
 	unsigned long x = 1;
@@ -220,12 +232,18 @@ double vk_bench_reference(const struct vk_bench *b)
 		uint64_t t0 = vk_tick_start();
 		double t;
 
-		x = reference_chains(x, REF_STEPS);
+		x = f(x, n);
 		t = ((double)(vk_tick_stop() - t0) - b->timer->overhead) * b->timer->ns_per_tick;
 		if (t < best)
 			best = t;
 	}
-	return best / REF_STEPS;
+	return best / n;
+}
+
+void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
+{
+	ref->cpu = fastest(b, reference_chains, REF_STEPS);
+	ref->sys = fastest(b, reference_syscalls, REF_SYSCALLS);
 }
 
 /*

@@ -58,11 +58,17 @@ int vk_bench_init(struct vk_bench *b);
 /* Summarise r's samples, r->ngroups groups of r->group_n[] each. */
 void vk_bench_summarize_groups(struct vk_bench_result *r);
 /*
- * The machine's own speed: ns per step of four fixed chains of dependent
- * multiply-adds in registers, which nothing a kernel or library changes
- * can speed up or slow down; the fastest of a few batches.
+ * The machine's own speed, by two fixed loops that no change to the vDSO
+ * or a library can speed up or slow down: ns per step of four chains of
+ * dependent multiply-adds in registers, and ns per getppid() syscall (the
+ * kernel's entry and exit, which a vDSO never serves). The fastest of a
+ * few batches of each.
  */
-double vk_bench_reference(const struct vk_bench *b);
+struct vk_bench_ref {
+	double cpu, sys;
+};
+
+void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);
 void vk_bench_free(struct vk_bench *b);
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
 		  struct vk_bench_result *r);

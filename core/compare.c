@@ -8,6 +8,7 @@
 #define CONF 0.95		/* of the ratio's bootstrap interval */
 #define BOOT_ITERS 10000
 #define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
+#define SYSCALL_SHARE 0.5	/* of a syscall's cost: a call this dear makes one */
 
 static void judge(struct vk_compare_row *r, double threshold, double machine)
 {
@@ -30,7 +31,21 @@ static void judge(struct vk_compare_row *r, double threshold, double machine)
 		r->verdict = "~";
 }
 
-void vk_compare_row(struct vk_compare_row *r, double threshold, double machine)
+/* How far the machine moved for r, in percent. */
+static double machine_for(const struct vk_compare_row *r, const struct vk_compare_machine *m)
+{
+	double moved;
+
+	if (!m)
+		return 0;
+	moved = vk_compare_moved(m->cpu_ratio);
+	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
+		moved = fmax(moved, vk_compare_moved(m->sys_ratio));
+	return moved;
+}
+
+void vk_compare_row(struct vk_compare_row *r, double threshold,
+		    const struct vk_compare_machine *m)
 {
 	const struct vk_series *a = r->old, *b = r->new;
 	double *ga = a->group_med, *gb = b->group_med;
@@ -51,7 +66,7 @@ void vk_compare_row(struct vk_compare_row *r, double threshold, double machine)
 	}
 	r->p = vk_mann_whitney_p(ga, na, gb, nb);
 	r->shift = vk_hodges_lehmann(ga, na, gb, nb);
-	judge(r, threshold, machine);
+	judge(r, threshold, machine_for(r, m));
 }
 
 int vk_compare_no_verdict(const struct vk_compare_row *r)
@@ -59,9 +74,9 @@ int vk_compare_no_verdict(const struct vk_compare_row *r)
 	return !strcmp(r->verdict, VK_VERDICT_FEW) || !strcmp(r->verdict, VK_VERDICT_MOVED);
 }
 
-double vk_compare_machine(double ref_ratio)
+double vk_compare_moved(double ratio)
 {
-	return isfinite(ref_ratio) ? fabs(ref_ratio - 100) : 0;
+	return isfinite(ratio) ? fabs(ratio - 100) : 0;
 }
 
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n)

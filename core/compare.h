@@ -55,16 +55,29 @@ struct vk_compare_row {
 };
 
 /*
- * Fill r from its old and new series; threshold is in percent, and
- * machine is how far the reference loop moved between the runs, in
- * percent: beyond the threshold no row gets a verdict, and below it a row
- * is significant only where it moved further than the machine did.
+ * How far the machine moved between two bench runs, by the reference
+ * loops they timed (struct vk_bench_ref): new/old in percent, NAN when a
+ * file has none. sys_ns is the old run's syscall, to tell which calls cost
+ * one.
  */
-void vk_compare_row(struct vk_compare_row *r, double threshold, double machine);
+struct vk_compare_machine {
+	double cpu_ratio, sys_ratio;
+	double sys_ns;
+};
+
+/*
+ * Fill r from its old and new series; threshold is in percent. Where the
+ * machine moved beyond the threshold no row gets a verdict; below it, a
+ * row is significant only where it moved further than the machine did.
+ * The syscall reference counts for a call that costs half a syscall or
+ * more, which enters the kernel itself. m is NULL side by side.
+ */
+void vk_compare_row(struct vk_compare_row *r, double threshold,
+		    const struct vk_compare_machine *m);
 /* Whether r got no verdict: too few runs, or the machine moved. */
 int vk_compare_no_verdict(const struct vk_compare_row *r);
-/* How far a reference ratio (new / old, percent) is from 100; 0 if unknown. */
-double vk_compare_machine(double ref_ratio);
+/* How far a reference ratio (percent) is from 100; 0 if unknown. */
+double vk_compare_moved(double ratio);
 /* The geometric mean of the rows' new/old median ratios (1: no change). */
 double vk_compare_geomean(const struct vk_compare_row *rows, size_t n);
 

@@ -33,10 +33,10 @@ struct vk_bench_report {
 	long voluntary, involuntary;	/* context switches during the run */
 	int disturbed;
 	struct vk_warnings warnings;	/* the machine's setup, each with its fix */
-	/* The reference loop, ns per step: the run's (the median of its
-	 * processes') and each process's. */
-	double reference;
-	double ref[VK_BENCH_MAX_GROUPS];
+	/* The reference loops: the run's (the median of its processes')
+	 * and each process's. */
+	struct vk_bench_ref reference;
+	struct vk_bench_ref ref[VK_BENCH_MAX_GROUPS];
 	int nref;
 	size_t n;
 	const struct vk_bench_result *r;

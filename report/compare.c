@@ -44,19 +44,25 @@ void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *c)
 	fprintf(f, "; geometric mean %.3f\n", c->geomean);
 }
 
-/* The reference loop in each file: how far the machine's own speed moved. */
+/* The reference loops in each file: how far the machine's own speed moved. */
 static void reference(FILE *f, const struct vk_compare_report *c)
 {
 	if (c->interleaved)
 		return;
-	if (!isfinite(c->ref_ratio)) {
+	if (!isfinite(c->machine.cpu_ratio)) {
 		fprintf(f, "reference    unknown (a file has no reference loop): a change of the machine's speed cannot be told\n\n");
 		return;
 	}
-	fprintf(f, "reference    %.3f -> %.3f ns per step, %.1f%%: %s\n\n", c->ref_old, c->ref_new,
-		c->ref_ratio,
+	fprintf(f, "reference    %.3f -> %.3f ns per step, %.1f%%: %s\n", c->ref_old, c->ref_new,
+		c->machine.cpu_ratio,
 		c->machine_moved ? "the machine's own speed moved beyond the threshold; no verdicts"
 				 : "the machine's own speed held");
+	if (isfinite(c->machine.sys_ratio))
+		fprintf(f, "syscall      %.1f -> %.1f ns (getppid), %.1f%%: %s\n", c->sys_old,
+			c->sys_new, c->machine.sys_ratio,
+			c->syscall_moved ? "the kernel's entry and exit moved beyond the threshold; no verdicts on calls that cost a syscall"
+					 : "the kernel's entry and exit held");
+	fputc('\n', f);
 }
 
 /* The two files' environments, a line each: the value, or old -> new. */
@@ -142,8 +148,12 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 		vk_json_object(&j, "reference");
 		vk_json_double(&j, "old_ns_per_step", c->ref_old);
 		vk_json_double(&j, "new_ns_per_step", c->ref_new);
-		vk_json_double(&j, "ratio_pct", c->ref_ratio);
+		vk_json_double(&j, "ratio_pct", c->machine.cpu_ratio);
 		vk_json_bool(&j, "machine_moved", c->machine_moved);
+		vk_json_double(&j, "old_syscall_ns", c->sys_old);
+		vk_json_double(&j, "new_syscall_ns", c->sys_new);
+		vk_json_double(&j, "syscall_ratio_pct", c->machine.sys_ratio);
+		vk_json_bool(&j, "syscall_moved", c->syscall_moved);
 		vk_json_end(&j);
 	}
 	vk_json_array(&j, "results");

@@ -27,10 +27,12 @@ struct vk_compare_report {
 	size_t nrows;
 	size_t regressions, improvements, significant_within;
 	size_t no_verdict;	/* too few runs, or the machine moved */
-	/* The reference loop, ns per step in each file (NAN: unknown), their
-	 * ratio new/old in percent, and whether it moved beyond threshold. */
-	double ref_old, ref_new, ref_ratio;
-	int machine_moved;
+	/* The reference loops in each file (NAN: unknown): ns per step of the
+	 * multiply-adds and per syscall; their ratios; whether each moved
+	 * beyond the threshold. Files only. */
+	double ref_old, ref_new, sys_old, sys_new;
+	struct vk_compare_machine machine;
+	int machine_moved, syscall_moved;
 	size_t not_compared;	/* skipped, or on one side only */
 	double geomean;		/* of the new/old ratios; 1 is no change */
 	struct vk_env_field env[VK_ENV_FIELDS];	/* two files' environments */

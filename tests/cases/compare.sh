@@ -7,11 +7,12 @@
 "$O/tests/stats"
 "$O/tests/json_read"
 
-# bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES]: a bench file whose
+# bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL]: a bench file whose
 # clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns
 # times FACTOR, from PROCESSES (8) processes of 3 samples each; time's are
 # the same in every file, and getrandom's libc path was skipped. The
-# reference loop took REFERENCE (1.0) ns per step. Escapes, exponents and
+# reference loop took REFERENCE (1.0) ns per step, and getppid SYSCALL
+# (100) ns. Escapes, exponents and
 # unknown keys are there for the reader to get past.
 bench() {
 	local flat procs
@@ -27,7 +28,7 @@ bench() {
   "clocksource": "tsc",
   "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-8}, "cpu": 0, "cold": false},
   "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
-  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [1.0]},
+  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [1.0], "syscall_ns": ${6:-100}},
   "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
   "results": [
     {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 24,
@@ -123,6 +124,18 @@ contains "the machine held: said above the table" "$TMP/out" \
 bench slight-moved.json 1.02 x86_64 1.015
 expect_status 0 "the machine moved 1.5%: a 2% change exits 0" "$VK" compare old.json slight-moved.json
 contains "the machine moved 1.5%: a 2% change is not significant" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~')"
+# The syscall's own cost moved: calls that cost half a syscall or more
+# get no verdict (here clock_gettime's 22.6 ns against a 20 ns syscall),
+# cheaper ones keep theirs.
+bench sys-old.json 1 x86_64 1.0 8 20
+bench sys-new.json 1.10 x86_64 1.0 8 24
+expect_status 0 "the syscall moved 20%: exits 0" "$VK" compare sys-old.json sys-new.json
+contains "the syscall moved: said above the table" "$TMP/out" \
+	'^syscall +20\.0 -> 24\.0 ns \(getppid\), 120\.0%: the kernel.s entry and exit moved beyond the threshold; no verdicts on calls that cost a syscall$'
+contains "the syscall moved: a call that costs one has no verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* the machine moved: no verdict')"
+contains "the syscall moved: a cheaper call keeps its verdict" "$TMP/out" "$(row time '~')"
+bench sys-held.json 1.10 x86_64 1.0 8 20.5
+expect_status 1 "the syscall held (2.5%): the 10% slowdown is a regression" "$VK" compare sys-old.json sys-held.json
 "$VK" compare --output "$TMP/moved" old.json moved.json >/dev/null
 contains "the machine moved: KTAP skips the row, saying why" "$TMP/moved/report.ktap" \
 	'^ok 1 clock-gettime-monotonic vdso # SKIP the machine moved: no verdict$'
