@@ -33,7 +33,7 @@ static const char usage[] =
 	"  -d, --duration SECONDS  budget per API and path, shared by the processes\n"
 	"                          (default 0.08)\n"
 	"  -n, --samples N         samples per API and path in each process\n"
-	"                          (default 5, 2-64)\n"
+	"                          (default 5, 2-512)\n"
 	"  -P, --processes N       worker processes, each a fresh exec run in turn\n"
 	"                          (default 10, 1-64; N * samples at most 512)\n"
 	"  -c, --cpu N             pin to CPU N (default: the CPU it starts on)\n"
@@ -60,8 +60,8 @@ int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opt
 	case 'n':
 		if (vk_parse_count(cmd, "--samples", arg, &o->samples))
 			return VK_EXIT_USAGE;
-		if (o->samples < 2 || o->samples > 64)
-			return vk_usage_error(cmd, "--samples takes 2 to 64");
+		if (o->samples < 2 || o->samples > VK_BENCH_MAX_SAMPLES)
+			return vk_usage_error(cmd, "--samples takes 2 to %d", VK_BENCH_MAX_SAMPLES);
 		return VK_OPT_GO_ON;
 	case 'c':
 		if (vk_parse_count(cmd, "--cpu", arg, &n))

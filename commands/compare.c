@@ -55,7 +55,7 @@ static const char usage[] =
 	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
-	"  -n, --samples N          with --impl: samples per side (default 48, 2-64)\n"
+	"  -n, --samples N          with --impl: samples per side (default 96, 2-512)\n"
 	"  -K, --copies K           with --impl: loads per library (default 12, 1-16)\n"
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
@@ -708,7 +708,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
 		.rep = { .version = vk_version, .threshold = 5 },
-		.m = { .seconds = 0.2, .samples = 48, .cpu = -1 },
+		.m = { .seconds = 0.2, .samples = 96, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
 	};
 	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);

@@ -12,11 +12,12 @@
 #   A/A          two separate whole-table runs of the same binary, compared:
 #                at most 1 significant row per 100, over 3 trials; rows
 #                that say "the machine moved" are counted apart
-#   separate     a planted 5% slowdown (tests/impl/slow-5pct.c), one bench
-#                run a side, called significant in >= 9 of 10 trials
+#   separate     a planted 5% slowdown (tests/impl/syscalls-21.c against
+#                syscalls-20.c), one bench run a side, called significant
+#                in >= 9 of 10 trials
 #   side by side compare --impl A --impl B, in one process: a planted 2%
-#                slowdown significant in >= 9 of 10 trials, two identical
-#                libraries in <= 1 of 10
+#                slowdown (syscalls-51.c against syscalls-50.c) significant
+#                in >= 9 of 10 trials, two identical libraries in <= 1 of 10
 # TRIALS (10) and AA_TRIALS (3) set the trials.
 set -u
 O=${O:-build}
@@ -96,22 +97,22 @@ verdict "speed: a whole-table run took at most ${slowest} s (target <= 15 s)" "$
 verdict "A/A: $significant significant of $compared rows, $moved without a verdict as the machine moved (target <= 1 per 100)" \
 	"$(( significant * 100 <= compared ))"
 
-# Two copies of the pass-through, so that the identical pair is two
-# libraries loaded apart, as two builds of the same code would be.
-cp "$IMPL/passthrough.so" "$tmp/passthrough-copy.so"
-
 ratio() {
 	sed -n 's/^      "ratio_pct": \([0-9.]*\).*/\1/p' "$tmp/cmp.json" | head -n 1 | xargs printf "%.1f"
 }
-# trials HOW PCT: TRIALS trials of HOW OLD NEW (true when it calls the
-# change significant) on a pair slowed by PCT% and on the identical pair;
-# sets slow and same to how often each was called significant.
+# trials HOW BASE SLOWER: TRIALS trials of HOW OLD NEW (true when it calls
+# the change significant) on BASE against SLOWER and on BASE against a
+# copy of itself (two libraries loaded apart, as two builds of the same
+# code would be); sets slow and same to how often each was significant.
+# The plants are tests/impl/syscalls-K.c: K syscalls a call, so that K + 1
+# against K is the same slowdown in every trial.
 trials() {
 	slow=0 same=0
+	cp "$IMPL/$2.so" "$tmp/$2-copy.so"
 	for i in $(seq 1 "$TRIALS"); do
-		VK_SLOWDOWN_PCT=$2 "$1" "$IMPL/passthrough.so" "$IMPL/slow-5pct.so" && slow=$((slow + 1))
+		"$1" "$IMPL/$2.so" "$IMPL/$3.so" && slow=$((slow + 1))
 		r1=$(ratio) v1=$(sed -n 's/^      "verdict": "\(.*\)",*$/\1/p' "$tmp/cmp.json" | head -n 1)
-		"$1" "$IMPL/passthrough.so" "$tmp/passthrough-copy.so" && same=$((same + 1))
+		"$1" "$IMPL/$2.so" "$tmp/$2-copy.so" && same=$((same + 1))
 		echo "  trial $i: slowed ${r1}% ($v1), identical $(ratio)%"
 	done
 }
@@ -130,12 +131,14 @@ files() {
 }
 
 echo "# separate runs: $TRIALS trials of $VK bench --cpu $cpu --impl A --paths impl $api, then --impl B, then compare A.json B.json"
-trials files 5
+echo "  A: 20 syscalls a call, B: 21 (5% slower)"
+trials files syscalls-20 syscalls-21
 verdict "separate runs: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
 echo "  (identical pair significant in $same of $TRIALS)"
 
 echo "# side by side: $TRIALS trials of $VK compare --cpu $cpu --impl A --impl B $api (one process)"
-trials ab 2
+echo "  A: 50 syscalls a call, B: 51 (2% slower)"
+trials ab syscalls-50 syscalls-51
 verdict "side by side: 2% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
 verdict "side by side: identical pair significant in $same of $TRIALS (target <= 1)" "$(( same * 10 <= TRIALS ))"
 [ "$missed" = 0 ]
