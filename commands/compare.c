@@ -17,8 +17,8 @@
 
 #define SCHEMA "vdsokit-bench/1"
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
-#define MAX_COPIES 16
-#define DEFAULT_COPIES 12
+#define MAX_COPIES 32
+#define DEFAULT_COPIES 16
 
 static const char usage[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
@@ -55,8 +55,8 @@ static const char usage[] =
 	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
-	"  -n, --samples N          with --impl: samples per side (default 96, 2-512)\n"
-	"  -K, --copies K           with --impl: loads per library (default 12, 1-16)\n"
+	"  -n, --samples N          with --impl: samples per side (default 128, 2-512)\n"
+	"  -K, --copies K           with --impl: loads per library (default 16, 1-32)\n"
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
@@ -708,7 +708,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
 		.rep = { .version = vk_version, .threshold = 5 },
-		.m = { .seconds = 0.2, .samples = 96, .cpu = -1 },
+		.m = { .seconds = 0.2, .samples = 128, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
 	};
 	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);

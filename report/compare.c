@@ -87,8 +87,8 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 	int wapi = 3, wpath = 4;
 
 	if (c->interleaved)
-		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process, each library loaded %d times)\n\n",
-			c->old, c->new, c->copies);
+		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process, each library loaded %d time%s)\n\n",
+			c->old, c->new, c->copies, plural(c->copies));
 	env_diff(f, c);
 	reference(f, c);
 	for (size_t i = 0; i < c->nrows; i++) {

@@ -295,7 +295,7 @@ EOF
 IMPL=$O/tests/impl
 cp "$IMPL/passthrough.so" copy.so
 side() {
-	"$VK" compare -d 0.05 -n 24 "$@"
+	"$VK" compare -d 0.05 -n 32 "$@"
 }
 expect_status 0 "side by side: identical libraries exit 0" \
 	side --impl "$IMPL/passthrough.so" --impl ./copy.so clock-gettime-monotonic time
@@ -310,6 +310,17 @@ expect_status 1 "side by side: the syscall pass-through is slower than the vDSO"
 	side --impl "$IMPL/passthrough.so" --format json time
 contains "side by side, json: says it was interleaved" "$TMP/out" '"interleaved": true'
 contains "side by side, json: the row is vdso against impl" "$TMP/out" '"path": "vdso:impl"'
+# Each library is loaded --copies times, the groups the test compares:
+# one copy a side is too few for a verdict, however slow.
+VK_SLOWDOWN_PCT=30 expect_status 0 "side by side: one copy a side exits 0 on a 30% slowdown" \
+	side --copies 1 -n 4 --impl "$IMPL/passthrough.so" --impl "$IMPL/slow-5pct.so" clock-gettime-monotonic
+contains "side by side: one copy a side is too few runs for a verdict" "$TMP/out" \
+	'^clock-gettime-monotonic +impl .* too few runs for a verdict$'
+contains "side by side: and says how many loads" "$TMP/out" '^\(measured in turn in one process, each library loaded 1 time\)$'
+expect_status 2 "side by side: --copies 33 is refused" side --copies 33 --impl ./copy.so time
+contains "side by side: --copies 33 is said" "$TMP/err" '--copies takes 1 to 32'
+expect_status 2 "side by side: fewer than 2 samples a copy is refused" "$VK" compare -n 8 --impl ./copy.so time
+contains "side by side: fewer than 2 samples a copy is said" "$TMP/err" '--samples is 8: at least 2 per copy, 32 in all'
 expect_status 2 "side by side: a third --impl" side --impl a.so --impl b.so --impl c.so
 contains "side by side: a third --impl is said" "$TMP/err" 'given at most twice'
 expect_status 2 "side by side: -d without --impl" "$VK" compare -d 1 old.json same.json
