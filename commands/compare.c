@@ -18,7 +18,7 @@
 #define SCHEMA "vdsokit-bench/1"
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
 #define MAX_COPIES 32
-#define DEFAULT_COPIES 16
+#define DEFAULT_COPIES 24
 
 static const char usage[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
@@ -33,6 +33,9 @@ static const char usage[] =
 	"copies. For each API and path with samples on both sides: the medians of\n"
 	"the group medians, their ratio new/old in percent with its 95% bootstrap\n"
 	"interval, the Mann-Whitney p-value of the group medians, and a verdict.\n"
+	"Side by side, each copy of NEW is measured next to a copy of OLD: the\n"
+	"ratio is the median of the pairs' ratios, and the test the signed-rank\n"
+	"test on them, which needs 11 pairs.\n"
 	"A change is significant when p < 0.001 and the ratio is more than 1% from\n"
 	"100%; it is a 'regression' or an 'improvement' when it is also beyond\n"
 	"100% +- PCT, else '~ (significant)'; any other row is '~'. A side of\n"
@@ -55,8 +58,8 @@ static const char usage[] =
 	"                           (self-contained: inline SVG, no script)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
-	"  -n, --samples N          with --impl: samples per side (default 128, 2-512)\n"
-	"  -K, --copies K           with --impl: loads per library (default 16, 1-32)\n"
+	"  -n, --samples N          with --impl: samples per side (default 192, 2-512)\n"
+	"  -K, --copies K           with --impl: loads per library (default 24, 1-32)\n"
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
@@ -515,7 +518,26 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *bc)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n, bc->api);
 }
 
-/* Side k's copies (res[k], res[k + 2], ...) as one series, a group a copy. */
+/*
+ * Copy j's ratio to the old side's copy j: the median over the rounds of
+ * each sample's ratio to the old one taken next to it.
+ */
+static double pair_ratio(const struct vk_bench_result *old, const struct vk_bench_result *new)
+{
+	double ratio[VK_BENCH_MAX_SAMPLES];
+	int n = 0;
+
+	for (int i = 0; i < old->n && i < new->n; i++) {
+		if (old->samples[i] > 0 && new->samples[i] > 0)
+			ratio[n++] = new->samples[i] / old->samples[i];
+	}
+	return n ? vk_median(ratio, n) : NAN;
+}
+
+/*
+ * Side k's copies (res[k], res[k + 2], ...) as one series, a group a copy;
+ * the new side's also with each copy's ratio to the old side's.
+ */
 static int fill_series(struct vk_series *s, const char *api, const char *path,
 		       const struct vk_bench_result *res, int k, int copies)
 {
@@ -526,7 +548,8 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 		return 0;
 	s->ns = calloc(copies * res[k].n, sizeof(double));
 	s->group_med = calloc(copies, sizeof(double));
-	if (!s->ns || !s->group_med)
+	s->pair = k ? calloc(copies, sizeof(double)) : NULL;
+	if (!s->ns || !s->group_med || (k && !s->pair))
 		return -1;
 	for (int j = 0; j < copies; j++) {
 		const struct vk_bench_result *r = &res[2 * j + k];
@@ -534,6 +557,8 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 		memcpy(s->ns + n, r->samples, r->n * sizeof(double));
 		n += r->n;
 		s->group_med[j] = r->median;
+		if (k)
+			s->pair[j] = pair_ratio(&res[2 * j], r);
 	}
 	s->n = n;
 	s->ngroups = copies;
@@ -602,6 +627,7 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	for (size_t i = 0; ser && i < 2 * n; i++) {
 		free(ser[i].ns);
 		free(ser[i].group_med);
+		free(ser[i].pair);
 	}
 	free(ser);
 	return status;
@@ -708,7 +734,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
 		.rep = { .version = vk_version, .threshold = 5 },
-		.m = { .seconds = 0.2, .samples = 128, .cpu = -1 },
+		.m = { .seconds = 0.2, .samples = 192, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
 	};
 	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);

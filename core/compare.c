@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
@@ -12,7 +13,9 @@
 
 static void judge(struct vk_compare_row *r, double threshold, double machine)
 {
-	int few = r->old->ngroups < VK_VERDICT_GROUPS || r->new->ngroups < VK_VERDICT_GROUPS;
+	int few = r->new->pair ? r->new->ngroups < VK_VERDICT_PAIRS
+			       : r->old->ngroups < VK_VERDICT_GROUPS ||
+					 r->new->ngroups < VK_VERDICT_GROUPS;
 
 	/* No verdict, and nothing called significant either. */
 	if (few || machine > threshold) {
@@ -44,15 +47,41 @@ static double machine_for(const struct vk_compare_row *r, const struct vk_compar
 	return moved;
 }
 
-void vk_compare_row(struct vk_compare_row *r, double threshold,
-		    const struct vk_compare_machine *m)
+/*
+ * Side by side, the copies come in pairs measured in turn: the ratio is
+ * the median of the pairs', its interval theirs, and the test the
+ * signed-rank test on their logarithms, so that what moved both of a pair
+ * cancels out.
+ */
+static void paired(struct vk_compare_row *r)
+{
+	const struct vk_series *b = r->new;
+	double *logs = calloc(b->ngroups, sizeof(*logs)), *pair = calloc(b->ngroups, sizeof(*pair));
+
+	r->p = r->ratio = r->lo = r->hi = NAN;
+	if (logs && pair) {
+		for (size_t j = 0; j < b->ngroups; j++) {
+			pair[j] = b->pair[j];
+			logs[j] = log(b->pair[j]);
+		}
+		r->p = vk_signed_rank_p(logs, b->ngroups);
+		vk_bootstrap_median_ci(pair, b->ngroups, CONF, BOOT_ITERS, BOOT_SEED, &r->lo,
+				       &r->hi);
+		r->ratio = vk_median(pair, b->ngroups) * 100;
+		r->lo *= 100;
+		r->hi *= 100;
+	}
+	free(logs);
+	free(pair);
+}
+
+/* Files: the two runs' group medians, independent of each other. */
+static void unpaired(struct vk_compare_row *r)
 {
 	const struct vk_series *a = r->old, *b = r->new;
 	double *ga = a->group_med, *gb = b->group_med;
 	size_t na = a->ngroups, nb = b->ngroups;
 
-	r->old_med = vk_median(ga, na);
-	r->new_med = vk_median(gb, nb);
 	r->ratio = r->lo = r->hi = NAN;
 	/* A ratio to a median of zero or less (overhead subtracted) means nothing. */
 	if (r->old_med > 0) {
@@ -65,7 +94,20 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
 		}
 	}
 	r->p = vk_mann_whitney_p(ga, na, gb, nb);
-	r->shift = vk_hodges_lehmann(ga, na, gb, nb);
+}
+
+void vk_compare_row(struct vk_compare_row *r, double threshold,
+		    const struct vk_compare_machine *m)
+{
+	const struct vk_series *a = r->old, *b = r->new;
+
+	r->old_med = vk_median(a->group_med, a->ngroups);
+	r->new_med = vk_median(b->group_med, b->ngroups);
+	if (b->pair)
+		paired(r);
+	else
+		unpaired(r);
+	r->shift = vk_hodges_lehmann(a->group_med, a->ngroups, b->group_med, b->ngroups);
 	judge(r, threshold, machine_for(r, m));
 }
 

@@ -29,8 +29,10 @@
  */
 #define VK_COMPARE_RESOLUTION_PCT 1.0
 /* Groups a side needs for a verdict: with 7 against 7, Mann-Whitney's
- * smallest two-sided p is 2/3432 = 0.0006, under VK_COMPARE_ALPHA. */
+ * smallest two-sided p is 2/3432 = 0.0006, under VK_COMPARE_ALPHA; with
+ * 11 pairs, the signed-rank test's is 2/2048 = 0.001. */
 #define VK_VERDICT_GROUPS 7
+#define VK_VERDICT_PAIRS 11
 
 #define VK_VERDICT_FEW "too few runs for a verdict"
 #define VK_VERDICT_MOVED "the machine moved: no verdict"
@@ -41,13 +43,19 @@ struct vk_series {
 	size_t n;
 	double *group_med;	/* each group's median; reordered by compare */
 	size_t ngroups;
+	/*
+	 * Side by side, in the new series: group j's ratio to the old
+	 * series' group j, the median over the rounds of each sample's
+	 * ratio to the old one taken just before or after it. NULL for files.
+	 */
+	double *pair;
 };
 
 struct vk_compare_row {
 	const struct vk_series *old, *new;
 	double old_med, new_med;	/* ns */
 	double ratio, lo, hi;		/* new / old in percent, its 95% interval */
-	double p;			/* Mann-Whitney on the group medians */
+	double p;	/* Mann-Whitney on the group medians, or signed-rank on the pairs */
 	double shift;			/* Hodges-Lehmann: new - old, ns */
 	/* "regression", "improvement", "~", VK_VERDICT_FEW or VK_VERDICT_MOVED */
 	const char *verdict;

@@ -278,6 +278,83 @@ double vk_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 	return erfc(z / sqrt(2));
 }
 
+/* A value with where it came from, to rank by magnitude. */
+struct signed_value {
+	double abs;
+	int positive;
+};
+
+static int cmp_abs(const void *pa, const void *pb)
+{
+	const struct signed_value *a = pa, *b = pb;
+
+	return (a->abs > b->abs) - (a->abs < b->abs);
+}
+
+/*
+ * The exact two-sided p of W+ = w for m untied nonzero differences: each
+ * of the 2^m sign patterns is equally likely, and W+'s counts come from
+ * adding the ranks one at a time. Exact in doubles for m <= 30.
+ */
+static double signed_rank_exact(double w, size_t m)
+{
+	size_t top = m * (m + 1) / 2;
+	double *c = calloc(top + 1, sizeof(*c)), below = 0;
+
+	if (!c)
+		return NAN;
+	c[0] = 1;
+	for (size_t k = 1; k <= m; k++) {
+		for (size_t j = top; j >= k; j--)
+			c[j] += c[j - k];
+	}
+	if (w > (double)top / 2)
+		w = (double)top - w;
+	for (size_t j = 0; j <= top && (double)j <= w; j++)
+		below += c[j];
+	free(c);
+	below = below * 2 / ldexp(1, (int)m);
+	return below < 1 ? below : 1;
+}
+
+double vk_signed_rank_p(const double *d, size_t n)
+{
+	struct signed_value *v = calloc(n ? n : 1, sizeof(*v));
+	double w = 0, ties = 0, mu, var, z, m;
+	size_t k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] != 0 && isfinite(d[i]))
+			v[k++] = (struct signed_value){ fabs(d[i]), d[i] > 0 };
+	}
+	qsort(v, k, sizeof(*v), cmp_abs);
+	/* Ties share their average rank. */
+	for (size_t i = 0, j; i < k; i = j) {
+		double t;
+
+		for (j = i + 1; j < k && v[j].abs == v[i].abs; j++)
+			;
+		t = (double)(j - i);
+		ties += t * t * t - t;
+		for (size_t q = i; q < j; q++)
+			w += v[q].positive ? (double)(i + j + 1) / 2 : 0;
+	}
+	free(v);
+	if (k == 0)
+		return 1;
+	if (ties == 0 && k <= 30)
+		return signed_rank_exact(w, k);
+	m = (double)k;
+	mu = m * (m + 1) / 4;
+	var = m * (m + 1) * (2 * m + 1) / 24 - ties / 48;
+	if (var <= 0)
+		return 1;
+	z = (fabs(w - mu) - 0.5) / sqrt(var);
+	return z <= 0 ? 1 : erfc(z / sqrt(2));
+}
+
 double vk_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb)
 {
 	double *d, shift;

@@ -40,6 +40,14 @@ void vk_bootstrap_ratio_ci(const double *a, size_t na, const double *b, size_t n
  * corrections, good from about 5 samples each.
  */
 double vk_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+/*
+ * Two-sided p-value of the Wilcoxon signed-rank test that the differences
+ * d are centred on 0: zeros and infinities dropped, ties sharing their
+ * average rank;
+ * exact for up to 30 untied differences, else the normal approximation
+ * with tie and continuity corrections.
+ */
+double vk_signed_rank_p(const double *d, size_t n);
 /* Hodges-Lehmann shift: the median of every difference b[j] - a[i]. */
 double vk_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
 

@@ -295,7 +295,7 @@ EOF
 IMPL=$O/tests/impl
 cp "$IMPL/passthrough.so" copy.so
 side() {
-	"$VK" compare -d 0.05 -n 32 "$@"
+	"$VK" compare -d 0.05 -n 48 "$@"
 }
 expect_status 0 "side by side: identical libraries exit 0" \
 	side --impl "$IMPL/passthrough.so" --impl ./copy.so clock-gettime-monotonic time
@@ -320,7 +320,7 @@ contains "side by side: and says how many loads" "$TMP/out" '^\(measured in turn
 expect_status 2 "side by side: --copies 33 is refused" side --copies 33 --impl ./copy.so time
 contains "side by side: --copies 33 is said" "$TMP/err" '--copies takes 1 to 32'
 expect_status 2 "side by side: fewer than 2 samples a copy is refused" "$VK" compare -n 8 --impl ./copy.so time
-contains "side by side: fewer than 2 samples a copy is said" "$TMP/err" '--samples is 8: at least 2 per copy, 32 in all'
+contains "side by side: fewer than 2 samples a copy is said" "$TMP/err" '--samples is 8: at least 2 per copy, 48 in all'
 expect_status 2 "side by side: a third --impl" side --impl a.so --impl b.so --impl c.so
 contains "side by side: a third --impl is said" "$TMP/err" 'given at most twice'
 expect_status 2 "side by side: -d without --impl" "$VK" compare -d 1 old.json same.json

@@ -160,6 +160,20 @@ static void test_mann_whitney(void)
 	CHECK(p > 0.2, "MWU p of two samples of one distribution is > 0.2 (%.2g)", p);
 }
 
+static void test_signed_rank(void)
+{
+	double up[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, mixed[] = { 1, -2, 3, -4, 5, -6 };
+	double mostly[] = { 0.5, 1.5, -0.25, 2.5, 3.5, 4.5, -1.25, 5.5, 6.5, 7.5 };
+	double zeros[] = { 0, 0, 0 }, with_zero[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	/* Against a count of every sign pattern. */
+	CHECK(near(vk_signed_rank_p(up, 8), 2.0 / 256, 1e-12), "signed rank: 8 of 8 positive");
+	CHECK(near(vk_signed_rank_p(mixed, 6), 0.84375, 1e-12), "signed rank: alternating signs");
+	CHECK(near(vk_signed_rank_p(mostly, 10), 0.013671875, 1e-12), "signed rank: 8 of 10 positive");
+	CHECK(vk_signed_rank_p(zeros, 3) == 1, "signed rank: all zero is no evidence");
+	CHECK(near(vk_signed_rank_p(with_zero, 9), 2.0 / 256, 1e-12), "signed rank: zeros are dropped");
+}
+
 static void test_hodges_lehmann(void)
 {
 	double a[] = { 1, 2, 3 }, b[] = { 11, 12, 13 }, na[25], nb[30];
@@ -202,6 +216,7 @@ int main(void)
 	test_bootstrap();
 	test_ratio();
 	test_mann_whitney();
+	test_signed_rank();
 	test_hodges_lehmann();
 	test_multimodal();
 	return test_exit();
