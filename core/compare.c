@@ -11,62 +11,40 @@
 #define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
 #define SYSCALL_SHARE 0.5	/* of a syscall's cost: a call this dear makes one */
 
-/*
- * How the machine moved for r, in percent: the change (new/old - 100) of
- * each reference that bears on r, the register loop's always and the
- * syscall's for a call that costs half a syscall or more. lo <= 0 <= hi.
- */
-struct moved {
-	double lo, hi;
-};
-
-static struct moved machine_for(const struct vk_compare_row *r,
-				const struct vk_compare_machine *m)
-{
-	struct moved mv = { 0, 0 };
-	double change[2] = { NAN, NAN };
-
-	if (!m)
-		return mv;
-	change[0] = m->cpu_ratio - 100;
-	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
-		change[1] = m->sys_ratio - 100;
-	for (int i = 0; i < 2; i++) {
-		if (isfinite(change[i])) {
-			mv.lo = fmin(mv.lo, change[i]);
-			mv.hi = fmax(mv.hi, change[i]);
-		}
-	}
-	return mv;
-}
-
-static void judge(struct vk_compare_row *r, double threshold, struct moved mv)
+static void judge(struct vk_compare_row *r, double threshold, double machine)
 {
 	int few = r->new->pair ? r->new->ngroups < VK_VERDICT_PAIRS
 			       : r->old->ngroups < VK_VERDICT_GROUPS ||
 					 r->new->ngroups < VK_VERDICT_GROUPS;
-	double change = r->ratio - 100;
 
 	/* No verdict, and nothing called significant either. */
-	if (few || mv.hi > threshold || mv.lo < -threshold) {
+	if (few || machine > threshold) {
 		r->significant = 0;
 		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
 		return;
 	}
-	/*
-	 * A row may have moved with the machine, by as much and the same
-	 * way, but not against it: the change must leave that span by more
-	 * than the resolution.
-	 */
+	/* As much as the machine moved, a row may have moved with it. */
 	r->significant = r->p < VK_COMPARE_ALPHA &&
-			 (change > mv.hi + VK_COMPARE_RESOLUTION_PCT ||
-			  change < mv.lo - VK_COMPARE_RESOLUTION_PCT);
+			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT + machine;
 	if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
 	else if (r->significant && r->ratio < 100 - threshold)
 		r->verdict = "improvement";
 	else
 		r->verdict = "~";
+}
+
+/* How far the machine moved for r, in percent. */
+static double machine_for(const struct vk_compare_row *r, const struct vk_compare_machine *m)
+{
+	double moved;
+
+	if (!m)
+		return 0;
+	moved = vk_compare_moved(m->cpu_ratio);
+	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
+		moved = fmax(moved, vk_compare_moved(m->sys_ratio));
+	return moved;
 }
 
 /*

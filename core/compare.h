@@ -76,8 +76,7 @@ struct vk_compare_machine {
 /*
  * Fill r from its old and new series; threshold is in percent. Where the
  * machine moved beyond the threshold no row gets a verdict; below it, a
- * row is significant only where it moved further than the machine did,
- * or the other way.
+ * row is significant only where it moved further than the machine did.
  * The syscall reference counts for a call that costs half a syscall or
  * more, which enters the kernel itself. m is NULL side by side.
  */
