@@ -58,10 +58,8 @@ int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opt
 	case 'd':
 		return vk_parse_seconds(cmd, "-d", arg, &o->seconds) ? VK_EXIT_USAGE : VK_OPT_GO_ON;
 	case 'n':
-		if (vk_parse_count(cmd, "--samples", arg, &o->samples))
+		if (vk_parse_count_in(cmd, "--samples", arg, 2, VK_BENCH_MAX_SAMPLES, &o->samples))
 			return VK_EXIT_USAGE;
-		if (o->samples < 2 || o->samples > VK_BENCH_MAX_SAMPLES)
-			return vk_usage_error(cmd, "--samples takes 2 to %d", VK_BENCH_MAX_SAMPLES);
 		return VK_OPT_GO_ON;
 	case 'c':
 		if (vk_parse_count(cmd, "--cpu", arg, &n))
@@ -82,10 +80,8 @@ static int worker_option(const char *cmd, int c, const char *arg,
 		o->worker = arg;
 		return VK_OPT_GO_ON;
 	}
-	if (vk_parse_count(cmd, "--processes", arg, &n))
+	if (vk_parse_count_in(cmd, "--processes", arg, 1, VK_BENCH_MAX_GROUPS, &n))
 		return VK_EXIT_USAGE;
-	if (n < 1 || n > VK_BENCH_MAX_GROUPS)
-		return vk_usage_error(cmd, "--processes takes 1 to %d", VK_BENCH_MAX_GROUPS);
 	o->processes = n;
 	return VK_OPT_GO_ON;
 }

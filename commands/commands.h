@@ -179,6 +179,9 @@ int vk_output_write(const char *cmd, const char *dir, const struct vk_output *fi
 /* Option values: a positive number of seconds, a whole number. */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
 int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);
+/* The same, from lo to hi; else "OPT takes LO to HI". */
+int vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
+		      unsigned long long hi, unsigned long long *out);
 /*
  * Parse [-i|--image FILE] [-f|--format text|json] [-h|--help], printing
  * usage for --help. Returns -1 to go on, else the exit status to return.

@@ -107,6 +107,16 @@ int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned l
 	return 0;
 }
 
+int vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
+		      unsigned long long hi, unsigned long long *out)
+{
+	if (vk_parse_count(cmd, opt, arg, out))
+		return VK_EXIT_USAGE;
+	if (*out < lo || *out > hi)
+		return vk_usage_error(cmd, "%s takes %llu to %llu", opt, lo, hi);
+	return 0;
+}
+
 int vk_call_option(const char *cmd, int c, const char *arg, struct vk_call_opts *o,
 		   const char *usage, int (*format)(const char *), const char *formats)
 {

@@ -662,10 +662,8 @@ static int parse_copies(const char *cmd, const char *arg, int *copies)
 {
 	unsigned long long n;
 
-	if (vk_parse_count(cmd, "--copies", arg, &n))
+	if (vk_parse_count_in(cmd, "--copies", arg, 1, MAX_COPIES, &n))
 		return VK_EXIT_USAGE;
-	if (n < 1 || n > MAX_COPIES)
-		return vk_usage_error(cmd, "--copies takes 1 to %d", MAX_COPIES);
 	*copies = n;
 	return VK_EXIT_OK;
 }

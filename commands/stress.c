@@ -88,9 +88,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
 			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
 					      "settime, slew, hotplug, timens, pause, all, none", optarg);
-		if (c == 't' && (vk_parse_count(argv[0], "--threads", optarg, &o->threads) ||
-				 !o->threads || o->threads > VK_STRESS_MAX_THREADS))
-			return vk_usage_error(argv[0], "--threads: 1 to %d", VK_STRESS_MAX_THREADS);
+		if (c == 't' && vk_parse_count_in(argv[0], "--threads", optarg, 1,
+						  VK_STRESS_MAX_THREADS, &o->threads))
+			return VK_EXIT_USAGE;
 		if (c == 'P' && (vk_parse_seconds(argv[0], "--pause", optarg, &o->pause) ||
 				 o->pause < 1 || o->pause > 60))
 			return vk_usage_error(argv[0], "--pause: 1 to 60 seconds");

@@ -61,10 +61,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return VK_EXIT_USAGE;
 			break;
 		case 't':
-			if (vk_parse_count(argv[0], "--threads", optarg, &n))
+			if (vk_parse_count_in(argv[0], "--threads", optarg, 1, 64, &n))
 				return VK_EXIT_USAGE;
-			if (n < 1 || n > 64)
-				return vk_usage_error(argv[0], "--threads takes 1 to 64");
 			o->threads = n;
 			break;
 		default:
