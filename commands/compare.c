@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +9,14 @@
 
 #include "../core/bench.h"
 #include "../core/compare.h"
-#include "../core/json_read.h"
 #include "../core/stats.h"
-#include "../report/compare.h"
-#include "commands.h"
-
-#define SCHEMA "vdsokit-bench/1"
-#define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
+#include "compare_cmd.h"
 #define MAX_COPIES 32
 #define DEFAULT_COPIES 24
 
 static const char usage[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
+	"       vdsokit compare [--threshold PCT] [--format FMT] OLD.json... --vs NEW.json...\n"
 	"       vdsokit compare [OPTIONS] --impl [OLD.so] --impl NEW.so [API...]\n\n"
 	"Compare two 'vdsokit bench --format json' runs, or measure two sides in\n"
 	"turn in this one process: the kernel's vDSO against an implementation\n"
@@ -29,6 +24,12 @@ static const char usage[] =
 	"--copies times at other addresses. Separate runs differ by a few percent\n"
 	"from run to run even for the same code; side by side, that drift cancels\n"
 	"out, so that changes of a few percent can be told.\n\n"
+	"Several runs a side (boots, or bench runs minutes apart) are merged: each\n"
+	"API and path gets the processes of every run, and each reference the\n"
+	"median of every process. What moves a whole run, the machine's state at\n"
+	"its moment or a boot's layout, then averages out; one run a side cannot\n"
+	"show it, as its processes share it. Give 3 or more runs a side to tell a\n"
+	"change of 5% between kernels on a machine whose speed drifts.\n\n"
 	"Samples come in groups: a bench file's worker processes, or the loaded\n"
 	"copies. For each API and path with samples on both sides: the medians of\n"
 	"the group medians, their ratio new/old in percent with its 95% bootstrap\n"
@@ -56,6 +57,8 @@ static const char usage[] =
 	"                           after and ratio table for a commit message\n"
 	"  -o, --output DIR         also write DIR/report.txt, .json, .ktap and .html\n"
 	"                           (self-contained: inline SVG, no script)\n"
+	"      --vs                 the files before it are the old side, those after\n"
+	"                           it the new (up to 64 a side)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
 	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
 	"  -n, --samples N          with --impl: samples per side (default 192, 2-512)\n"
@@ -65,13 +68,6 @@ static const char usage[] =
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
 	"2 usage error or a bad file, 4 nothing could be measured.\n";
 
-struct bench_file {
-	const char *name;
-	struct vk_jval *doc;
-	struct vk_series *s;	/* one per element of "results" */
-	size_t n;
-};
-
 struct compare {
 	struct vk_compare_report rep;
 	struct vk_compare_row *rows;
@@ -80,264 +76,10 @@ struct compare {
 	int nimpl;
 	int copies;		/* loads of each library */
 	const char *outdir;	/* --output */
+	char *args[2 * VK_COMPARE_MAX_RUNS + VK_BENCH_MAX_CASES];	/* files, or APIs */
+	int nargs;
+	int vs;			/* files before --vs: the old side; -1 without it */
 };
-
-/* Print "vdsokit compare: FILE: message"; returns the exit status. */
-__attribute__((format(printf, 3, 4)))
-static int bad_file(const char *cmd, const struct bench_file *f, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: %s: ", cmd, f->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return VK_EXIT_USAGE;
-}
-
-/* The whole file, or NULL after saying why. */
-static char *read_file(const char *cmd, const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	const char *why = f ? NULL : strerror(errno);
-	size_t cap = 0, got = 1;
-	char *buf = NULL, *grown;
-
-	*len = 0;
-	while (!why && got) {
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 1 << 16;
-			grown = cap <= MAX_FILE ? realloc(buf, cap) : NULL;
-			if (!grown) {
-				why = cap > MAX_FILE ? "larger than 64 MiB" : strerror(ENOMEM);
-				break;
-			}
-			buf = grown;
-		}
-		got = fread(buf + *len, 1, cap - *len, f);
-		*len += got;
-		if (ferror(f))
-			why = strerror(errno);
-	}
-	if (f)
-		fclose(f);
-	if (why) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, why);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-/* A JSON array of numbers into x[0..n), which must hold vk_jarray_len(v). */
-static int read_numbers(const struct vk_jval *v, double *x)
-{
-	for (size_t k = 0; k < vk_jarray_len(v); k++) {
-		x[k] = vk_jnum(vk_jarray_at(v, k));
-		if (isnan(x[k]))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Each process's samples ("process_samples_ns", an array of arrays), or,
- * in a file from before processes, "samples_ns" as one process.
- */
-static int read_groups(const char *cmd, struct bench_file *f, const struct vk_jval *r, size_t i)
-{
-	const struct vk_jval *procs = vk_jget(r, "process_samples_ns");
-	struct vk_series *s = &f->s[i];
-	size_t ngroups = procs ? vk_jarray_len(procs) : 1;
-
-	s->group_med = calloc(ngroups, sizeof(*s->group_med));
-	if (!s->group_med)
-		return bad_file(cmd, f, "%s", strerror(ENOMEM));
-	for (size_t g = 0; g < ngroups; g++) {
-		const struct vk_jval *one = procs ? vk_jarray_at(procs, g) : vk_jget(r, "samples_ns");
-		size_t n = vk_jarray_len(one);
-		double *x = calloc(n ? n : 1, sizeof(*x));
-
-		if (!x)
-			return bad_file(cmd, f, "%s", strerror(ENOMEM));
-		if (!n || read_numbers(one, x)) {
-			free(x);
-			return bad_file(cmd, f, "results[%zu] (%s on %s): process_samples_ns[%zu] is not a non-empty array of numbers",
-					i, s->api, s->path, g);
-		}
-		s->group_med[g] = vk_median(x, n);
-		free(x);
-	}
-	s->ngroups = ngroups;
-	return 0;
-}
-
-static int read_series(const char *cmd, struct bench_file *f, const struct vk_jval *r, size_t i)
-{
-	struct vk_series *s = &f->s[i];
-	const struct vk_jval *samples;
-
-	s->api = vk_jstr(vk_jget(r, "api"));
-	s->path = vk_jstr(vk_jget(r, "path"));
-	if (!s->api || !s->path)
-		return bad_file(cmd, f, "results[%zu] has no \"%s\" string", i,
-				s->api ? "path" : "api");
-	for (size_t k = 0; k < i; k++) {
-		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
-			return bad_file(cmd, f, "results[%zu] repeats %s on %s", i, s->api,
-					s->path);
-	}
-	samples = vk_jget(r, "samples_ns");
-	if (!samples && vk_jstr(vk_jget(r, "skipped")))
-		return 0;
-	if (!samples)
-		return bad_file(cmd, f, "results[%zu] (%s on %s) has neither \"samples_ns\" nor \"skipped\"",
-				i, s->api, s->path);
-	s->n = vk_jarray_len(samples);
-	if (s->n == 0)
-		return bad_file(cmd, f, "results[%zu] (%s on %s): \"samples_ns\" is not a non-empty array",
-				i, s->api, s->path);
-	s->ns = calloc(s->n, sizeof(*s->ns));
-	if (!s->ns)
-		return bad_file(cmd, f, "%s", strerror(ENOMEM));
-	for (size_t k = 0; k < s->n; k++) {
-		s->ns[k] = vk_jnum(vk_jarray_at(samples, k));
-		if (isnan(s->ns[k]))
-			return bad_file(cmd, f, "results[%zu] (%s on %s): samples_ns[%zu] is not a number",
-					i, s->api, s->path, k);
-	}
-	return read_groups(cmd, f, r, i);
-}
-
-static int read_bench(const char *cmd, struct bench_file *f)
-{
-	const char *schema = vk_jstr(vk_jget(f->doc, "schema"));
-	const struct vk_jval *results = vk_jget(f->doc, "results");
-
-	if (!schema)
-		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
-	if (strcmp(schema, SCHEMA))
-		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", schema, SCHEMA);
-	if (!results || results->type != VK_JARRAY)
-		return bad_file(cmd, f, "no \"results\" array");
-	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
-	if (!f->s)
-		return bad_file(cmd, f, "%s", strerror(ENOMEM));
-	f->n = results->n;
-	for (size_t i = 0; i < f->n; i++) {
-		if (read_series(cmd, f, &results->items[i], i))
-			return VK_EXIT_USAGE;
-	}
-	return VK_EXIT_OK;
-}
-
-static int load(const char *cmd, const char *path, struct bench_file *f)
-{
-	struct vk_jerr err;
-	size_t len;
-	char *text = read_file(cmd, path, &len);
-
-	f->name = path;
-	if (!text)
-		return VK_EXIT_USAGE;
-	f->doc = vk_jparse(text, len, &err);
-	free(text);
-	if (!f->doc) {
-		fprintf(stderr, "%s: %s:%lu:%lu: not valid JSON: %s\n", cmd, path, err.line,
-			err.column, err.msg);
-		return VK_EXIT_USAGE;
-	}
-	return read_bench(cmd, f);
-}
-
-static void free_bench(struct bench_file *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->s[i].ns);
-		free(f->s[i].group_med);
-	}
-	free(f->s);
-	vk_jfree(f->doc);
-}
-
-/* What should match for the two runs to be comparable. */
-static const struct {
-	const char *obj, *key, *what;
-} same[] = {
-	{ "kernel", "release", "kernels" },
-	{ "kernel", "machine", "machines" },
-	{ NULL, "cpu_model", "CPU models" },
-};
-
-static const char *field(const struct vk_jval *doc, const char *obj, const char *key)
-{
-	return vk_jstr(vk_jget(obj ? vk_jget(doc, obj) : doc, key));
-}
-
-/* A different machine is worth knowing, not a reason to refuse. */
-static void warn_mismatch(const char *cmd, const struct bench_file *a, const struct bench_file *b)
-{
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const char *x = field(a->doc, same[i].obj, same[i].key);
-		const char *y = field(b->doc, same[i].obj, same[i].key);
-
-		if (x && y && strcmp(x, y))
-			fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
-				cmd, same[i].what, x, a->name, y, b->name);
-	}
-}
-
-/* The settings a reader of the table needs to trust it, old and new. */
-static void env_fields(struct vk_compare_report *rep, const struct bench_file *a,
-		       const struct bench_file *b)
-{
-	static const struct {
-		const char *what, *obj, *key;
-	} f[VK_ENV_FIELDS] = {
-		{ "kernel", "kernel", "release" },
-		{ "clocksource", NULL, "clocksource" },
-		{ "CPU model", NULL, "cpu_model" },
-		{ "governor", "environment", "governor" },
-	};
-
-	for (int i = 0; i < VK_ENV_FIELDS; i++) {
-		const char *x = field(a->doc, f[i].obj, f[i].key);
-		const char *y = field(b->doc, f[i].obj, f[i].key);
-
-		rep->env[i] = (struct vk_env_field){ f[i].what, x ? x : "unknown", y ? y : "unknown" };
-	}
-	rep->nenv = VK_ENV_FIELDS;
-}
-
-/* A file's reference figure, or NAN. */
-static double ref_of(const struct bench_file *f, const char *key)
-{
-	const struct vk_jval *v = vk_jget(vk_jget(f->doc, "reference"), key);
-
-	return v && vk_jnum(v) > 0 ? vk_jnum(v) : NAN;
-}
-
-/*
- * The reference loops' ratios between the files: how much the machine's
- * own speed moved, which no change to the vDSO can do.
- */
-static void reference(struct vk_compare_report *rep, const struct bench_file *a,
-		      const struct bench_file *b)
-{
-	struct vk_compare_machine *m = &rep->machine;
-
-	rep->ref_old = ref_of(a, "ns_per_step");
-	rep->ref_new = ref_of(b, "ns_per_step");
-	rep->sys_old = ref_of(a, "syscall_ns");
-	rep->sys_new = ref_of(b, "syscall_ns");
-	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
-	m->sys_ratio = rep->sys_new / rep->sys_old * 100;
-	m->sys_ns = isfinite(m->sys_ratio) ? rep->sys_old : 0;
-	rep->machine_moved = vk_compare_moved(m->cpu_ratio) > rep->threshold;
-	rep->syscall_moved = vk_compare_moved(m->sys_ratio) > rep->threshold;
-}
-
 static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
 				    const char *path)
 {
@@ -418,27 +160,27 @@ static int report(const char *cmd, struct compare *c, int format)
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
-static int compare_files(const char *cmd, struct compare *c, const char *old, const char *new,
-			 int format)
+/* The files before --vs (or the first) against those after it (or the second). */
+static int compare_files(const char *cmd, struct compare *c, int format)
 {
-	struct bench_file a = { 0 }, b = { 0 };
-	int status = load(cmd, old, &a);
+	struct vk_compare_runs a = { 0 }, b = { 0 };
+	int status = vk_compare_read_runs(cmd, c->args, c->vs, &a);
 
 	if (!status)
-		status = load(cmd, new, &b);
-	c->rep.old = old;
-	c->rep.new = new;
+		status = vk_compare_read_runs(cmd, c->args + c->vs, c->nargs - c->vs, &b);
+	c->rep.old = a.names ? a.names : c->args[0];
+	c->rep.new = b.names ? b.names : c->args[c->vs];
+	c->rep.old_runs = c->vs;
+	c->rep.new_runs = c->nargs - c->vs;
 	if (!status) {
-		warn_mismatch(cmd, &a, &b);
-		env_fields(&c->rep, &a, &b);
-		reference(&c->rep, &a, &b);
+		vk_compare_runs_context(cmd, &c->rep, &a, &b);
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
 		status = report(cmd, c, format);
 	free(c->rows);
-	free_bench(&a);
-	free_bench(&b);
+	vk_compare_free_runs(&a);
+	vk_compare_free_runs(&b);
 	return status;
 }
 
@@ -668,6 +410,31 @@ static int parse_copies(const char *cmd, const char *arg, int *copies)
 	return VK_EXIT_OK;
 }
 
+static int add_arg(const char *cmd, struct compare *c, char *arg)
+{
+	if (c->nargs == (int)(sizeof(c->args) / sizeof(c->args[0])))
+		return vk_usage_error(cmd, "too many arguments (at most %d files a side)",
+				      VK_COMPARE_MAX_RUNS);
+	c->args[c->nargs++] = arg;
+	return 0;
+}
+
+/* Files: OLD NEW, or OLD... --vs NEW..., each side within VK_COMPARE_MAX_RUNS. */
+static int check_files(const char *cmd, struct compare *c)
+{
+	if (c->vs < 0) {
+		if (c->nargs != 2)
+			return vk_usage_error(cmd, "expected two files, OLD.json and NEW.json, got %d (several runs a side: OLD.json... --vs NEW.json...)",
+					      c->nargs);
+		c->vs = 1;
+	}
+	if (c->vs == 0 || c->vs == c->nargs)
+		return vk_usage_error(cmd, "--vs needs a file before it and one after it");
+	if (c->vs > VK_COMPARE_MAX_RUNS || c->nargs - c->vs > VK_COMPARE_MAX_RUNS)
+		return vk_usage_error(cmd, "at most %d files a side", VK_COMPARE_MAX_RUNS);
+	return VK_EXIT_OK;
+}
+
 static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 {
 	static const struct option opts[] = {
@@ -676,14 +443,25 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 		{ "impl", required_argument, NULL, 'I' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "copies", required_argument, NULL, 'K' },
+		{ "vs", no_argument, NULL, 'V' },
 		VK_BENCH_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt, measuring = 0, status;
 
-	while ((opt = getopt_long(argc, argv, "t:f:I:o:K:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
+	/* "-": the files in order, so that those before --vs are told from those after. */
+	while ((opt = getopt_long(argc, argv, "-t:f:I:o:K:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
 		switch (opt) {
+		case 1:
+			if (add_arg(argv[0], c, optarg))
+				return VK_EXIT_USAGE;
+			break;
+		case 'V':
+			if (c->vs >= 0)
+				return vk_usage_error(argv[0], "--vs is given once");
+			c->vs = c->nargs;
+			break;
 		case 'o':
 			status = vk_output_dir(argv[0], optarg);
 			if (status != VK_OPT_GO_ON)
@@ -720,6 +498,10 @@ static int parse_opts(int argc, char **argv, struct compare *c, int *format)
 			measuring = 1;
 		}
 	}
+	while (optind < argc) {	/* after "--" */
+		if (add_arg(argv[0], c, argv[optind++]))
+			return VK_EXIT_USAGE;
+	}
 	if (measuring && !c->nimpl)
 		return vk_usage_error(argv[0], "-d, -n, -c and --copies measure, and need --impl");
 	if (c->m.samples < 2ULL * c->copies)
@@ -734,18 +516,19 @@ int cmd_compare(int argc, char **argv)
 		.rep = { .version = vk_version, .threshold = 5 },
 		.m = { .seconds = 0.2, .samples = 192, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
+		.vs = -1,
 	};
 	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);
 
 	if (status != VK_OPT_GO_ON)
 		return status;
 	if (c.nimpl) {
+		if (c.vs >= 0)
+			return vk_usage_error(argv[0], "--vs compares files, not --impl");
 		c.rep.interleaved = 1;
 		c.rep.copies = c.copies;
-		return compare_sides(argv[0], &c, argc - optind, argv + optind, format);
+		return compare_sides(argv[0], &c, c.nargs, c.args, format);
 	}
-	if (argc - optind != 2)
-		return vk_usage_error(argv[0], "expected two files, OLD.json and NEW.json, got %d",
-				      argc - optind);
-	return compare_files(argv[0], &c, argv[optind], argv[optind + 1], format);
+	status = check_files(argv[0], &c);
+	return status ? status : compare_files(argv[0], &c, format);
 }

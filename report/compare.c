@@ -145,6 +145,8 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_double(&j, "threshold_pct", c->threshold);
 	vk_json_double(&j, "alpha", VK_COMPARE_ALPHA);
 	if (!c->interleaved) {
+		vk_json_uint(&j, "old_runs", c->old_runs);
+		vk_json_uint(&j, "new_runs", c->new_runs);
 		vk_json_object(&j, "reference");
 		vk_json_double(&j, "old_ns_per_step", c->ref_old);
 		vk_json_double(&j, "new_ns_per_step", c->ref_new);

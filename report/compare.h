@@ -20,6 +20,7 @@ struct vk_env_field {
 struct vk_compare_report {
 	const char *version;	/* of the tool */
 	const char *old, *new;	/* the files, or the sides measured */
+	int old_runs, new_runs;	/* files a side (0 side by side) */
 	int interleaved;	/* measured side by side in this process */
 	int copies;		/* then: the loads of each library */
 	double threshold;	/* percent */

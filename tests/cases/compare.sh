@@ -28,7 +28,7 @@ bench() {
   "clocksource": "tsc",
   "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-8}, "cpu": 0, "cold": false},
   "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
-  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [1.0], "syscall_ns": ${6:-100}},
+  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [${4:-1.0}], "syscall_ns": ${6:-100}},
   "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
   "results": [
     {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 24,
@@ -107,6 +107,54 @@ legacy legacy-new.json 1.10
 expect_status 0 "files of one process each: exit 0" "$VK" compare legacy-old.json legacy-new.json
 contains "files of one process each: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
 contains "files without a reference: said" "$TMP/out" '^reference +unknown \(a file has no reference loop\)'
+
+# Several runs a side (--vs) are merged: two runs of 5 processes each are
+# 10 processes a side, enough for the verdict that one run of 5 is not.
+bench five-old-1.json 1 x86_64 1.0 5
+bench five-old-2.json 1 x86_64 1.0 5
+bench five-new-1.json 1.10 x86_64 1.0 5
+bench five-new-2.json 1.10 x86_64 1.0 5
+expect_status 0 "one run of 5 processes a side: exit 0" "$VK" compare five-old-1.json five-new-1.json
+contains "one run of 5 processes a side: too few runs for a verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* too few runs for a verdict')"
+expect_status 1 "two runs of 5 a side, merged: a 10% slowdown exits 1" \
+	"$VK" compare five-old-1.json five-old-2.json --vs five-new-1.json five-new-2.json
+contains "two runs a side: a regression at 110.0%" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* regression')"
+contains "two runs a side: each side's files named" "$TMP/out" '^old: five-old-1\.json, five-old-2\.json$'
+expect_status 0 "two runs against one: 10 processes against 5, exit 0" \
+	"$VK" compare five-old-1.json five-old-2.json --vs five-new-1.json
+contains "two runs against one: each side needs 7" "$TMP/out" "$(row clock-gettime-monotonic 'too few runs for a verdict')"
+expect_status 0 "--vs between single files is compare of two files" "$VK" compare five-old-1.json --vs five-new-1.json
+contains "--vs between single files: too few runs, as without it" "$TMP/out" "$(row clock-gettime-monotonic 'too few runs for a verdict')"
+expect_status 1 "--vs in JSON: the runs a side" \
+	"$VK" compare --format json five-old-1.json five-old-2.json --vs five-new-1.json five-new-2.json
+contains "JSON: old_runs" "$TMP/out" '^  "old_runs": 2,$'
+contains "JSON: new_runs" "$TMP/out" '^  "new_runs": 2,$'
+contains "JSON: 10 processes a side" "$TMP/out" '^      "old_groups": 10,$'
+# A side's reference is the median of all its processes: a second run at
+# 1.20 against one at 1.0 moves the side by 10%, beyond the threshold.
+bench ref-fast.json 1.10 x86_64 1.0 5
+bench ref-slow.json 1.10 x86_64 1.20 5
+expect_status 0 "a side whose runs' references are 1.0 and 1.2: no verdict" \
+	"$VK" compare five-old-1.json five-old-2.json --vs ref-fast.json ref-slow.json
+contains "the merged reference is the median of every process" "$TMP/out" \
+	'^reference +1\.000 -> 1\.100 ns per step, 110\.0%: the machine.s own speed moved beyond the threshold; no verdicts$'
+bench five-arm.json 1 aarch64 1.0 5
+expect_status 0 "a run of another machine within a side: compared" "$VK" compare five-old-1.json five-arm.json --vs five-new-1.json
+contains "a run of another machine within a side: warned of" "$TMP/err" \
+	'warning: the runs come from different machines: x86_64 \(five-old-1\.json\), aarch64 \(five-arm\.json\)'
+expect_status 2 "--vs with nothing after it" "$VK" compare old.json --vs
+contains "--vs with nothing after it: said" "$TMP/err" '--vs needs a file before it and one after it'
+expect_status 2 "--vs with nothing before it" "$VK" compare --vs old.json
+expect_status 2 "--vs twice" "$VK" compare old.json --vs same.json --vs slower.json
+contains "--vs twice: said" "$TMP/err" '--vs is given once'
+expect_status 2 "--vs with --impl" "$VK" compare --impl "$O/tests/impl/passthrough.so" --vs clock-gettime-monotonic
+contains "--vs with --impl: said" "$TMP/err" '--vs compares files, not --impl'
+expect_status 2 "a missing file in a side" "$VK" compare old.json --vs same.json no-such.json
+contains "a missing file in a side: named" "$TMP/err" 'no-such\.json: No such file or directory'
+many=$(for i in $(seq 1 65); do printf 'old.json '; done)
+# shellcheck disable=SC2086 # one word a file
+expect_status 2 "65 files a side" "$VK" compare $many --vs same.json
+contains "65 files a side: said" "$TMP/err" 'at most 64 files a side'
 
 # The reference loop: where it moved beyond the threshold, the machine's
 # speed moved, and no row gets a verdict; where it held, the verdict stands.
@@ -214,6 +262,7 @@ contains "no files: said" "$TMP/err" 'expected two files, OLD.json and NEW.json,
 expect_status 2 "one file" "$VK" compare old.json
 expect_status 2 "three files" "$VK" compare old.json same.json slower.json
 contains "three files: said" "$TMP/err" 'got 3'
+contains "three files: --vs suggested" "$TMP/err" 'OLD\.json\.\.\. --vs NEW\.json\.\.\.'
 expect_status 2 "an unknown option" "$VK" compare --no-such-option old.json same.json
 contains "an unknown option: points to --help" "$TMP/err" "Try 'vdsokit compare --help'"
 expect_status 2 "an unknown format" "$VK" compare --format yaml old.json same.json

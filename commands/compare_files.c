@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compare's bench files: each read into series, one per API and path, and
+ * the runs given for a side merged into one, each series holding the
+ * processes of every run. Several runs a side average out what moves a
+ * whole run (the machine's state at its moment, a boot's layout), which
+ * the processes of one run share and so cannot show.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/json_read.h"
+#include "../core/stats.h"
+#include "compare_cmd.h"
+
+#define SCHEMA "vdsokit-bench/1"
+#define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
+
+/* Print "vdsokit compare: FILE: message"; returns the exit status. */
+__attribute__((format(printf, 3, 4)))
+static int bad_file(const char *cmd, const struct vk_bench_file *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: ", cmd, f->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return VK_EXIT_USAGE;
+}
+
+/* The whole file, or NULL after saying why. */
+static char *read_file(const char *cmd, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	const char *why = f ? NULL : strerror(errno);
+	size_t cap = 0, got = 1;
+	char *buf = NULL, *grown;
+
+	*len = 0;
+	while (!why && got) {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			grown = cap <= MAX_FILE ? realloc(buf, cap) : NULL;
+			if (!grown) {
+				why = cap > MAX_FILE ? "larger than 64 MiB" : strerror(ENOMEM);
+				break;
+			}
+			buf = grown;
+		}
+		got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
+		if (ferror(f))
+			why = strerror(errno);
+	}
+	if (f)
+		fclose(f);
+	if (why) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, why);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A JSON array of numbers into x[0..n), which must hold vk_jarray_len(v). */
+static int read_numbers(const struct vk_jval *v, double *x)
+{
+	for (size_t k = 0; k < vk_jarray_len(v); k++) {
+		x[k] = vk_jnum(vk_jarray_at(v, k));
+		if (isnan(x[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Each process's samples ("process_samples_ns", an array of arrays), or,
+ * in a file from before processes, "samples_ns" as one process.
+ */
+static int read_groups(const char *cmd, struct vk_bench_file *f, const struct vk_jval *r, size_t i)
+{
+	const struct vk_jval *procs = vk_jget(r, "process_samples_ns");
+	struct vk_series *s = &f->s[i];
+	size_t ngroups = procs ? vk_jarray_len(procs) : 1;
+
+	s->group_med = calloc(ngroups, sizeof(*s->group_med));
+	if (!s->group_med)
+		return bad_file(cmd, f, "%s", strerror(ENOMEM));
+	for (size_t g = 0; g < ngroups; g++) {
+		const struct vk_jval *one = procs ? vk_jarray_at(procs, g) : vk_jget(r, "samples_ns");
+		size_t n = vk_jarray_len(one);
+		double *x = calloc(n ? n : 1, sizeof(*x));
+
+		if (!x)
+			return bad_file(cmd, f, "%s", strerror(ENOMEM));
+		if (!n || read_numbers(one, x)) {
+			free(x);
+			return bad_file(cmd, f, "results[%zu] (%s on %s): process_samples_ns[%zu] is not a non-empty array of numbers",
+					i, s->api, s->path, g);
+		}
+		s->group_med[g] = vk_median(x, n);
+		free(x);
+	}
+	s->ngroups = ngroups;
+	return 0;
+}
+
+static int read_series(const char *cmd, struct vk_bench_file *f, const struct vk_jval *r, size_t i)
+{
+	struct vk_series *s = &f->s[i];
+	const struct vk_jval *samples;
+
+	s->api = vk_jstr(vk_jget(r, "api"));
+	s->path = vk_jstr(vk_jget(r, "path"));
+	if (!s->api || !s->path)
+		return bad_file(cmd, f, "results[%zu] has no \"%s\" string", i,
+				s->api ? "path" : "api");
+	for (size_t k = 0; k < i; k++) {
+		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
+			return bad_file(cmd, f, "results[%zu] repeats %s on %s", i, s->api,
+					s->path);
+	}
+	samples = vk_jget(r, "samples_ns");
+	if (!samples && vk_jstr(vk_jget(r, "skipped")))
+		return 0;
+	if (!samples)
+		return bad_file(cmd, f, "results[%zu] (%s on %s) has neither \"samples_ns\" nor \"skipped\"",
+				i, s->api, s->path);
+	s->n = vk_jarray_len(samples);
+	if (s->n == 0)
+		return bad_file(cmd, f, "results[%zu] (%s on %s): \"samples_ns\" is not a non-empty array",
+				i, s->api, s->path);
+	s->ns = calloc(s->n, sizeof(*s->ns));
+	if (!s->ns)
+		return bad_file(cmd, f, "%s", strerror(ENOMEM));
+	for (size_t k = 0; k < s->n; k++) {
+		s->ns[k] = vk_jnum(vk_jarray_at(samples, k));
+		if (isnan(s->ns[k]))
+			return bad_file(cmd, f, "results[%zu] (%s on %s): samples_ns[%zu] is not a number",
+					i, s->api, s->path, k);
+	}
+	return read_groups(cmd, f, r, i);
+}
+
+static int read_bench(const char *cmd, struct vk_bench_file *f)
+{
+	const char *schema = vk_jstr(vk_jget(f->doc, "schema"));
+	const struct vk_jval *results = vk_jget(f->doc, "results");
+
+	if (!schema)
+		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
+	if (strcmp(schema, SCHEMA))
+		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", schema, SCHEMA);
+	if (!results || results->type != VK_JARRAY)
+		return bad_file(cmd, f, "no \"results\" array");
+	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
+	if (!f->s)
+		return bad_file(cmd, f, "%s", strerror(ENOMEM));
+	f->n = results->n;
+	for (size_t i = 0; i < f->n; i++) {
+		if (read_series(cmd, f, &results->items[i], i))
+			return VK_EXIT_USAGE;
+	}
+	return VK_EXIT_OK;
+}
+
+static int load_file(const char *cmd, const char *path, struct vk_bench_file *f)
+{
+	struct vk_jerr err;
+	size_t len;
+	char *text = read_file(cmd, path, &len);
+
+	f->name = path;
+	if (!text)
+		return VK_EXIT_USAGE;
+	f->doc = vk_jparse(text, len, &err);
+	free(text);
+	if (!f->doc) {
+		fprintf(stderr, "%s: %s:%lu:%lu: not valid JSON: %s\n", cmd, path, err.line,
+			err.column, err.msg);
+		return VK_EXIT_USAGE;
+	}
+	return read_bench(cmd, f);
+}
+
+static void free_bench(struct vk_bench_file *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->s[i].ns);
+		free(f->s[i].group_med);
+	}
+	free(f->s);
+	vk_jfree(f->doc);
+}
+
+/* What should match for the two runs to be comparable. */
+static const struct {
+	const char *obj, *key, *what;
+} same[] = {
+	{ "kernel", "release", "kernels" },
+	{ "kernel", "machine", "machines" },
+	{ NULL, "cpu_model", "CPU models" },
+};
+
+static const char *field(const struct vk_jval *doc, const char *obj, const char *key)
+{
+	return vk_jstr(vk_jget(obj ? vk_jget(doc, obj) : doc, key));
+}
+
+/* A different machine is worth knowing, not a reason to refuse. */
+static void warn_mismatch(const char *cmd, const struct vk_bench_file *a, const struct vk_bench_file *b)
+{
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const char *x = field(a->doc, same[i].obj, same[i].key);
+		const char *y = field(b->doc, same[i].obj, same[i].key);
+
+		if (x && y && strcmp(x, y))
+			fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
+				cmd, same[i].what, x, a->name, y, b->name);
+	}
+}
+
+/* The settings a reader of the table needs to trust it, old and new. */
+static void env_fields(struct vk_compare_report *rep, const struct vk_bench_file *a,
+		       const struct vk_bench_file *b)
+{
+	static const struct {
+		const char *what, *obj, *key;
+	} f[VK_ENV_FIELDS] = {
+		{ "kernel", "kernel", "release" },
+		{ "clocksource", NULL, "clocksource" },
+		{ "CPU model", NULL, "cpu_model" },
+		{ "governor", "environment", "governor" },
+	};
+
+	for (int i = 0; i < VK_ENV_FIELDS; i++) {
+		const char *x = field(a->doc, f[i].obj, f[i].key);
+		const char *y = field(b->doc, f[i].obj, f[i].key);
+
+		rep->env[i] = (struct vk_env_field){ f[i].what, x ? x : "unknown", y ? y : "unknown" };
+	}
+	rep->nenv = VK_ENV_FIELDS;
+}
+
+/* A file's reference figure, or NAN. */
+static double ref_of(const struct vk_bench_file *f, const char *key)
+{
+	const struct vk_jval *v = vk_jget(vk_jget(f->doc, "reference"), key);
+
+	return v && vk_jnum(v) > 0 ? vk_jnum(v) : NAN;
+}
+
+/*
+ * A side's reference: one run's figure, or the median of every process of
+ * several runs (a run without its processes' figures counts as one).
+ */
+static double side_ref(const struct vk_compare_runs *r, const char *figure, const char *per_process)
+{
+	double *x, med = NAN;
+	size_t n = 0, cap = 0;
+
+	if (r->nf == 1)
+		return ref_of(&r->f[0], figure);
+	for (size_t k = 0; k < r->nf; k++)
+		cap += vk_jarray_len(vk_jget(vk_jget(r->f[k].doc, "reference"), per_process)) + 1;
+	x = calloc(cap, sizeof(*x));
+	for (size_t k = 0; x && k < r->nf; k++) {
+		const struct vk_jval *p = vk_jget(vk_jget(r->f[k].doc, "reference"), per_process);
+		size_t got = 0;
+
+		for (size_t i = 0; i < vk_jarray_len(p); i++) {
+			double v = vk_jnum(vk_jarray_at(p, i));
+
+			if (v > 0)
+				x[n + got++] = v;
+		}
+		if (!got)
+			x[n + got++] = ref_of(&r->f[k], figure);
+		n += got;
+	}
+	for (size_t i = 0; x && i < n; i++) {
+		if (!(x[i] > 0))
+			n = 0;	/* a run without a reference: the side has none */
+	}
+	if (x && n)
+		med = vk_median(x, n);
+	free(x);
+	return med;
+}
+
+/*
+ * The reference loops' ratios between the sides: how much the machine's
+ * own speed moved, which no change to the vDSO can do.
+ */
+static void reference(struct vk_compare_report *rep, const struct vk_compare_runs *a,
+		      const struct vk_compare_runs *b)
+{
+	struct vk_compare_machine *m = &rep->machine;
+
+	rep->ref_old = side_ref(a, "ns_per_step", "processes_ns");
+	rep->ref_new = side_ref(b, "ns_per_step", "processes_ns");
+	rep->sys_old = side_ref(a, "syscall_ns", "syscall_processes_ns");
+	rep->sys_new = side_ref(b, "syscall_ns", "syscall_processes_ns");
+	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
+	m->sys_ratio = rep->sys_new / rep->sys_old * 100;
+	m->sys_ns = isfinite(m->sys_ratio) ? rep->sys_old : 0;
+	rep->machine_moved = vk_compare_moved(m->cpu_ratio) > rep->threshold;
+	rep->syscall_moved = vk_compare_moved(m->sys_ratio) > rep->threshold;
+}
+
+void vk_compare_runs_context(const char *cmd, struct vk_compare_report *rep,
+			     const struct vk_compare_runs *a, const struct vk_compare_runs *b)
+{
+	/* Within a side too: a run of another kernel is likely a slip. */
+	for (size_t k = 1; k < a->nf; k++)
+		warn_mismatch(cmd, &a->f[0], &a->f[k]);
+	for (size_t k = 1; k < b->nf; k++)
+		warn_mismatch(cmd, &b->f[0], &b->f[k]);
+	warn_mismatch(cmd, &a->f[0], &b->f[0]);
+	env_fields(rep, &a->f[0], &b->f[0]);
+	reference(rep, a, b);
+}
+
+static struct vk_series *merged_find(struct vk_compare_runs *r, const struct vk_series *s)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		if (!strcmp(r->s[i].api, s->api) && !strcmp(r->s[i].path, s->path))
+			return &r->s[i];
+	}
+	return NULL;
+}
+
+/* Append from's samples and group medians to to's. */
+static int append(struct vk_series *to, const struct vk_series *from)
+{
+	double *ns = realloc(to->ns, (to->n + from->n) * sizeof(*ns));
+	double *g;
+
+	if (!ns)
+		return -1;
+	to->ns = ns;
+	g = realloc(to->group_med, (to->ngroups + from->ngroups) * sizeof(*g));
+	if (!g)
+		return -1;
+	to->group_med = g;
+	memcpy(to->ns + to->n, from->ns, from->n * sizeof(*ns));
+	memcpy(to->group_med + to->ngroups, from->group_med, from->ngroups * sizeof(*g));
+	to->n += from->n;
+	to->ngroups += from->ngroups;
+	return 0;
+}
+
+/* Every run's series into r->s, in the order they first appear. */
+static int merge(const char *cmd, struct vk_compare_runs *r)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < r->nf; k++)
+		cap += r->f[k].n;
+	r->s = calloc(cap ? cap : 1, sizeof(*r->s));
+	if (!r->s)
+		goto nomem;
+	for (size_t k = 0; k < r->nf; k++) {
+		for (size_t i = 0; i < r->f[k].n; i++) {
+			const struct vk_series *s = &r->f[k].s[i];
+			struct vk_series *to = merged_find(r, s);
+
+			if (!to) {
+				to = &r->s[r->n++];
+				to->api = s->api;
+				to->path = s->path;
+			}
+			if (s->ns && append(to, s))
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+	return VK_EXIT_USAGE;
+}
+
+/* "a.json, b.json": the side's name in the report. */
+static int names(const char *cmd, struct vk_compare_runs *r, char *const *paths)
+{
+	size_t len = 1;
+
+	for (size_t k = 0; k < r->nf; k++)
+		len += strlen(paths[k]) + 2;
+	r->names = malloc(len);
+	if (!r->names) {
+		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+		return VK_EXIT_USAGE;
+	}
+	r->names[0] = '\0';
+	for (size_t k = 0; k < r->nf; k++) {
+		if (k)
+			strcat(r->names, ", ");
+		strcat(r->names, paths[k]);
+	}
+	return 0;
+}
+
+int vk_compare_read_runs(const char *cmd, char *const *paths, size_t n,
+			 struct vk_compare_runs *r)
+{
+	int status;
+
+	r->f = calloc(n, sizeof(*r->f));
+	if (!r->f) {
+		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+		return VK_EXIT_USAGE;
+	}
+	r->nf = n;
+	status = names(cmd, r, paths);
+	for (size_t k = 0; !status && k < n; k++)
+		status = load_file(cmd, paths[k], &r->f[k]);
+	return status ? status : merge(cmd, r);
+}
+
+void vk_compare_free_runs(struct vk_compare_runs *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->s[i].ns);
+		free(r->s[i].group_med);
+	}
+	free(r->s);
+	for (size_t k = 0; r->f && k < r->nf; k++)
+		free_bench(&r->f[k]);
+	free(r->f);
+	free(r->names);
+}
