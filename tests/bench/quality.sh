@@ -15,6 +15,10 @@
 #   separate     a planted 5% slowdown (tests/impl/syscalls-21.c against
 #                syscalls-20.c), one bench run a side, called significant
 #                in >= 9 of 10 trials
+#   three runs   the same with three runs a side, old and new in turn as
+#                vm --rounds 3 boots them, merged by compare OLD... --vs
+#                NEW...: significant in >= 9 of 10, the identical pair in
+#                <= 1 of 10
 #   side by side compare --impl A --impl B, in one process: a planted 2%
 #                slowdown (syscalls-51.c against syscalls-50.c) significant
 #                in >= 9 of 10 trials, two identical libraries in <= 1 of 10
@@ -135,6 +139,22 @@ echo "  A: 20 syscalls a call, B: 21 (5% slower)"
 trials files syscalls-20 syscalls-21
 verdict "separate runs: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
 echo "  (identical pair significant in $same of $TRIALS)"
+
+# runs3 OLD NEW: three bench runs of each in turn, compared merged.
+runs3() {
+	for r in 1 2 3; do
+		"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old-$r.json" &&
+		"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new-$r.json" || return 1
+	done
+	"$VK" compare --format json "$tmp"/old-[123].json --vs "$tmp"/new-[123].json >"$tmp/cmp.json"
+	significant $?
+}
+
+echo "# three runs a side: $TRIALS trials of $VK bench --cpu $cpu --impl A (then B) --paths impl $api, three times in turn, then compare A1 A2 A3 --vs B1 B2 B3"
+echo "  A: 20 syscalls a call, B: 21 (5% slower)"
+trials runs3 syscalls-20 syscalls-21
+verdict "three runs a side: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
+verdict "three runs a side: identical pair significant in $same of $TRIALS (target <= 1)" "$(( same * 10 <= TRIALS ))"
 
 echo "# side by side: $TRIALS trials of $VK compare --cpu $cpu --impl A --impl B $api (one process)"
 echo "  A: 50 syscalls a call, B: 51 (2% slower)"
