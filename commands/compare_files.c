@@ -264,6 +264,7 @@ static double side_ref(const struct vk_compare_runs *r, const char *figure, cons
 {
 	double *x, med = NAN;
 	size_t n = 0, cap = 0;
+	int unknown = 0;
 
 	if (r->nf == 1)
 		return ref_of(&r->f[0], figure);
@@ -272,23 +273,20 @@ static double side_ref(const struct vk_compare_runs *r, const char *figure, cons
 	x = calloc(cap, sizeof(*x));
 	for (size_t k = 0; x && k < r->nf; k++) {
 		const struct vk_jval *p = vk_jget(vk_jget(r->f[k].doc, "reference"), per_process);
-		size_t got = 0;
+		size_t had = n;
 
 		for (size_t i = 0; i < vk_jarray_len(p); i++) {
 			double v = vk_jnum(vk_jarray_at(p, i));
 
 			if (v > 0)
-				x[n + got++] = v;
+				x[n++] = v;
 		}
-		if (!got)
-			x[n + got++] = ref_of(&r->f[k], figure);
-		n += got;
+		if (n == had)
+			x[n++] = ref_of(&r->f[k], figure);
+		/* A run without a reference leaves the side without one. */
+		unknown |= !(x[n - 1] > 0);
 	}
-	for (size_t i = 0; x && i < n; i++) {
-		if (!(x[i] > 0))
-			n = 0;	/* a run without a reference: the side has none */
-	}
-	if (x && n)
+	if (x && n && !unknown)
 		med = vk_median(x, n);
 	free(x);
 	return med;

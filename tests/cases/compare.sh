@@ -138,6 +138,11 @@ expect_status 0 "a side whose runs' references are 1.0 and 1.2: no verdict" \
 	"$VK" compare five-old-1.json five-old-2.json --vs ref-fast.json ref-slow.json
 contains "the merged reference is the median of every process" "$TMP/out" \
 	'^reference +1\.000 -> 1\.100 ns per step, 110\.0%: the machine.s own speed moved beyond the threshold; no verdicts$'
+legacy five-legacy.json 1
+expect_status 0 "a side with a run that has no reference: compared" \
+	"$VK" compare five-old-1.json five-legacy.json --vs five-new-1.json five-new-2.json
+contains "a side with a run that has no reference: the reference is unknown" "$TMP/out" \
+	'^reference +unknown \(a file has no reference loop\)'
 bench five-arm.json 1 aarch64 1.0 5
 expect_status 0 "a run of another machine within a side: compared" "$VK" compare five-old-1.json five-arm.json --vs five-new-1.json
 contains "a run of another machine within a side: warned of" "$TMP/err" \
