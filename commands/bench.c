@@ -24,8 +24,9 @@ static const char usage[] =
 	"figure is the median of the processes' medians, with the minimum, and\n"
 	"the bootstrap 95% confidence interval and coefficient of variation of\n"
 	"the process medians: the spread another run would see. Each process\n"
-	"also times two reference loops that no change to the vDSO can move\n"
-	"(register multiply-adds, and getppid), so that compare can tell when\n"
+	"also times three reference loops that no change to the vDSO can move\n"
+	"(register multiply-adds, loads from the L1 cache, and getppid), so\n"
+	"that compare can tell when\n"
 	"the machine's own speed moved between two runs. With no API,\n"
 	"every API of the table; an API is a name from 'vdsokit list-apis',\n"
 	"clock-gettime-id:N or clock-getres-id:N for any clock id, or a function\n"
@@ -334,15 +335,17 @@ static size_t name_rows(const struct vk_bench_cmd_opts *o, const struct vk_bench
 /* The run's reference: the median of its processes'. */
 static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *rows)
 {
-	double cpu[VK_BENCH_MAX_GROUPS], sys[VK_BENCH_MAX_GROUPS];
+	double cpu[VK_BENCH_MAX_GROUPS], loads[VK_BENCH_MAX_GROUPS], sys[VK_BENCH_MAX_GROUPS];
 
 	rep->nref = rows->nref;
 	memcpy(rep->ref, rows->ref, rows->nref * sizeof(rows->ref[0]));
 	for (int i = 0; i < rows->nref; i++) {
 		cpu[i] = rows->ref[i].cpu;
+		loads[i] = rows->ref[i].loads;
 		sys[i] = rows->ref[i].sys;
 	}
 	rep->reference.cpu = vk_median(cpu, rows->nref);
+	rep->reference.loads = vk_median(loads, rows->nref);
 	rep->reference.sys = vk_median(sys, rows->nref);
 }
 

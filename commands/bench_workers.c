@@ -8,7 +8,7 @@
  * would share the CPU they measure on.
  *
  * A worker prints, one line each, in hex floats so that nothing is lost:
- *   ref CPU SYS                 the reference loops, ns per step
+ *   ref CPU LOADS SYS           the reference loops, ns per step
  *   row I BATCH CALLS SWITCHES N S1 ... SN   samples of row I
  *   skip I REASON
  *   end
@@ -58,7 +58,7 @@ static void print_ref(const struct vk_bench *b)
 	struct vk_bench_ref ref;
 
 	vk_bench_reference(b, &ref);
-	printf("ref %a %a\n", ref.cpu, ref.sys);
+	printf("ref %a %a %a\n", ref.cpu, ref.loads, ref.sys);
 }
 
 int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
@@ -197,12 +197,13 @@ static void add_skip(struct vk_bench_result *r, const char *why)
 	r->skipped = r->why;
 }
 
-static int add_ref(const char *s, double *cpu, double *sys, size_t *n)
+static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t *n)
 {
 	char *end;
 
-	cpu[*n] = strtod(s, &end);
-	sys[*n] = strtod(end, &end);
+	ref[0][*n] = strtod(s, &end);
+	ref[1][*n] = strtod(end, &end);
+	ref[2][*n] = strtod(end, &end);
 	if (*end != '\n')
 		return -1;
 	(*n)++;
@@ -215,7 +216,7 @@ static int add_ref(const char *s, double *cpu, double *sys, size_t *n)
  */
 static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 {
-	double cpu[VK_BENCH_MAX_CASES + 1], sys[VK_BENCH_MAX_CASES + 1];
+	double ref[3][VK_BENCH_MAX_CASES + 1];	/* cpu, loads, sys */
 	struct vk_bench_result *r;
 	size_t nref = 0, len = 0;
 	char *line = NULL, *rest;
@@ -224,8 +225,8 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 	while (!done && !bad && getline(&line, &len, f) > 0) {
 		if (!strcmp(line, "end\n"))
 			done = 1;
-		else if (!strncmp(line, "ref ", 4) && nref < sizeof(cpu) / sizeof(cpu[0]))
-			bad = add_ref(line + 4, cpu, sys, &nref);
+		else if (!strncmp(line, "ref ", 4) && nref < sizeof(ref[0]) / sizeof(ref[0][0]))
+			bad = add_ref(line + 4, ref, &nref);
 		else if (!strncmp(line, "row ", 4) && (r = row_of(rows, line + 4, &rest, at)))
 			bad = add_samples(r, k, rest);
 		else if (!strncmp(line, "skip ", 5) && (r = row_of(rows, line + 5, &rest, at)))
@@ -234,8 +235,9 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 			bad = 1;
 	}
 	free(line);
-	rows->ref[k].cpu = nref ? vk_median(cpu, nref) : NAN;
-	rows->ref[k].sys = nref ? vk_median(sys, nref) : NAN;
+	rows->ref[k].cpu = nref ? vk_median(ref[0], nref) : NAN;
+	rows->ref[k].loads = nref ? vk_median(ref[1], nref) : NAN;
+	rows->ref[k].sys = nref ? vk_median(ref[2], nref) : NAN;
 	return done && !bad ? 0 : -1;
 }
 

@@ -303,12 +303,17 @@ static void reference(struct vk_compare_report *rep, const struct vk_compare_run
 
 	rep->ref_old = side_ref(a, "ns_per_step", "processes_ns");
 	rep->ref_new = side_ref(b, "ns_per_step", "processes_ns");
+	rep->loads_old = side_ref(a, "loads_ns", "loads_processes_ns");
+	rep->loads_new = side_ref(b, "loads_ns", "loads_processes_ns");
 	rep->sys_old = side_ref(a, "syscall_ns", "syscall_processes_ns");
 	rep->sys_new = side_ref(b, "syscall_ns", "syscall_processes_ns");
 	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
+	m->loads_ratio = rep->loads_new / rep->loads_old * 100;
+	m->loads_ns = isfinite(m->loads_ratio) ? rep->loads_old : 0;
 	m->sys_ratio = rep->sys_new / rep->sys_old * 100;
 	m->sys_ns = isfinite(m->sys_ratio) ? rep->sys_old : 0;
 	rep->machine_moved = vk_compare_moved(m->cpu_ratio) > rep->threshold;
+	rep->loads_moved = vk_compare_moved(m->loads_ratio) > rep->threshold;
 	rep->syscall_moved = vk_compare_moved(m->sys_ratio) > rep->threshold;
 }
 

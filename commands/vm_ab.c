@@ -328,6 +328,7 @@ static void merged_reference(struct vk_json *j, const struct side *s)
 {
 	vk_json_object(j, "reference");
 	merged_ref(j, s, "processes_ns", "ns_per_step");
+	merged_ref(j, s, "loads_processes_ns", "loads_ns");
 	merged_ref(j, s, "syscall_processes_ns", "syscall_ns");
 	vk_json_end(j);
 }

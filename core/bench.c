@@ -20,6 +20,7 @@
 #define COLD_BYTES (64u << 20)	/* more than any last-level cache here */
 #define CI_ITERS 2000
 #define REF_STEPS 8192		/* about 20 us of the reference loop */
+#define REF_LOADS 32768		/* about 8 us */
 #define REF_SYSCALLS 64		/* 10 to 70 us here */
 #define REF_BATCHES 10
 
@@ -213,6 +214,23 @@ static __attribute__((noinline)) unsigned long reference_chains(unsigned long x,
 	return a ^ b ^ c ^ d;
 }
 
+/*
+ * Loads alone: a neighbour on the core's other hardware thread can halve
+ * their rate while the multiplies above keep theirs, and a call of a few
+ * ns (time, getcpu, the coarse clocks) is little but loads, a call and
+ * its return.
+ */
+static __attribute__((noinline)) unsigned long reference_loads(unsigned long x,
+								unsigned long n)
+{
+	static unsigned long word = 1;
+	volatile unsigned long *p = &word;
+
+	for (unsigned long i = 0; i < n; i++)
+		x += *p;
+	return x;
+}
+
 static __attribute__((noinline)) unsigned long reference_syscalls(unsigned long x,
 								   unsigned long n)
 {
@@ -243,6 +261,7 @@ static double fastest(const struct vk_bench *b, unsigned long (*f)(unsigned long
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
 {
 	ref->cpu = fastest(b, reference_chains, REF_STEPS);
+	ref->loads = fastest(b, reference_loads, REF_LOADS);
 	ref->sys = fastest(b, reference_syscalls, REF_SYSCALLS);
 }
 

@@ -58,14 +58,14 @@ int vk_bench_init(struct vk_bench *b);
 /* Summarise r's samples, r->ngroups groups of r->group_n[] each. */
 void vk_bench_summarize_groups(struct vk_bench_result *r);
 /*
- * The machine's own speed, by two fixed loops that no change to the vDSO
- * or a library can speed up or slow down: ns per step of four chains of
- * dependent multiply-adds in registers, and ns per getppid() syscall (the
- * kernel's entry and exit, which a vDSO never serves). The fastest of a
- * few batches of each.
+ * The machine's own speed, by three fixed loops that no change to the
+ * vDSO or a library can speed up or slow down: ns per step of four chains
+ * of dependent multiply-adds in registers, per load of a word from the L1
+ * cache, and per getppid() syscall (the kernel's entry and exit, which a
+ * vDSO never serves). The fastest of a few batches of each.
  */
 struct vk_bench_ref {
-	double cpu, sys;
+	double cpu, loads, sys;
 };
 
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);

@@ -10,6 +10,7 @@
 #define BOOT_ITERS 10000
 #define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
 #define SYSCALL_SHARE 0.5	/* of a syscall's cost: a call this dear makes one */
+#define FEW_LOADS 32		/* a call cheaper than this many loads is mostly loads */
 
 static void judge(struct vk_compare_row *r, double threshold, double machine)
 {
@@ -42,6 +43,8 @@ static double machine_for(const struct vk_compare_row *r, const struct vk_compar
 	if (!m)
 		return 0;
 	moved = vk_compare_moved(m->cpu_ratio);
+	if (m->loads_ns > 0 && r->old_med < FEW_LOADS * m->loads_ns)
+		moved = fmax(moved, vk_compare_moved(m->loads_ratio));
 	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
 		moved = fmax(moved, vk_compare_moved(m->sys_ratio));
 	return moved;

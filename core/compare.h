@@ -65,20 +65,22 @@ struct vk_compare_row {
 /*
  * How far the machine moved between two bench runs, by the reference
  * loops they timed (struct vk_bench_ref): new/old in percent, NAN when a
- * file has none. sys_ns is the old run's syscall, to tell which calls cost
- * one.
+ * file has none. loads_ns and sys_ns are the old run's load and syscall,
+ * to tell which calls are a few loads and which cost a syscall.
  */
 struct vk_compare_machine {
-	double cpu_ratio, sys_ratio;
-	double sys_ns;
+	double cpu_ratio, loads_ratio, sys_ratio;
+	double loads_ns, sys_ns;
 };
 
 /*
  * Fill r from its old and new series; threshold is in percent. Where the
  * machine moved beyond the threshold no row gets a verdict; below it, a
  * row is significant only where it moved further than the machine did.
- * The syscall reference counts for a call that costs half a syscall or
- * more, which enters the kernel itself. m is NULL side by side.
+ * The register loop counts for every call; the load loop too for a call
+ * that costs under 32 loads, which is little but loads, a call and a
+ * return; the syscall for a call that costs half a syscall or more, which
+ * enters the kernel itself. m is NULL side by side.
  */
 void vk_compare_row(struct vk_compare_row *r, double threshold,
 		    const struct vk_compare_machine *m);

@@ -59,8 +59,8 @@ static void text(FILE *f, const struct vk_bench_report *rep)
 	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
 		rep->timer->name, 1 / rep->timer->ns_per_tick,
 		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu);
-	fprintf(f, "the machine's own speed, for compare: reference loop %.3f ns per step, getppid %.1f ns\n",
-		rep->reference.cpu, rep->reference.sys);
+	fprintf(f, "the machine's own speed, for compare: reference loop %.3f ns per step, %.3f ns per load, getppid %.1f ns\n",
+		rep->reference.cpu, rep->reference.loads, rep->reference.sys);
 	if (rep->disturbed)
 		fprintf(f, "warning: the run was disturbed (load %.2f, %ld involuntary context switches): repeat it on a quieter machine\n",
 			rep->loadavg, rep->involuntary);
@@ -151,6 +151,11 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_array(&j, "processes_ns");
 	for (int i = 0; i < rep->nref; i++)
 		vk_json_double(&j, NULL, rep->ref[i].cpu);
+	vk_json_end(&j);
+	vk_json_double(&j, "loads_ns", rep->reference.loads);
+	vk_json_array(&j, "loads_processes_ns");
+	for (int i = 0; i < rep->nref; i++)
+		vk_json_double(&j, NULL, rep->ref[i].loads);
 	vk_json_end(&j);
 	vk_json_double(&j, "syscall_ns", rep->reference.sys);
 	vk_json_array(&j, "syscall_processes_ns");

@@ -57,6 +57,11 @@ static void reference(FILE *f, const struct vk_compare_report *c)
 		c->machine.cpu_ratio,
 		c->machine_moved ? "the machine's own speed moved beyond the threshold; no verdicts"
 				 : "the machine's own speed held");
+	if (isfinite(c->machine.loads_ratio))
+		fprintf(f, "loads        %.3f -> %.3f ns per load, %.1f%%: %s\n", c->loads_old,
+			c->loads_new, c->machine.loads_ratio,
+			c->loads_moved ? "the core's loads moved beyond the threshold; no verdicts on calls of a few loads"
+				       : "the core's loads held");
 	if (isfinite(c->machine.sys_ratio))
 		fprintf(f, "syscall      %.1f -> %.1f ns (getppid), %.1f%%: %s\n", c->sys_old,
 			c->sys_new, c->machine.sys_ratio,
@@ -152,6 +157,10 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 		vk_json_double(&j, "new_ns_per_step", c->ref_new);
 		vk_json_double(&j, "ratio_pct", c->machine.cpu_ratio);
 		vk_json_bool(&j, "machine_moved", c->machine_moved);
+		vk_json_double(&j, "old_loads_ns", c->loads_old);
+		vk_json_double(&j, "new_loads_ns", c->loads_new);
+		vk_json_double(&j, "loads_ratio_pct", c->machine.loads_ratio);
+		vk_json_bool(&j, "loads_moved", c->loads_moved);
 		vk_json_double(&j, "old_syscall_ns", c->sys_old);
 		vk_json_double(&j, "new_syscall_ns", c->sys_new);
 		vk_json_double(&j, "syscall_ratio_pct", c->machine.sys_ratio);

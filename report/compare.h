@@ -31,9 +31,9 @@ struct vk_compare_report {
 	/* The reference loops in each file (NAN: unknown): ns per step of the
 	 * multiply-adds and per syscall; their ratios; whether each moved
 	 * beyond the threshold. Files only. */
-	double ref_old, ref_new, sys_old, sys_new;
+	double ref_old, ref_new, loads_old, loads_new, sys_old, sys_new;
 	struct vk_compare_machine machine;
-	int machine_moved, syscall_moved;
+	int machine_moved, loads_moved, syscall_moved;
 	size_t not_compared;	/* skipped, or on one side only */
 	double geomean;		/* of the new/old ratios; 1 is no change */
 	struct vk_env_field env[VK_ENV_FIELDS];	/* two files' environments */

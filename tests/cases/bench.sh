@@ -32,6 +32,8 @@ assert ref["ns_per_step"] > 0 and len(ref["processes_ns"]) == d["options"]["proc
 assert min(ref["processes_ns"]) <= ref["ns_per_step"] <= max(ref["processes_ns"]), ref
 assert len(ref["syscall_processes_ns"]) == d["options"]["processes"], ref
 assert min(ref["syscall_processes_ns"]) <= ref["syscall_ns"] <= max(ref["syscall_processes_ns"]), ref
+assert len(ref["loads_processes_ns"]) == d["options"]["processes"], ref
+assert 0 < min(ref["loads_processes_ns"]) <= ref["loads_ns"] <= max(ref["loads_processes_ns"]), ref
 ' "$TMP/bench.json" $api
 else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
@@ -140,7 +142,7 @@ done
 expect_status 0 "--processes 1 exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso
 contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+ +[0-9.]+ +- +- +- +- +5( +multimodal)?$'
 contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
-contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, getppid [0-9.]+ ns$"
+contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, [0-9.]+ ns per load, getppid [0-9.]+ ns$"
 expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
 contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],$'
 expect_status 0 "--processes 1 --format ktap exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format ktap

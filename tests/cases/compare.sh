@@ -7,12 +7,12 @@
 "$O/tests/stats"
 "$O/tests/json_read"
 
-# bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL]: a bench file whose
+# bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL] [LOAD]: a bench file whose
 # clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns
 # times FACTOR, from PROCESSES (8) processes of 3 samples each; time's are
 # the same in every file, and getrandom's libc path was skipped. The
-# reference loop took REFERENCE (1.0) ns per step, and getppid SYSCALL
-# (100) ns. Escapes, exponents and
+# reference loop took REFERENCE (1.0) ns per step, a load LOAD (0.25) ns
+# and getppid SYSCALL (100) ns. Escapes, exponents and
 # unknown keys are there for the reader to get past.
 bench() {
 	local flat procs
@@ -28,7 +28,8 @@ bench() {
   "clocksource": "tsc",
   "options": {"seconds": 3e-1, "samples": 3, "processes": ${5:-8}, "cpu": 0, "cold": false},
   "timer": {"name": "tsc", "ghz": 2.596, "overhead_ns": 1.75E+1},
-  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [${4:-1.0}], "syscall_ns": ${6:-100}},
+  "reference": {"loop": "x", "ns_per_step": ${4:-1.0}, "processes_ns": [${4:-1.0}],
+                "loads_ns": ${7:-0.25}, "syscall_ns": ${6:-100}},
   "environment": {"loadavg": 0.52, "disturbed": false, "future": [null, {"x": true}]},
   "results": [
     {"api": "clock-gettime-monotonic", "path": "vdso", "median_ns": 22.6, "samples": 24,
@@ -177,6 +178,19 @@ contains "the machine held: said above the table" "$TMP/out" \
 bench slight-moved.json 1.02 x86_64 1.015
 expect_status 0 "the machine moved 1.5%: a 2% change exits 0" "$VK" compare old.json slight-moved.json
 contains "the machine moved 1.5%: a 2% change is not significant" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~')"
+# The loads moved: calls of under 32 loads (time's 1.3 ns against 0.25 ns
+# a load) get no verdict, dearer ones keep theirs.
+bench loads-old.json 1 x86_64 1.0 8 100 0.25
+bench loads-new.json 1.10 x86_64 1.0 8 100 0.30
+expect_status 1 "the loads moved 20%: clock_gettime's regression stands" "$VK" compare loads-old.json loads-new.json
+contains "the loads moved: said above the table" "$TMP/out" \
+	'^loads +0\.250 -> 0\.300 ns per load, 120\.0%: the core.s loads moved beyond the threshold; no verdicts on calls of a few loads$'
+contains "the loads moved: a call of a few loads has no verdict" "$TMP/out" "$(row time 'the machine moved: no verdict')"
+contains "the loads moved: a dearer call keeps its verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* regression')"
+bench loads-held.json 1.10 x86_64 1.0 8 100 0.26
+expect_status 1 "the loads held (4%): regression" "$VK" compare loads-old.json loads-held.json
+contains "the loads held: said above the table" "$TMP/out" '^loads +0\.250 -> 0\.260 ns per load, 104\.0%: the core.s loads held$'
+contains "the loads held: a call of a few loads keeps its verdict" "$TMP/out" "$(row time '~')"
 # The syscall's own cost moved: calls that cost half a syscall or more
 # get no verdict (here clock_gettime's 22.6 ns against a 20 ns syscall),
 # cheaper ones keep theirs.

@@ -119,6 +119,7 @@ assert r and all(len(x["process_samples_ns"]) == 20 for x in r), [len(x["process
 assert all(sum(x["process_samples_ns"], []) == x["samples_ns"] for x in r)
 ref = d["reference"]
 assert len(ref["processes_ns"]) == 20 and ref["ns_per_step"] > 0, ref
+assert len(ref["loads_processes_ns"]) == 20 and ref["loads_ns"] > 0, ref
 ' "$TMP/ab/$f.json"
 	fi
 done
