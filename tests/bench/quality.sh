@@ -13,12 +13,12 @@
 #                at most 1 significant row per 100, over 3 trials; rows
 #                that say "the machine moved" are counted apart
 #   separate     a planted 5% slowdown (tests/impl/syscalls-21.c against
-#                syscalls-20.c), one bench run a side, called significant
-#                in >= 9 of 10 trials
-#   three runs   the same with three runs a side, old and new in turn as
-#                vm --rounds 3 boots them, merged by compare OLD... --vs
-#                NEW...: significant in >= 9 of 10, the identical pair in
-#                <= 1 of 10
+#                syscalls-20.c) over 3 x TRIALS rounds of bench runs in
+#                turn: one run a side, called significant in >= 90% of
+#                the rounds; three runs a side (old and new in turn, as vm
+#                --rounds 3 boots them, merged by compare OLD... --vs
+#                NEW...) in >= 90% of the triples; a library against a
+#                copy of itself in <= 10% of either
 #   side by side compare --impl A --impl B, in one process: a planted 2%
 #                slowdown (syscalls-51.c against syscalls-50.c) significant
 #                in >= 9 of 10 trials, two identical libraries in <= 1 of 10
@@ -108,8 +108,6 @@ ratio() {
 # the change significant) on BASE against SLOWER and on BASE against a
 # copy of itself (two libraries loaded apart, as two builds of the same
 # code would be); sets slow and same to how often each was significant.
-# The plants are tests/impl/syscalls-K.c: K syscalls a call, so that K + 1
-# against K is the same slowdown in every trial.
 trials() {
 	slow=0 same=0
 	cp "$IMPL/$2.so" "$tmp/$2-copy.so"
@@ -127,34 +125,59 @@ ab() {
 	"$VK" compare --cpu $cpu --format json --impl "$1" --impl "$2" $api >"$tmp/cmp.json"
 	significant $?
 }
-files() {
-	"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old.json" &&
-	"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new.json" &&
-	"$VK" compare --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/cmp.json"
-	significant $?
-}
-
-echo "# separate runs: $TRIALS trials of $VK bench --cpu $cpu --impl A --paths impl $api, then --impl B, then compare A.json B.json"
-echo "  A: 20 syscalls a call, B: 21 (5% slower)"
-trials files syscalls-20 syscalls-21
-verdict "separate runs: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
-echo "  (identical pair significant in $same of $TRIALS)"
-
-# runs3 OLD NEW: three bench runs of each in turn, compared merged.
-runs3() {
-	for r in 1 2 3; do
-		"$VK" bench --cpu $cpu --impl "$1" --paths impl $api --format json >"$tmp/old-$r.json" &&
-		"$VK" bench --cpu $cpu --impl "$2" --paths impl $api --format json >"$tmp/new-$r.json" || return 1
+# The separate runs: ROUNDS rounds of three bench runs in turn, of BASE,
+# SLOWER and a copy of BASE (loaded apart, as two builds of the same code
+# would be), so that one run a side and three runs a side are judged on
+# the same runs, taken in the same moments of the machine.
+# The plants are tests/impl/syscalls-K.c: K syscalls a call, so that K + 1
+# against K is the same slowdown in every trial.
+separate_rounds() {
+	cp "$IMPL/syscalls-20.so" "$tmp/copy.so"
+	for i in $(seq 1 "$ROUNDS"); do
+		for side in "a:$IMPL/syscalls-20.so" "b:$IMPL/syscalls-21.so" "c:$tmp/copy.so"; do
+			"$VK" bench --cpu $cpu --impl "${side#*:}" --paths impl $api --format json \
+				>"$tmp/${side%%:*}$i.json" || return 1
+		done
 	done
-	"$VK" compare --format json "$tmp"/old-[123].json --vs "$tmp"/new-[123].json >"$tmp/cmp.json"
-	significant $?
+}
+# judge OLD... --vs NEW...: compare's verdict on the first row, as
+# "RATIO% (VERDICT)"; true when it is significant.
+judge() {
+	"$VK" compare --format json "$@" >"$tmp/cmp.json"
+	significant $? && got=1 || got=0
+	v=$(sed -n 's/^      "verdict": "\(.*\)",*$/\1/p' "$tmp/cmp.json" | head -n 1)
+	[ "$got$v" = "1~" ] && v="~, significant"
+	said="$(ratio)% ($v)"
+	return $((1 - got))
+}
+# runs_a_side K: trials of K runs a side from the rounds; sets slow, same and n.
+runs_a_side() {
+	slow=0 same=0 n=0
+	for ((first = 1; first + $1 - 1 <= ROUNDS; first += $1)); do
+		a=() b=() c=()
+		for ((i = first; i < first + $1; i++)); do
+			a+=("$tmp/a$i.json") b+=("$tmp/b$i.json") c+=("$tmp/c$i.json")
+		done
+		n=$((n + 1))
+		judge "${a[@]}" --vs "${b[@]}" && slow=$((slow + 1))
+		line="  trial $n: slowed $said"
+		judge "${a[@]}" --vs "${c[@]}" && same=$((same + 1))
+		echo "$line, identical $said"
+	done
 }
 
-echo "# three runs a side: $TRIALS trials of $VK bench --cpu $cpu --impl A (then B) --paths impl $api, three times in turn, then compare A1 A2 A3 --vs B1 B2 B3"
-echo "  A: 20 syscalls a call, B: 21 (5% slower)"
-trials runs3 syscalls-20 syscalls-21
-verdict "three runs a side: 5% slowdown significant in $slow of $TRIALS (target >= 9)" "$(( slow * 10 >= TRIALS * 9 ))"
-verdict "three runs a side: identical pair significant in $same of $TRIALS (target <= 1)" "$(( same * 10 <= TRIALS ))"
+ROUNDS=$((3 * TRIALS))
+echo "# separate runs: $ROUNDS rounds of $VK bench --cpu $cpu --impl L --paths impl $api --format json"
+echo "  for L = syscalls-20.so (A), syscalls-21.so (B: 21 syscalls a call against 20, 5% slower) and a copy of A, in turn"
+separate_rounds || { echo "separate runs: bench failed"; exit 1; }
+echo "# one run a side: compare A.json B.json, and A.json against the copy's, for each of the $ROUNDS rounds"
+runs_a_side 1
+verdict "one run a side: 5% slowdown significant in $slow of $n (target >= 90%)" "$(( slow * 10 >= n * 9 ))"
+verdict "one run a side: identical pair significant in $same of $n (target <= 10%)" "$(( same * 10 <= n ))"
+echo "# three runs a side: compare A1 A2 A3 --vs B1 B2 B3 on rounds 1-3, 4-6, ... (in turn, as vm --rounds 3 boots)"
+runs_a_side 3
+verdict "three runs a side: 5% slowdown significant in $slow of $n (target >= 90%)" "$(( slow * 10 >= n * 9 ))"
+verdict "three runs a side: identical pair significant in $same of $n (target <= 10%)" "$(( same * 10 <= n ))"
 
 echo "# side by side: $TRIALS trials of $VK compare --cpu $cpu --impl A --impl B $api (one process)"
 echo "  A: 50 syscalls a call, B: 51 (2% slower)"
