@@ -2,7 +2,7 @@
 /*
  * Correct, and abi must classify it identical every time: getrandom
  * writes what the syscall would, except that some of its output equals
- * abi's canaries (0xa5, 0x5a) and one byte equals what the buffer held
+ * two of abi's canaries (0xa5, 0x5a) and one byte equals what the buffer held
  * before the call, as random output may. A byte compared with a canary
  * cannot tell such output from no write at all.
  */
