@@ -334,18 +334,15 @@ static size_t name_rows(const struct vk_bench_cmd_opts *o, const struct vk_bench
 /* The run's reference: the median of its processes'. */
 static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *rows)
 {
-	double cpu[VK_BENCH_MAX_GROUPS], loads[VK_BENCH_MAX_GROUPS], sys[VK_BENCH_MAX_GROUPS];
+	double each[VK_BENCH_MAX_GROUPS];
 
 	rep->nref = rows->nref;
 	memcpy(rep->ref, rows->ref, rows->nref * sizeof(rows->ref[0]));
-	for (int i = 0; i < rows->nref; i++) {
-		cpu[i] = rows->ref[i].cpu;
-		loads[i] = rows->ref[i].loads;
-		sys[i] = rows->ref[i].sys;
+	for (int k = 0; k < VK_REF_KINDS; k++) {
+		for (int i = 0; i < rows->nref; i++)
+			each[i] = rows->ref[i].ns[k];
+		rep->reference.ns[k] = vk_median(each, rows->nref);
 	}
-	rep->reference.cpu = vk_median(cpu, rows->nref);
-	rep->reference.loads = vk_median(loads, rows->nref);
-	rep->reference.sys = vk_median(sys, rows->nref);
 }
 
 static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,

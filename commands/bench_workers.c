@@ -58,7 +58,10 @@ static void print_ref(const struct vk_bench *b)
 	struct vk_bench_ref ref;
 
 	vk_bench_reference(b, &ref);
-	printf("ref %a %a %a\n", ref.cpu, ref.loads, ref.sys);
+	printf("ref");
+	for (int k = 0; k < VK_REF_KINDS; k++)
+		printf(" %a", ref.ns[k]);
+	putchar('\n');
 }
 
 int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
@@ -201,10 +204,9 @@ static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t 
 {
 	char *end;
 
-	ref[0][*n] = strtod(s, &end);
-	ref[1][*n] = strtod(end, &end);
-	ref[2][*n] = strtod(end, &end);
-	if (*end != '\n')
+	for (int k = 0; k < VK_REF_KINDS; k++, s = end)
+		ref[k][*n] = strtod(s, &end);
+	if (*s != '\n')
 		return -1;
 	(*n)++;
 	return 0;
@@ -216,7 +218,7 @@ static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t 
  */
 static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 {
-	double ref[3][VK_BENCH_MAX_CASES + 1];	/* cpu, loads, sys */
+	double ref[VK_REF_KINDS][VK_BENCH_MAX_CASES + 1];
 	struct vk_bench_result *r;
 	size_t nref = 0, len = 0;
 	char *line = NULL, *rest;
@@ -235,9 +237,8 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 			bad = 1;
 	}
 	free(line);
-	rows->ref[k].cpu = nref ? vk_median(ref[0], nref) : NAN;
-	rows->ref[k].loads = nref ? vk_median(ref[1], nref) : NAN;
-	rows->ref[k].sys = nref ? vk_median(ref[2], nref) : NAN;
+	for (int kind = 0; kind < VK_REF_KINDS; kind++)
+		rows->ref[k].ns[kind] = nref ? vk_median(ref[kind], nref) : NAN;
 	return done && !bad ? 0 : -1;
 }
 

@@ -260,9 +260,17 @@ static double fastest(const struct vk_bench *b, unsigned long (*f)(unsigned long
 
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
 {
-	ref->cpu = fastest(b, reference_chains, REF_STEPS);
-	ref->loads = fastest(b, reference_loads, REF_LOADS);
-	ref->sys = fastest(b, reference_syscalls, REF_SYSCALLS);
+	static const struct {
+		unsigned long (*loop)(unsigned long, unsigned long);
+		unsigned long steps;
+	} kind[VK_REF_KINDS] = {
+		[VK_REF_CPU] = { reference_chains, REF_STEPS },
+		[VK_REF_LOADS] = { reference_loads, REF_LOADS },
+		[VK_REF_SYS] = { reference_syscalls, REF_SYSCALLS },
+	};
+
+	for (int k = 0; k < VK_REF_KINDS; k++)
+		ref->ns[k] = fastest(b, kind[k].loop, kind[k].steps);
 }
 
 /*

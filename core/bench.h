@@ -64,8 +64,10 @@ void vk_bench_summarize_groups(struct vk_bench_result *r);
  * cache, and per getppid() syscall (the kernel's entry and exit, which a
  * vDSO never serves). The fastest of a few batches of each.
  */
+enum vk_bench_ref_kind { VK_REF_CPU, VK_REF_LOADS, VK_REF_SYS, VK_REF_KINDS };
+
 struct vk_bench_ref {
-	double cpu, loads, sys;
+	double ns[VK_REF_KINDS];
 };
 
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);

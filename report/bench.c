@@ -60,7 +60,8 @@ static void text(FILE *f, const struct vk_bench_report *rep)
 		rep->timer->name, 1 / rep->timer->ns_per_tick,
 		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu);
 	fprintf(f, "the machine's own speed, for compare: reference loop %.3f ns per step, %.3f ns per load, getppid %.1f ns\n",
-		rep->reference.cpu, rep->reference.loads, rep->reference.sys);
+		rep->reference.ns[VK_REF_CPU], rep->reference.ns[VK_REF_LOADS],
+		rep->reference.ns[VK_REF_SYS]);
 	if (rep->disturbed)
 		fprintf(f, "warning: the run was disturbed (load %.2f, %ld involuntary context switches): repeat it on a quieter machine\n",
 			rep->loadavg, rep->involuntary);
@@ -118,6 +119,15 @@ static void json_result(struct vk_json *j, const struct vk_bench_result *r, int 
 	vk_json_end(j);
 }
 
+/* Each reference's keys: the run's figure, and each process's. */
+static const struct {
+	const char *run, *each;
+} ref_keys[VK_REF_KINDS] = {
+	[VK_REF_CPU] = { "ns_per_step", "processes_ns" },
+	[VK_REF_LOADS] = { "loads_ns", "loads_processes_ns" },
+	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
+};
+
 static void json(FILE *f, const struct vk_bench_report *rep)
 {
 	struct vk_json j;
@@ -147,21 +157,13 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_end(&j);
 	vk_json_object(&j, "reference");
 	vk_json_str(&j, "loop", "four chains of dependent multiply-adds of words in registers");
-	vk_json_double(&j, "ns_per_step", rep->reference.cpu);
-	vk_json_array(&j, "processes_ns");
-	for (int i = 0; i < rep->nref; i++)
-		vk_json_double(&j, NULL, rep->ref[i].cpu);
-	vk_json_end(&j);
-	vk_json_double(&j, "loads_ns", rep->reference.loads);
-	vk_json_array(&j, "loads_processes_ns");
-	for (int i = 0; i < rep->nref; i++)
-		vk_json_double(&j, NULL, rep->ref[i].loads);
-	vk_json_end(&j);
-	vk_json_double(&j, "syscall_ns", rep->reference.sys);
-	vk_json_array(&j, "syscall_processes_ns");
-	for (int i = 0; i < rep->nref; i++)
-		vk_json_double(&j, NULL, rep->ref[i].sys);
-	vk_json_end(&j);
+	for (int k = 0; k < VK_REF_KINDS; k++) {
+		vk_json_double(&j, ref_keys[k].run, rep->reference.ns[k]);
+		vk_json_array(&j, ref_keys[k].each);
+		for (int i = 0; i < rep->nref; i++)
+			vk_json_double(&j, NULL, rep->ref[i].ns[k]);
+		vk_json_end(&j);
+	}
 	vk_json_end(&j);
 	vk_json_object(&j, "environment");
 	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);
