@@ -12,42 +12,60 @@
 #define SYSCALL_SHARE 0.5	/* of a syscall's cost: a call this dear makes one */
 #define FEW_LOADS 32		/* a call cheaper than this many loads is mostly loads */
 
-static void judge(struct vk_compare_row *r, double threshold, double machine)
+/*
+ * The band of ratios that the machine's own move explains for r: from
+ * 100% to each reference's ratio that counts for r. A row may have moved
+ * with the machine as far as the band reaches; one beyond it moved
+ * further than the machine did, or the other way, which no slower or
+ * faster moment of the machine does.
+ */
+struct band {
+	double lo, hi;	/* percent */
+};
+
+static void widen(struct band *b, double ratio)
+{
+	if (isfinite(ratio)) {
+		b->lo = fmin(b->lo, ratio);
+		b->hi = fmax(b->hi, ratio);
+	}
+}
+
+static struct band machine_band(const struct vk_compare_row *r, const struct vk_compare_machine *m)
+{
+	struct band b = { 100, 100 };
+
+	if (!m)
+		return b;
+	widen(&b, m->cpu_ratio);
+	if (m->loads_ns > 0 && r->old_med < FEW_LOADS * m->loads_ns)
+		widen(&b, m->loads_ratio);
+	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
+		widen(&b, m->sys_ratio);
+	return b;
+}
+
+static void judge(struct vk_compare_row *r, double threshold, struct band machine)
 {
 	int few = r->new->pair ? r->new->ngroups < VK_VERDICT_PAIRS
 			       : r->old->ngroups < VK_VERDICT_GROUPS ||
 					 r->new->ngroups < VK_VERDICT_GROUPS;
 
 	/* No verdict, and nothing called significant either. */
-	if (few || machine > threshold) {
+	if (few || fmax(100 - machine.lo, machine.hi - 100) > threshold) {
 		r->significant = 0;
 		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
 		return;
 	}
-	/* As much as the machine moved, a row may have moved with it. */
 	r->significant = r->p < VK_COMPARE_ALPHA &&
-			 fabs(r->ratio - 100) > VK_COMPARE_RESOLUTION_PCT + machine;
+			 (r->ratio > machine.hi + VK_COMPARE_RESOLUTION_PCT ||
+			  r->ratio < machine.lo - VK_COMPARE_RESOLUTION_PCT);
 	if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
 	else if (r->significant && r->ratio < 100 - threshold)
 		r->verdict = "improvement";
 	else
 		r->verdict = "~";
-}
-
-/* How far the machine moved for r, in percent. */
-static double machine_for(const struct vk_compare_row *r, const struct vk_compare_machine *m)
-{
-	double moved;
-
-	if (!m)
-		return 0;
-	moved = vk_compare_moved(m->cpu_ratio);
-	if (m->loads_ns > 0 && r->old_med < FEW_LOADS * m->loads_ns)
-		moved = fmax(moved, vk_compare_moved(m->loads_ratio));
-	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
-		moved = fmax(moved, vk_compare_moved(m->sys_ratio));
-	return moved;
 }
 
 /*
@@ -111,7 +129,7 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
 	else
 		unpaired(r);
 	r->shift = vk_hodges_lehmann(a->group_med, a->ngroups, b->group_med, b->ngroups);
-	judge(r, threshold, machine_for(r, m));
+	judge(r, threshold, machine_band(r, m));
 }
 
 int vk_compare_no_verdict(const struct vk_compare_row *r)

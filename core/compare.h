@@ -76,7 +76,9 @@ struct vk_compare_machine {
 /*
  * Fill r from its old and new series; threshold is in percent. Where the
  * machine moved beyond the threshold no row gets a verdict; below it, a
- * row is significant only where it moved further than the machine did.
+ * row is significant only where its ratio is 1% beyond the band from
+ * 100% to each reference's ratio: further than the machine moved, or the
+ * other way.
  * The register loop counts for every call; the load loop too for a call
  * that costs under 32 loads, which is little but loads, a call and a
  * return; the syscall for a call that costs half a syscall or more, which

@@ -178,6 +178,19 @@ contains "the machine held: said above the table" "$TMP/out" \
 bench slight-moved.json 1.02 x86_64 1.015
 expect_status 0 "the machine moved 1.5%: a 2% change exits 0" "$VK" compare old.json slight-moved.json
 contains "the machine moved 1.5%: a 2% change is not significant" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~')"
+# The band runs from 100% to the machine's ratio, on its side only: a row
+# that moved the other way moved further than the machine did.
+bench other-way.json 1.02 x86_64 0.985
+expect_status 0 "the machine 1.5% faster: a 2% slowdown exits 0" "$VK" compare old.json other-way.json
+contains "the machine 1.5% faster: a 2% slowdown is significant" "$TMP/out" \
+	"$(row clock-gettime-monotonic '102\.0% .* ~ \(significant\)')"
+bench with-machine.json 0.965 x86_64 0.97
+expect_status 0 "the machine 3% faster: a row 3.5% faster exits 0" "$VK" compare old.json with-machine.json
+contains "the machine 3% faster: a row 3.5% faster moved with it" "$TMP/out" "$(row clock-gettime-monotonic '96\.5% .* ~$')"
+bench beyond-machine.json 0.955 x86_64 0.97
+expect_status 0 "the machine 3% faster: a row 4.5% faster exits 0" "$VK" compare old.json beyond-machine.json
+contains "the machine 3% faster: a row 4.5% faster moved beyond it" "$TMP/out" \
+	"$(row clock-gettime-monotonic '95\.5% .* ~ \(significant\)')"
 # The loads moved: calls of under 32 loads (time's 1.3 ns against 0.25 ns
 # a load) get no verdict, dearer ones keep theirs.
 bench loads-old.json 1 x86_64 1.0 8 100 0.25
