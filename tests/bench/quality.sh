@@ -150,9 +150,12 @@ judge() {
 	said="$(ratio)% ($v)"
 	return $((1 - got))
 }
-# runs_a_side K: trials of K runs a side from the rounds; sets slow, same and n.
+# runs_a_side K: trials of K runs a side from the rounds; sets slow, same
+# and n, and prints how far the identical pairs spread: the machine's own
+# drift from run to run, which a 5% change must stand out of.
 runs_a_side() {
 	slow=0 same=0 n=0
+	: >"$tmp/identical"
 	for ((first = 1; first + $1 - 1 <= ROUNDS; first += $1)); do
 		a=() b=() c=()
 		for ((i = first; i < first + $1; i++)); do
@@ -162,8 +165,11 @@ runs_a_side() {
 		judge "${a[@]}" --vs "${b[@]}" && slow=$((slow + 1))
 		line="  trial $n: slowed $said"
 		judge "${a[@]}" --vs "${c[@]}" && same=$((same + 1))
+		echo "$(ratio)" >>"$tmp/identical"
 		echo "$line, identical $said"
 	done
+	awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
+	     END { printf "  the identical pairs spread over %s%%..%s%%: how far runs of one library drift apart here\n", lo, hi }' "$tmp/identical"
 }
 
 ROUNDS=$((3 * TRIALS))
