@@ -102,7 +102,7 @@ verdict "A/A: $significant significant of $compared rows, $moved without a verdi
 	"$(( significant * 100 <= compared ))"
 
 ratio() {
-	sed -n 's/^      "ratio_pct": \([0-9.]*\).*/\1/p' "$tmp/cmp.json" | head -n 1 | xargs printf "%.1f"
+	sed -n 's/^      "ratio_pct": \([0-9.]*\).*/\1/p' "$tmp/cmp.json" | head -n 1 | xargs printf "%.1f\n"
 }
 # trials HOW BASE SLOWER: TRIALS trials of HOW OLD NEW (true when it calls
 # the change significant) on BASE against SLOWER and on BASE against a
@@ -165,7 +165,7 @@ runs_a_side() {
 		judge "${a[@]}" --vs "${b[@]}" && slow=$((slow + 1))
 		line="  trial $n: slowed $said"
 		judge "${a[@]}" --vs "${c[@]}" && same=$((same + 1))
-		echo "$(ratio)" >>"$tmp/identical"
+		ratio >>"$tmp/identical"
 		echo "$line, identical $said"
 	done
 	awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
