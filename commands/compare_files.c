@@ -15,9 +15,9 @@
 
 #include "../core/json_read.h"
 #include "../core/stats.h"
+#include "../report/bench.h"
 #include "compare_cmd.h"
 
-#define SCHEMA "vdsokit-bench/1"
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
@@ -155,8 +155,8 @@ static int read_bench(const char *cmd, struct vk_bench_file *f)
 
 	if (!schema)
 		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
-	if (strcmp(schema, SCHEMA))
-		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", schema, SCHEMA);
+	if (strcmp(schema, VK_BENCH_SCHEMA))
+		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", schema, VK_BENCH_SCHEMA);
 	if (!results || results->type != VK_JARRAY)
 		return bad_file(cmd, f, "no \"results\" array");
 	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
@@ -260,8 +260,9 @@ static double ref_of(const struct vk_bench_file *f, const char *key)
  * A side's reference: one run's figure, or the median of every process of
  * several runs (a run without its processes' figures counts as one).
  */
-static double side_ref(const struct vk_compare_runs *r, const char *figure, const char *per_process)
+static double side_ref(const struct vk_compare_runs *r, enum vk_bench_ref_kind kind)
 {
+	const char *figure = vk_bench_ref_keys[kind].run, *per_process = vk_bench_ref_keys[kind].each;
 	double *x, med = NAN;
 	size_t n = 0, cap = 0;
 	int unknown = 0;
@@ -301,12 +302,12 @@ static void reference(struct vk_compare_report *rep, const struct vk_compare_run
 {
 	struct vk_compare_machine *m = &rep->machine;
 
-	rep->ref_old = side_ref(a, "ns_per_step", "processes_ns");
-	rep->ref_new = side_ref(b, "ns_per_step", "processes_ns");
-	rep->loads_old = side_ref(a, "loads_ns", "loads_processes_ns");
-	rep->loads_new = side_ref(b, "loads_ns", "loads_processes_ns");
-	rep->sys_old = side_ref(a, "syscall_ns", "syscall_processes_ns");
-	rep->sys_new = side_ref(b, "syscall_ns", "syscall_processes_ns");
+	rep->ref_old = side_ref(a, VK_REF_CPU);
+	rep->ref_new = side_ref(b, VK_REF_CPU);
+	rep->loads_old = side_ref(a, VK_REF_LOADS);
+	rep->loads_new = side_ref(b, VK_REF_LOADS);
+	rep->sys_old = side_ref(a, VK_REF_SYS);
+	rep->sys_new = side_ref(b, VK_REF_SYS);
 	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
 	m->loads_ratio = rep->loads_new / rep->loads_old * 100;
 	m->loads_ns = isfinite(m->loads_ratio) ? rep->loads_old : 0;

@@ -18,6 +18,7 @@
 
 #include "../core/json_read.h"
 #include "../core/stats.h"
+#include "../report/bench.h"
 #include "../report/json.h"
 #include "../report/vm_ab.h"
 #include "commands.h"
@@ -305,31 +306,30 @@ static void merged(struct vk_json *j, const struct side *s, const char *api, con
 	vk_json_end(j);
 }
 
-/* A reference figure of every boot's processes (key), and their median (as). */
-static void merged_ref(struct vk_json *j, const struct side *s, const char *key, const char *as)
+/* A reference figure of every boot's processes, and their median as the run's. */
+static void merged_ref(struct vk_json *j, const struct side *s, const struct vk_bench_ref_key *key)
 {
 	double ref[1024];	/* far more than boots times processes */
 	size_t n = 0;
 
 	for (unsigned long k = 0; k < s->nbench; k++) {
-		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), key);
+		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), key->each);
 
 		for (size_t i = 0; i < vk_jarray_len(p) && n < sizeof(ref) / sizeof(ref[0]); i++)
 			ref[n++] = vk_jnum(vk_jarray_at(p, i));
 	}
-	vk_json_array(j, key);
+	vk_json_array(j, key->each);
 	for (size_t i = 0; i < n; i++)
 		vk_json_double(j, NULL, ref[i]);
 	vk_json_end(j);
-	vk_json_double(j, as, n ? vk_median(ref, n) : NAN);
+	vk_json_double(j, key->run, n ? vk_median(ref, n) : NAN);
 }
 
 static void merged_reference(struct vk_json *j, const struct side *s)
 {
 	vk_json_object(j, "reference");
-	merged_ref(j, s, "processes_ns", "ns_per_step");
-	merged_ref(j, s, "loads_processes_ns", "loads_ns");
-	merged_ref(j, s, "syscall_processes_ns", "syscall_ns");
+	for (int k = 0; k < VK_REF_KINDS; k++)
+		merged_ref(j, s, &vk_bench_ref_keys[k]);
 	vk_json_end(j);
 }
 

@@ -119,10 +119,7 @@ static void json_result(struct vk_json *j, const struct vk_bench_result *r, int 
 	vk_json_end(j);
 }
 
-/* Each reference's keys: the run's figure, and each process's. */
-static const struct {
-	const char *run, *each;
-} ref_keys[VK_REF_KINDS] = {
+const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
 	[VK_REF_CPU] = { "ns_per_step", "processes_ns" },
 	[VK_REF_LOADS] = { "loads_ns", "loads_processes_ns" },
 	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
@@ -158,8 +155,8 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 	vk_json_object(&j, "reference");
 	vk_json_str(&j, "loop", "four chains of dependent multiply-adds of words in registers");
 	for (int k = 0; k < VK_REF_KINDS; k++) {
-		vk_json_double(&j, ref_keys[k].run, rep->reference.ns[k]);
-		vk_json_array(&j, ref_keys[k].each);
+		vk_json_double(&j, vk_bench_ref_keys[k].run, rep->reference.ns[k]);
+		vk_json_array(&j, vk_bench_ref_keys[k].each);
 		for (int i = 0; i < rep->nref; i++)
 			vk_json_double(&j, NULL, rep->ref[i].ns[k]);
 		vk_json_end(&j);

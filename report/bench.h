@@ -42,6 +42,13 @@ struct vk_bench_report {
 	const struct vk_bench_result *r;
 };
 
+/* Each reference's keys in a bench file: the run's figure, and each process's. */
+struct vk_bench_ref_key {
+	const char *run, *each;
+};
+
+extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
+
 int vk_bench_format_parse(const char *name);
 void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */
