@@ -30,6 +30,11 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 			log);
 		return VK_VM_TIMEOUT;
 	}
+	if (!r->started && r->qemu_status && r->qemu_said[0]) {
+		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", cmd,
+			r->qemu_said, log);
+		return VK_EXIT_USAGE;
+	}
 	fprintf(stderr, "%s: the guest ended without running the command (%s, qemu status %d); console log: %s\n",
 		cmd, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
 	return VK_VM_NO_RESULT;

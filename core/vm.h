@@ -132,6 +132,7 @@ enum { VK_VM_RELAY, VK_VM_KEEP_STDOUT, VK_VM_KEEP_ALL };
 struct vk_vm_result {
 	int started, panicked, timed_out, qemu_status;
 	char panic[128];		/* the panic's reason, as the kernel said it */
+	char qemu_said[256];		/* qemu's last error before /init */
 	int version;			/* the guest's framing */
 	int ncmds;			/* commands that ended */
 	int ended;			/* the guest said every command ran */
@@ -168,6 +169,10 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
 		  char *err, size_t errlen);
 
+/* The kernel command line for vm into buf; its length (>= len: cut).
+ * The smallest COMMAND_LINE_SIZE of vm's arches, arm's, bounds it. */
+#define VK_VM_CMDLINE_MAX 1023
+size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len);
 /* qemu's argv for vm, in argv (at least VK_VM_ARGV words); the strings
  * built for it live in buf. */
 #define VK_VM_ARGV 48

@@ -233,7 +233,8 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
 		  char *err, size_t errlen)
 {
-	char binary[PATH_MAX];
+	char binary[PATH_MAX], cmdline[VK_VM_CMDLINE_MAX + 1];
+	size_t n;
 
 	memset(vm, 0, sizeof(*vm));
 	if (s->arch && !(vm->arch = vk_vm_arch_find(s->arch))) {
@@ -275,7 +276,22 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	vm->append = s->append;
 	vm->smp = s->smp;
 	vm->memory = s->memory;
+	n = vk_vm_cmdline(vm, cmdline, sizeof(cmdline));
+	if (n > VK_VM_CMDLINE_MAX) {
+		snprintf(err, errlen, "--append: the kernel command line would be %zu bytes, over the %d that every arch's kernel takes",
+			 n, VK_VM_CMDLINE_MAX);
+		return -1;
+	}
 	return 0;
+}
+
+size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len)
+{
+	const struct vk_vm_arch *a = vm->arch;
+
+	return snprintf(buf, len, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
+			*a->append ? " " : "", a->append, vm->append ? " " : "",
+			vm->append ? vm->append : "");
 }
 
 void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
@@ -294,9 +310,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	}
 	snprintf(smp, 24, "%lu", vm->smp);
 	snprintf(mem, 24, "%lu", vm->memory);
-	snprintf(append, len - 200, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
-		 *a->append ? " " : "", a->append, vm->append ? " " : "",
-		 vm->append ? vm->append : "");
+	vk_vm_cmdline(vm, append, len - 200);
 	/* No network (no option ROM to find) and no reboot: a panic ends qemu. */
 	const char *rest[] = {
 		"-accel", vm->kvm ? "kvm" : "tcg", "-smp", smp, "-m", mem, "-display", "none",
@@ -405,6 +419,10 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		snprintf(r->panic, sizeof(r->panic), "%s", p + strlen(PANIC));
 	}
 	got = vk_vm_frame_parse(line, n, &fr);
+	/* qemu's own errors ("qemu: linux kernel too old..."), not its warnings. */
+	if (!got && !r->started && !strncmp(line, "qemu", 4) && (p = strstr(line, ": ")) &&
+	    strncmp(p + 2, "warning:", 8))
+		snprintf(r->qemu_said, sizeof(r->qemu_said), "%.*s", (int)sizeof(r->qemu_said) - 1, line);
 	if (got < 0) {
 		r->bad++;
 		damage(r);

@@ -103,6 +103,14 @@ if [ "$(uname -m)" = x86_64 ]; then
 else
 	skip "--accel auto remembers that KVM failed" "this host is not x86_64"
 fi
+# Bad input that only qemu or the kernel's limits tell: exit 2, and why.
+expect_status 2 "a kernel header qemu refuses is bad input (2), not a guest that ended (7)" \
+	"$VK" vm --accel tcg --timeout 120 --kernel "$TMP/bz64" -- info
+contains "and qemu's reason is said" "$TMP/err" 'qemu refused to boot the kernel: qemu: linux kernel too old to load a ram disk; console log: /'
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 2 "an --append the kernel cannot take is refused, not cut" \
+	vm --append "$(head -c 1000 /dev/zero | tr '\0' x)" -- info
+contains "and the limit is said" "$TMP/err" '--append: the kernel command line would be [0-9]+ bytes, over the 1023'
 # A panic of the host's making (qemu too slow for x86's boot-time timer
 # check) is told apart from the kernel's: prevented by no_timer_check,
 # then booted again, then exit 9 and never 6.
