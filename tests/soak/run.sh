@@ -96,7 +96,7 @@ trap '[ ${#hogs[@]} -eq 0 ] || { kill "${hogs[@]}"; pkill -CONT -f "$vm_re"; } 2
 # relay_boots N: N boots of a guest with 120 KB of KTAP to send, the
 # relay starved; each whole, or its loss named (exit 8).
 relay_boots() {
-	local i status kernel boot vm_pid whole=0 named=0 silent=0 other=0 dir
+	local i t q status kernel boot vm_pid whole=0 named=0 silent=0 other=0 dir
 	if ! boot=$(tests/xarch/fetch.sh bookworm amd64 linux-image-cloud-amd64) ||
 		! $MAKE -s cross ARCH=x86_64 >/dev/null; then
 		echo "relay: no guest kernel or static vdsokit"
@@ -110,8 +110,10 @@ relay_boots() {
 			-- verify --format ktap -- abi --format ktap >/dev/null 2>"$dir.err" &
 		vm_pid=$!
 		# qemu at 0, the relay at 19: the guest outruns its reader.
-		sleep 5
-		renice -n 0 -p $(pgrep -P "$vm_pid") >/dev/null 2>&1
+		for ((t = 0; t < 60; t++)); do
+			q=$(pgrep -P "$vm_pid" -f qemu-system) && renice -n 0 -p "$q" >/dev/null && break
+			sleep 1
+		done
 		wait "$vm_pid"
 		status=$?
 		if [ $status -le 1 ] && ktap_whole "$dir/verify.log" && ktap_whole "$dir/abi.log"; then
