@@ -124,6 +124,7 @@ help:
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
+	@echo '                 (VDSOKIT_SOAK_LOAD=1: under CPU hogs and a starved vm relay, plus 20 relay boots)'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
 	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'

@@ -36,11 +36,13 @@ static const char usage[] =
 	"                       x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64\n"
 	"      --accel MODE     auto (default: KVM where the guest's arch is the host's,\n"
 	"                       /dev/kvm is usable and the guest reaches /init within\n"
-	"                       30 s; TCG otherwise), kvm or tcg\n"
+	"                       30 s, remembered until the machine reboots; TCG\n"
+	"                       otherwise), kvm or tcg\n"
 	"      --smp N          virtual CPUs (default 2)\n"
 	"  -m, --memory MIB     guest memory in MiB (default 1024)\n"
 	"      --append ARGS    more kernel command line (x86 gets tsc=reliable\n"
-	"                       clocksource=tsc, so that the vDSO can read the clock)\n"
+	"                       clocksource=tsc, so that the vDSO can read the clock,\n"
+	"                       and no_timer_check, which a slow emulator fails)\n"
 	"  -t, --timeout SEC    each boot's limit (default 900)\n"
 	"  -b, --binary FILE    the static vdsokit to run (default: cross/ARCH/vdsokit\n"
 	"                       beside this binary, as 'make cross ARCH=...' builds it)\n"
@@ -61,7 +63,10 @@ static const char usage[] =
 	"Exit status: the command's own (0, 1, 2, 4); with two kernels 0, or 1 where\n"
 	"B fails a check A does not or is significantly slower; 2 bad input (not a\n"
 	"kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the kernel\n"
-	"panicked, 7 the guest ended without running the command.\n";
+	"panicked, 7 the guest ended without running the command, 8 the console lost\n"
+	"or damaged a command's output (every frame is numbered and each command's\n"
+	"output checksummed), 9 the boot failed twice for a reason of the host, not of\n"
+	"the kernel (a slow emulator's panic).\n";
 
 static int parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long lo,
 		       unsigned long hi, unsigned long *out)
@@ -191,7 +196,10 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
-	vm.kvm = o->accel == VK_ACCEL_KVM || (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(vm.arch));
+	vm.kvm = o->accel == VK_ACCEL_KVM ||
+		 (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(vm.arch, qemu, err, sizeof(err)));
+	if (o->accel == VK_ACCEL_AUTO && *err)
+		fprintf(stderr, "%s: %s\n", cmd, err);
 	if (o->dry_run) {
 		char *argv[VK_VM_ARGV], buf[2048];
 

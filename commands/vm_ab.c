@@ -489,6 +489,7 @@ int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o)
 {
 	struct side s[2] = { { .kernel = o->kernel[0] }, { .kernel = o->kernel[1] } };
 	int status = VK_EXIT_USAGE, kvm;
+	char why[PATH_MAX + 100];
 
 	if (o->dry_run)
 		return vk_usage_error(cmd, "--dry-run takes one --kernel");
@@ -500,7 +501,10 @@ int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o)
 			goto out;
 	}
 	kvm = o->accel == VK_ACCEL_KVM ||
-	      (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(s[0].first.arch));
+	      (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(s[0].first.arch, s[0].qemu, why,
+								sizeof(why)));
+	if (o->accel == VK_ACCEL_AUTO && *why)
+		fprintf(stderr, "%s: %s\n", cmd, why);
 	s[0].first.kvm = s[0].later.kvm = s[1].first.kvm = s[1].later.kvm = kvm;
 	status = run_rounds(cmd, o, s);
 	if (status < 0)

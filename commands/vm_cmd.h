@@ -6,8 +6,9 @@
 #include "../core/vm.h"
 
 enum { VK_ACCEL_AUTO, VK_ACCEL_KVM, VK_ACCEL_TCG };
-/* Statuses of a guest that gave no result. */
-enum { VK_VM_TIMEOUT = 5, VK_VM_PANIC = 6, VK_VM_NO_RESULT = 7 };
+/* Statuses of a guest that gave no result, or not all of it: timed out,
+ * panicked, ended early, output lost on the console, the host's doing. */
+enum { VK_VM_TIMEOUT = 5, VK_VM_PANIC = 6, VK_VM_NO_RESULT = 7, VK_VM_LOST = 8, VK_VM_HOST = 9 };
 
 struct vk_vm_opts {
 	const char *kernel[2];
@@ -27,7 +28,7 @@ struct vk_vm_opts {
  * auto and KVM does not reach /init. keep is a VK_VM_RELAY... The console
  * log goes to log, or where log is "" to a new file it names, removed if
  * all went well. -1 when all ncmds commands ran (their statuses and what
- * was kept in r); otherwise a status 5, 6 or 7, said on stderr with the
+ * was kept in r); otherwise a status from 5 to 9, said on stderr with the
  * console log's name.
  */
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,

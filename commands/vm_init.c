@@ -5,16 +5,11 @@
  * "vdsokit ARGS" for each command in /vdsokit.args (its words, each
  * NUL-terminated: first each command's timeout in seconds, 0 for none,
  * then the commands with an empty word between two) and frames their
- * stdout and stderr on the console, one line each:
- *
- *   vdsokit-vm:o TEXT   a line the command wrote to stdout
- *   vdsokit-vm:O TEXT   the same without its newline (a longer line goes on)
- *   vdsokit-vm:e/E ...  the same for stderr
- *   vdsokit-vm:exit N   its exit status (128 + the signal that killed it,
- *                       124 if it ran out of time)
- *
- * so the host can tell them from the kernel's own messages on the same
- * console (core/vm_boot.c reads them). Then it powers the machine off, which ends qemu.
+ * stdout and stderr on the console in numbered frames, each command's
+ * closed with its status, length and checksum (core/vm_frame.c), so the
+ * host can tell them from the kernel's own messages on the same console
+ * and find whatever the line lost. Then it powers the machine off, which
+ * ends qemu.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,20 +19,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/klog.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "../core/isolate.h"
+#include "../core/vm.h"
 #include "commands.h"
 
-#define MARK "vdsokit-vm:"
 #define MAX_ARGS 64
+/* syslog(2)'s SYSLOG_ACTION_CONSOLE_LEVEL, which libc does not name. */
+#define CONSOLE_LEVEL 8
 
-static void say(const char *text)
-{
-	vk_write_all(STDOUT_FILENO, text, strlen(text));
-}
+static struct vk_vm_frames frames;
 
 static void setup(void)
 {
@@ -89,18 +85,13 @@ static void next_command(char **p, const char *end, char **argv)
 struct stream {
 	int fd;
 	char kind;		/* 'o' or 'e' */
-	char line[1024];
+	char line[VK_VM_FRAME_TEXT];
 	size_t n;
 };
 
 static void frame(struct stream *s, int whole)
 {
-	char head[16];
-
-	snprintf(head, sizeof(head), MARK "%c ", whole ? s->kind : s->kind - 32);
-	say(head);
-	vk_write_all(STDOUT_FILENO, s->line, s->n);
-	say("\n");
+	vk_vm_frame_text(&frames, whole ? s->kind : s->kind - 32, s->line, s->n);
 	s->n = 0;
 }
 
@@ -229,12 +220,16 @@ static int run(char **argv, unsigned timeout)
 int vk_vm_init(void)
 {
 	static char buf[4096];
-	char *argv[MAX_ARGS + 1], line[32], *p = buf;
+	char *argv[MAX_ARGS + 1], *p = buf;
 	unsigned timeout = 0;
 	ssize_t n;
 
 	setup();
-	say("\n" MARK "start\n");
+	/* Only emergencies on the console while the commands run: a kernel
+	 * line in the middle of a frame would damage it. A panic still
+	 * shows, as panic() makes the console verbose. */
+	klogctl(CONSOLE_LEVEL, NULL, 1);
+	vk_vm_frames_start(&frames, STDOUT_FILENO);
 	n = read_args(buf, sizeof(buf));
 	if (n > 0) {
 		timeout = strtoul(p, NULL, 10);
@@ -242,9 +237,11 @@ int vk_vm_init(void)
 	}
 	while (n >= 0 && p < buf + n) {
 		next_command(&p, buf + n, argv);
-		snprintf(line, sizeof(line), MARK "exit %d\n", run(argv, timeout));
-		say(line);
+		vk_vm_frame_exit(&frames, run(argv, timeout));
 	}
+	vk_vm_frame_end(&frames);
+	/* Power off only once the serial line has sent it all. */
+	tcdrain(STDOUT_FILENO);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* pid 1 must not exit: that would panic the kernel. */

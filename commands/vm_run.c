@@ -13,6 +13,11 @@
 static int no_result(const char *cmd, const struct vk_vm_result *r, double timeout,
 		     const char *log)
 {
+	if (vk_vm_host_failure(r)) {
+		fprintf(stderr, "%s: the boot failed twice for a reason of this host, not of the kernel: %s (the kernel said: %s); console log: %s\n",
+			cmd, vk_vm_host_failure(r), r->panic, log);
+		return VK_VM_HOST;
+	}
 	if (r->panicked) {
 		fprintf(stderr, "%s: the kernel panicked before the command ended; console log: %s\n",
 			cmd, log);
@@ -25,9 +30,62 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 			log);
 		return VK_VM_TIMEOUT;
 	}
+	if (!r->started && r->qemu_status && r->qemu_said[0]) {
+		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", cmd,
+			r->qemu_said, log);
+		return VK_EXIT_USAGE;
+	}
 	fprintf(stderr, "%s: the guest ended without running the command (%s, qemu status %d); console log: %s\n",
 		cmd, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
 	return VK_VM_NO_RESULT;
+}
+
+/* Whether the console delivered every command's output as the guest
+ * sent it; a frame lost after the last command's exit harms none. */
+static int whole(const struct vk_vm_result *r, int ncmds)
+{
+	for (int k = 0; k < ncmds; k++) {
+		if (r->damaged[k])
+			return 0;
+	}
+	/* The guest said it ran them all, but some exit frames never came. */
+	return !(r->ended && r->ncmds < ncmds);
+}
+
+/* What was lost, and each command whose output came short or damaged. */
+static int lost_output(const char *cmd, const struct vk_vm_result *r, int ncmds, const char *log)
+{
+	char which[256] = "", what[128] = "";
+	size_t n = 0, m = 0;
+
+	for (int k = 0; k < ncmds && n < sizeof(which); k++) {
+		if (k < r->ncmds && !r->damaged[k])
+			continue;
+		n += snprintf(which + n, sizeof(which) - n, "%s%d%s", n ? ", " : "", k + 1,
+			      k >= r->ncmds ? " (no exit status)" :
+			      r->status[k] < 0 ? " (its exit status lost)" : "");
+	}
+	if (r->lost)
+		m += snprintf(what, sizeof(what), "%lu frame%s missing (from #%lu)", r->lost,
+			      r->lost > 1 ? "s" : "", r->first_lost);
+	if (r->bad)
+		m += snprintf(what + m, sizeof(what) - m, "%s%lu frame%s unreadable", m ? ", " : "",
+			      r->bad, r->bad > 1 ? "s" : "");
+	if (!m)
+		snprintf(what, sizeof(what), "an output's length or checksum is not what was sent");
+	fprintf(stderr, "%s: the console lost or damaged the guest's output: %s; the output of command %s is incomplete, whatever its status; console log: %s\n",
+		cmd, what, which, log);
+	return VK_VM_LOST;
+}
+
+/* The same guest once more, its console log begun anew. */
+static void boot_again(const struct vk_vm *vm, const struct vk_vm_opts *o, int keep, int fd,
+		       struct vk_vm_result *r)
+{
+	vk_vm_result_free(r);
+	if (ftruncate(fd, 0) == 0)
+		lseek(fd, 0, SEEK_SET);
+	vk_vm_boot(vm, o->timeout, 0, keep, fd, r);
 }
 
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
@@ -52,13 +110,26 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 	if (probe && !r->started) {
 		fprintf(stderr, "%s: KVM did not reach /init (%s); booting again under TCG, whose figures are emulated\n",
 			cmd, r->timed_out ? "no sign of it within 30 s" : "qemu failed");
-		vk_vm_result_free(r);
 		vm->kvm = 0;
-		if (ftruncate(fd, 0) == 0)
-			lseek(fd, 0, SEEK_SET);
-		vk_vm_boot(vm, o->timeout, 0, keep, fd, r);
+		boot_again(vm, o, keep, fd, r);
+		if (r->started)
+			vk_vm_kvm_failed(vm->arch, vm->qemu);
+	}
+	/* Before /init nothing was relayed, so a second boot repeats nothing. */
+	if (!r->started && vk_vm_host_failure(r)) {
+		fprintf(stderr, "%s: the boot failed for a reason of this host, not of the kernel: %s; booting again\n",
+			cmd, vk_vm_host_failure(r));
+		boot_again(vm, o, keep, fd, r);
 	}
 	close(fd);
+	if (r->started && r->version != VK_VM_FRAMING) {
+		fprintf(stderr, "%s: the guest's vdsokit frames its output in version %d, this one reads %d: give --binary a vdsokit of this version\n",
+			cmd, r->version, VK_VM_FRAMING);
+		return VK_EXIT_USAGE;
+	}
+	/* A guest cut short is said as such, whatever it lost on the way. */
+	if (!whole(r, ncmds) && (r->ncmds == ncmds || r->ended))
+		return lost_output(cmd, r, ncmds, log);
 	if (r->ncmds == ncmds) {
 		if (!named)
 			unlink(log);

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Booting a guest for `vdsokit vm`: the initramfs, qemu's command line,
- * and reading the console that /init (commands/vm_init.c) frames:
- *
- *   vdsokit-vm:start    /init runs
- *   vdsokit-vm:o TEXT   a line of the command's stdout (O: no newline yet)
- *   vdsokit-vm:e TEXT   the same of its stderr (E)
- *   vdsokit-vm:exit N   the command's exit status; the next one may follow
- *   vdsokit-vm:pause N  stress asks to be paused N s: QMP stop, then cont
- *
+ * and reading the console, whose frames from /init (commands/vm_init.c)
+ * core/vm_frame.c reads; a pause that stress asks for is done over QMP.
  * Every other console line is the kernel's, and goes to the log only.
  */
 #include <errno.h>
@@ -20,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,8 +21,8 @@
 #include "isolate.h"
 #include "vm.h"
 
-#define MARK "vdsokit-vm:"
 #define PROBE_SECONDS 30
+#define PANIC "Kernel panic - not syncing: "
 
 static int read_file(const char *path, char **data, size_t *len)
 {
@@ -240,7 +233,8 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
 		  char *err, size_t errlen)
 {
-	char binary[PATH_MAX];
+	char binary[PATH_MAX], cmdline[VK_VM_CMDLINE_MAX + 1];
+	size_t n;
 
 	memset(vm, 0, sizeof(*vm));
 	if (s->arch && !(vm->arch = vk_vm_arch_find(s->arch))) {
@@ -282,15 +276,22 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	vm->append = s->append;
 	vm->smp = s->smp;
 	vm->memory = s->memory;
+	n = vk_vm_cmdline(vm, cmdline, sizeof(cmdline));
+	if (n > VK_VM_CMDLINE_MAX) {
+		snprintf(err, errlen, "--append: the kernel command line would be %zu bytes, over the %d that every arch's kernel takes",
+			 n, VK_VM_CMDLINE_MAX);
+		return -1;
+	}
 	return 0;
 }
 
-int vk_vm_kvm_possible(const struct vk_vm_arch *a)
+size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len)
 {
-	struct utsname u;
+	const struct vk_vm_arch *a = vm->arch;
 
-	return a->host && uname(&u) == 0 && !strcmp(u.machine, a->host) &&
-	       access("/dev/kvm", R_OK | W_OK) == 0;
+	return snprintf(buf, len, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
+			*a->append ? " " : "", a->append, vm->append ? " " : "",
+			vm->append ? vm->append : "");
 }
 
 void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
@@ -309,9 +310,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	}
 	snprintf(smp, 24, "%lu", vm->smp);
 	snprintf(mem, 24, "%lu", vm->memory);
-	snprintf(append, len - 200, "console=%s panic=-1 quiet vdsokit.vm=1%s%s%s%s", a->console,
-		 *a->append ? " " : "", a->append, vm->append ? " " : "",
-		 vm->append ? vm->append : "");
+	vk_vm_cmdline(vm, append, len - 200);
 	/* No network (no option ROM to find) and no reboot: a panic ends qemu. */
 	const char *rest[] = {
 		"-accel", vm->kvm ? "kvm" : "tcg", "-smp", smp, "-m", mem, "-display", "none",
@@ -365,24 +364,92 @@ static void output(struct vk_vm_result *r, int keep, char kind, const char *s, s
 		vk_write_all(err ? STDERR_FILENO : STDOUT_FILENO, "\n", 1);
 }
 
+/* The running command's output was not as sent. */
+static void damage(struct vk_vm_result *r)
+{
+	if (r->ncmds < VK_VM_MAX_CMDS)
+		r->damaged[r->ncmds] = 1;
+}
+
+/* Frames are numbered from 1: a gap is frames the console lost. */
+static void sequence(struct vk_vm_result *r, unsigned long seq)
+{
+	if (seq == r->seq + 1) {
+		r->seq = seq;
+		return;
+	}
+	if (seq <= r->seq) {
+		r->bad++;
+	} else {
+		if (!r->lost)
+			r->first_lost = r->seq + 1;
+		r->lost += seq - r->seq - 1;
+		r->seq = seq;
+	}
+	damage(r);
+}
+
+/* Command fr->cmd exited: what came of its output against what was sent. */
+static void command_exit(struct vk_vm_result *r, const struct vk_vm_frame *fr)
+{
+	int k = fr->cmd - 1;
+
+	if (k < r->ncmds) {
+		r->bad++;
+		return;
+	}
+	/* Commands between whose exit frames were lost. */
+	for (; r->ncmds < k; r->ncmds++) {
+		r->status[r->ncmds] = -1;
+		r->damaged[r->ncmds] = 1;
+	}
+	if (r->bytes[k] != fr->bytes || r->sum[k] != fr->sum)
+		r->damaged[k] = 1;
+	r->status[r->ncmds++] = fr->status;
+}
+
 static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 {
-	size_t m = strlen(MARK);
+	struct vk_vm_frame fr;
+	const char *p;
+	int got;
 
-	if (strstr(line, "Kernel panic - not syncing"))
+	if ((p = strstr(line, PANIC))) {
 		r->panicked = 1;
-	if (n < m || memcmp(line, MARK, m))
+		snprintf(r->panic, sizeof(r->panic), "%s", p + strlen(PANIC));
+	}
+	got = vk_vm_frame_parse(line, n, &fr);
+	/* qemu's own errors ("qemu: linux kernel too old..."), not its warnings. */
+	if (!got && !r->started && !strncmp(line, "qemu", 4) && (p = strstr(line, ": ")) &&
+	    strncmp(p + 2, "warning:", 8))
+		snprintf(r->qemu_said, sizeof(r->qemu_said), "%.*s", (int)sizeof(r->qemu_said) - 1, line);
+	if (got < 0) {
+		r->bad++;
+		damage(r);
+	}
+	if (got <= 0)
 		return;
-	line += m;
-	n -= m;
-	if (n >= 2 && line[0] && strchr("oOeE", line[0]) && line[1] == ' ') {
-		output(r, keep, line[0], line + 2, n - 2);
-	} else if (!strcmp(line, "start")) {
+	if (fr.seq)
+		sequence(r, fr.seq);
+	switch (fr.kind) {
+	case 's':
 		r->started = 1;
-	} else if (!strncmp(line, "exit ", 5) && r->ncmds < VK_VM_MAX_CMDS) {
-		r->status[r->ncmds++] = atoi(line + 5);
-	} else if (!strncmp(line, "pause ", 6)) {
-		r->pause = atoi(line + 6);
+		r->version = fr.version;
+		break;
+	case 'p':
+		r->pause = fr.status;
+		break;
+	case 'z':
+		r->ended = 1;
+		break;
+	case 'x':
+		command_exit(r, &fr);
+		break;
+	default:
+		if (r->ncmds >= VK_VM_MAX_CMDS)
+			break;
+		vk_vm_frame_count(&fr, &r->sum[r->ncmds], &r->bytes[r->ncmds]);
+		output(r, keep, fr.kind, fr.text, fr.n);
 	}
 }
 
@@ -458,6 +525,8 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
+	for (int k = 0; k < VK_VM_MAX_CMDS; k++)
+		r->sum[k] = VK_VM_SUM_BASIS;
 	/* A socket's path is short: in $TMPDIR if it fits, else /tmp. */
 	if (!tmp || !*tmp || strlen(tmp) > 60)
 		tmp = "/tmp";
@@ -502,6 +571,23 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	unlink(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
+}
+
+/* Panics that a slow or busy host causes, whatever the kernel. */
+static const struct {
+	const char *reason, *what;
+} host_panics[] = {
+	{ "IO-APIC + timer doesn't work",
+	  "the kernel's boot-time timer check ran slower than it allows (no_timer_check skips it)" },
+};
+
+const char *vk_vm_host_failure(const struct vk_vm_result *r)
+{
+	for (size_t i = 0; r->panicked && i < sizeof(host_panics) / sizeof(host_panics[0]); i++) {
+		if (!strncmp(r->panic, host_panics[i].reason, strlen(host_panics[i].reason)))
+			return host_panics[i].what;
+	}
+	return NULL;
 }
 
 void vk_vm_result_free(struct vk_vm_result *r)

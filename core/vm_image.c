@@ -20,9 +20,9 @@
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc", EM_X86_64, 1, 0, "x86_64", "i386" },
+	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_X86_64, 1, 0, "x86_64", "i386" },
 	{ "i386", "qemu-system-i386", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc", EM_386, 0, 0, "x86_64", NULL },
+	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_386, 0, 0, "x86_64", NULL },
 	{ "arm64", "qemu-system-aarch64", "qemu-system-arm",
 	  { "-M", "virt", "-cpu", "max,pauth-impdef=on" }, "ttyAMA0", "", EM_AARCH64, 1, 0,
 	  "aarch64", "armhf" },

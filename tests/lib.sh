@@ -25,9 +25,20 @@ expect_status() {
 	if [ "$got" = "$want" ]; then ok "$desc"; else not_ok "$desc" "command: $*" "exit $got, expected $want" "stderr: $(head -c 300 "$TMP/err")"; fi
 }
 
-# contains DESC FILE PATTERN: passes when FILE has a line matching PATTERN (ERE).
+# contains DESC FILE PATTERN: passes when FILE has a line matching PATTERN
+# (ERE). A failure shows the file's head and its tail: a long report's
+# verdict is at its end, and its head alone reads like a report cut short.
 contains() {
-	if grep -Eq -- "$3" "$2"; then ok "$1"; else not_ok "$1" "no line matches /$3/ in $2:" "$(head -c 400 "$2")"; fi
+	local shown size
+	size=$(stat -c %s "$2" 2>/dev/null || echo 0)
+	if [ "$size" -le 800 ]; then
+		shown=$(cat "$2" 2>&1)
+	else
+		shown="$(head -c 400 "$2")
+[... $size bytes in all; the last 400:]
+$(tail -c 400 "$2")"
+	fi
+	if grep -Eq -- "$3" "$2"; then ok "$1"; else not_ok "$1" "no line matches /$3/ in $2:" "$shown"; fi
 }
 
 # need TOOL...: true when every TOOL is on PATH.

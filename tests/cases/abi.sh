@@ -48,9 +48,11 @@ planted() {
 planted abi-write-past 'wrote 1 bytes outside its objects' 1
 planted abi-wrong-errno 'impl returned -EINVAL .* syscall returned -EFAULT' 1
 planted abi-sigbus 'impl SIGBUS' 1
+# The watchdog's own word proves it cut the hang; the time is a figure,
+# not a check, as a loaded machine stretches it.
 start=$(date +%s)
 planted abi-hang 'hung for more than' 1
-if [ $(($(date +%s) - start)) -lt 60 ]; then ok "a hanging implementation is cut short by the watchdog"; else not_ok "a hanging implementation is cut short by the watchdog"; fi
+echo "# abi of a hanging implementation: $(($(date +%s) - start)) s"
 contains "after three hangs the rest of that API is skipped" "$TMP/out" '# SKIP not run: 3 cases of this API hung$'
 planted passthrough '' 0
 # getrandom's output is random: bytes that equal a canary, even both of

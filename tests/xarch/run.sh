@@ -147,7 +147,9 @@ boot() { # TARGET: vm keeps each command's output and the console in $res/TARGET
 		"${vm_commands[@]}" >"$res/$t/vm.out" 2>"$res/$t/vm.err"
 	rc=$?
 	case $rc in
-	5 | 6 | 7) echo "vm: $(tail -n 1 "$res/$t/vm.err")" >"$res/$t/boot.err" ;;
+	5 | 6 | 7 | 9) echo "vm: $(tail -n 1 "$res/$t/vm.err")" >"$res/$t/boot.err" ;;
+	# The console lost output: whatever the logs say, the target failed.
+	8) echo "LOST: vm: $(tail -n 1 "$res/$t/vm.err")" >"$res/$t/boot.err" ;;
 	*) [ -e "$res/$t/info.status" ] || echo "vm exited $rc: $(tail -n 1 "$res/$t/vm.err")" >"$res/$t/boot.err" ;;
 	esac
 }
@@ -271,6 +273,7 @@ summary() {
 		printf ' %-16s\n' "$result"
 		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] || failed=1
 		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
+		! grep -q '^LOST: ' "$res/$t/boot.err" 2>/dev/null || failed=1
 		for c in "${commands[@]}"; do
 			[ -z "$release" ] || [ -e "$res/$t/$c.status" ] ||
 				{ notes+=("$t: the guest ran no $c; the end of $res/$t/console.log:" "$(tail -n 5 "$res/$t/console.log")"); break; }
