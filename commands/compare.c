@@ -70,7 +70,10 @@ static const char usage[] =
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
-	"2 usage error or a bad file, 4 nothing could be measured.\n";
+	"or with --impl a side that crashed, exited or hung (30 s plus 8 times -d)\n"
+	"while measured in its child, named with the API; 2 usage error, a bad\n"
+	"file or an --impl that cannot be loaded (see verify), 4 nothing could be\n"
+	"measured.\n";
 
 struct compare {
 	struct vk_compare_report rep;

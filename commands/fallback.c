@@ -24,7 +24,8 @@ static const char usage[] =
 	"  -F, --format FMT    text (default), ktap or json\n"
 	"  -h, --help          show this help\n\n"
 	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
-	"2 usage error, 4 nothing could be probed.\n";
+	"2 usage error or an --impl that cannot be loaded (see verify),\n"
+	"4 nothing could be probed.\n";
 
 struct opts {
 	const char *require;

@@ -28,7 +28,11 @@ static const char usage[] =
 	"  -F, --format FMT     text (default), ktap or json\n"
 	"  -I, --impl LIB.so    also read LIB.so's time32 clock_gettime past 2^31 s\n"
 	"  -h, --help           show this help\n\n"
-	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
+	"LIB.so's entry is called in a child of its own: its crash, exit or hang\n"
+	"(5 s) fails the impl path's 'survives' check, which names the library.\n"
+	"\n"
+	"Exit status: 0 all checks passed, 1 a check failed (or --impl's call\n"
+	"died), 2 usage error or an --impl that cannot be loaded (see verify),\n"
 	"4 no time namespace could be made (no CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
 
 /* The clocks whose readings inside and outside are compared, and the
