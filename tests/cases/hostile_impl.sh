@@ -62,6 +62,19 @@ for h in exit0 segv; do
 		"getcpu impl survives: the checks of getcpu on the impl path \\($(lib "$h")\\) (exited with status 0|were killed by SIGSEGV)"
 done
 
+# abi and fallback: each call's child that exits 0 or hangs is a failed
+# row that names the library.
+for h in exit0 hang; do
+	bounded 120 1 "abi: a getcpu that does $h fails" \
+		"$VK" abi -t 0.5 --paths impl getcpu --impl "$(lib "$h")"
+	contains "abi: and names the library" "$TMP/out" \
+		"unexpected: impl \($(lib "$h")\) (exited with status 0|hung for more than 0.5 s)"
+	bounded 120 1 "fallback: a getcpu that does $h fails" \
+		"$VK" fallback --paths impl getcpu --impl "$(lib "$h")"
+	contains "fallback: and names the library and the function" "$TMP/out" \
+		"FAIL: the probe of $(lib "$h")'s getcpu (exited with status 0|hung for more than [0-9.]+ s)"
+done
+
 # compare --impl: the library's exit, crash or hang is compare's failure
 # (1), with the library, the API and what it did; not its own status.
 for h in exit0 exit3 segv hang; do
