@@ -27,8 +27,8 @@ static const char usage[] =
 	"                       cases on that path are skipped\n"
 	"  -F, --format FMT     text (default), ktap, json or vdsotest\n"
 	"  -h, --help           show this help\n\n"
-	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
-	"4 nothing could run.\n";
+	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error\n"
+	"or an --impl that cannot be loaded (see verify), 4 nothing could run.\n";
 
 #define MAX_CASES 512
 

@@ -47,8 +47,11 @@ static const char usage[] =
 	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
 	"                          (self-contained: inline SVG, no script)\n"
 	"  -h, --help              show this help\n\n"
-	"Exit status: 0 measured, 1 a worker process died (the call crashed it)\n"
-	"or could not start, 2 usage error, 4 nothing could be measured.\n";
+	"Exit status: 0 measured, 1 a worker process died (the call crashed it),\n"
+	"exited before its last row, sent nothing for 30 s plus four times a\n"
+	"row's share of the budget (the call hung: it is killed) or could not\n"
+	"start, 2 usage error or an --impl that cannot be loaded (see verify),\n"
+	"4 nothing could be measured.\n";
 
 int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o)
 {

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,19 +213,35 @@ static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t 
 	return 0;
 }
 
+/* How a worker's output ended. */
+enum { WORKER_OK, WORKER_BAD, WORKER_SHORT, WORKER_SILENT };
+
 /*
- * Worker k's lines into rows; its reference is the median of its own.
- * *at is the last row it sent, to name the one it died in.
+ * A worker is killed when it has sent nothing for this long: far more
+ * than a row's share of the budget, as a call that never returns would.
  */
-static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
+static double silence(const struct vk_bench_cmd_opts *o)
+{
+	return 30 + 4 * o->m.seconds / o->processes;
+}
+
+/*
+ * Worker k's lines (buf, NUL-terminated) into rows; its reference is the
+ * median of its own. *at is the last row it sent, to name the one it died
+ * in.
+ */
+static int read_worker(char *buf, struct vk_bench_rows *rows, int k, long *at)
 {
 	double ref[VK_REF_KINDS][VK_BENCH_MAX_CASES + 1];
 	struct vk_bench_result *r;
-	size_t nref = 0, len = 0;
-	char *line = NULL, *rest;
+	size_t nref = 0;
+	char *line, *nl, *rest, next;
 	int done = 0, bad = 0;
 
-	while (!done && !bad && getline(&line, &len, f) > 0) {
+	for (line = buf; !done && !bad && (nl = strchr(line, '\n')); line = nl + 1) {
+		/* One line at a time, its newline kept, as the parsers want it. */
+		next = nl[1];
+		nl[1] = '\0';
 		if (!strcmp(line, "end\n"))
 			done = 1;
 		else if (!strncmp(line, "ref ", 4) && nref < sizeof(ref[0]) / sizeof(ref[0][0]))
@@ -235,37 +252,83 @@ static int read_worker(FILE *f, struct vk_bench_rows *rows, int k, long *at)
 			add_skip(r, rest);
 		else
 			bad = 1;
+		nl[1] = next;
 	}
-	free(line);
 	for (int kind = 0; kind < VK_REF_KINDS; kind++)
 		rows->ref[k].ns[kind] = nref ? vk_median(ref[kind], nref) : NAN;
-	return done && !bad ? 0 : -1;
+	return bad ? WORKER_BAD : done ? WORKER_OK : WORKER_SHORT;
+}
+
+/*
+ * A worker's output until it closes it, NUL-terminated in *buf; 1 if it
+ * was silent for longer than limit seconds first (a call that never
+ * returns), -1 if it could not be kept.
+ */
+static int slurp(int fd, double limit, char **buf)
+{
+	size_t len = 0, cap = 4096;
+	char *p = malloc(cap);
+	int r;
+
+	*buf = p;
+	if (!p)
+		return -1;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		r = poll(&pfd, 1, (int)(limit * 1000));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			break;
+		if (cap - len < 2048) {
+			p = realloc(*buf, cap *= 2);
+			if (!p)
+				return -1;
+			*buf = p;
+		}
+		n = read(fd, p + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	p[len] = '\0';
+	return r == 0;
 }
 
 static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
-		      const struct vk_bench_rows *rows, int k, int ws, long at)
+		      const struct vk_bench_rows *rows, int k, int ws, long at, int why)
 {
 	const struct vk_bench_result *r = at + 1 < (long)rows->n ? &rows->r[at + 1] : NULL;
 
 	fprintf(stderr, "%s: worker process %d of %d ", cmd, k + 1, o->processes);
-	if (WIFSIGNALED(ws))
+	if (why == WORKER_SILENT)
+		fprintf(stderr, "sent nothing for %g s and was killed", silence(o));
+	else if (WIFSIGNALED(ws))
 		fprintf(stderr, "was killed by signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
 	else if (WIFEXITED(ws) && WEXITSTATUS(ws))
 		fprintf(stderr, "exited with status %d", WEXITSTATUS(ws));
+	else if (why == WORKER_SHORT)
+		fprintf(stderr, "exited with status 0 before it sent every row");
 	else
 		fprintf(stderr, "sent what a worker does not");
 	if (r && r->api[0])
 		fprintf(stderr, " while measuring %s on %s", r->api, vk_path_name(r->path));
+	if (r && r->api[0] && r->path == VK_PATH_IMPL)
+		fprintf(stderr, " (%s)", o->call.impl);
 	fputc('\n', stderr);
 }
 
 static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		      struct worker_args *w, struct vk_bench_rows *rows, int k)
 {
-	int fd[2], ws = 0, bad;
+	int fd[2], ws = 0, got = -1, why = WORKER_BAD;
 	long at = -1;
+	char *buf = NULL;
 	pid_t pid;
-	FILE *f;
 
 	fflush(NULL);
 	if (pipe(fd)) {
@@ -282,20 +345,24 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		_exit(127);
 	}
 	close(fd[1]);
-	f = pid > 0 ? fdopen(fd[0], "r") : NULL;
-	bad = !f || read_worker(f, rows, k, &at);
-	if (f)
-		fclose(f);
-	else
-		close(fd[0]);
+	if (pid > 0)
+		got = slurp(fd[0], silence(o), &buf);
+	close(fd[0]);
+	if (got >= 0)
+		why = read_worker(buf, rows, k, &at);
+	if (got == 1) {
+		kill(pid, SIGKILL);
+		why = WORKER_SILENT;
+	}
+	free(buf);
 	if (pid < 0 || waitpid(pid, &ws, 0) != pid) {
 		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(errno));
 		return VK_EXIT_FAIL;
 	}
-	if (!bad && WIFEXITED(ws) && !WEXITSTATUS(ws))
+	if (why == WORKER_OK && WIFEXITED(ws) && !WEXITSTATUS(ws))
 		return VK_EXIT_OK;
 	if (!(WIFEXITED(ws) && WEXITSTATUS(ws) == 127))
-		say_death(cmd, o, rows, k, ws, at);
+		say_death(cmd, o, rows, k, ws, at, why);
 	return VK_EXIT_FAIL;
 }
 

@@ -9,6 +9,7 @@
 
 #include "../core/bench.h"
 #include "../core/compare.h"
+#include "../core/isolate.h"
 #include "../core/stats.h"
 #include "compare_cmd.h"
 #define MAX_COPIES 32
@@ -69,7 +70,10 @@ static const char usage[] =
 	"  -c, --cpu N              with --impl: pin to CPU N\n"
 	"  -h, --help               show this help\n\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
-	"2 usage error or a bad file, 4 nothing could be measured.\n";
+	"or with --impl a side that crashed, exited or hung (30 s plus 8 times -d)\n"
+	"while measured in its child, named with the API; 2 usage error, a bad\n"
+	"file or an --impl that cannot be loaded (see verify), 4 nothing could be\n"
+	"measured.\n";
 
 struct compare {
 	struct vk_compare_report rep;
@@ -310,6 +314,105 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 	return 0;
 }
 
+/*
+ * The libraries are user code, which may crash, exit or hang: each case
+ * is measured in a child, which sends its results back. The child shares
+ * this process's addresses, so the copies stay where they were loaded and
+ * a result's skip reason, a static string, is still one here.
+ */
+struct measure {
+	struct vk_bench *b;
+	const struct vk_bench_case *bc;
+	const struct vk_bench_side *side;
+	int nsides;
+	struct vk_bench_result *res;
+};
+
+static void measure_child(void *ctx, int fd)
+{
+	struct measure *m = ctx;
+
+	vk_bench_run_sides(m->b, m->bc, m->side, m->nsides, m->res);
+	vk_write_all(fd, m->res, m->nsides * sizeof(*m->res));
+}
+
+/* 0 with m->res filled, or -1 and how the child died in why. */
+static int measure_isolated(struct measure *m, double timeout, char *why, size_t len)
+{
+	size_t want = m->nsides * sizeof(*m->res);
+	struct vk_isolated out;
+	int ok;
+
+	if (vk_isolate(measure_child, m, timeout, &out)) {
+		snprintf(why, len, "could not be run: fork failed: %s", strerror(errno));
+		return -1;
+	}
+	ok = out.len == want && out.exited && !out.exit_status;
+	if (ok)
+		memcpy(m->res, out.data, want);
+	else
+		vk_isolated_describe(&out, timeout, why, len);
+	vk_isolated_free(&out);
+	return ok ? 0 : -1;
+}
+
+#define BLAME_TIMEOUT 5.0
+
+/* Side k's name: "--impl LIB", or the kernel's vDSO. */
+static void side_name(char *buf, size_t len, const struct compare *c, int k)
+{
+	if (!k && c->nimpl == 1)
+		snprintf(buf, len, "the kernel's vDSO");
+	else
+		snprintf(buf, len, "--impl %s", c->impl[k ? c->nimpl - 1 : 0]);
+}
+
+/*
+ * A case ended the child that measured both sides: each side's first copy
+ * is measured alone, briefly, to name the one that dies; 0 if neither did.
+ */
+static int blame(const char *cmd, const struct compare *c, const struct vk_timer *timer,
+		 const struct vk_bench_case *bc, const struct vk_bench_side *side)
+{
+	struct vk_bench b = { .timer = timer, .seconds = 0.01, .samples = 2 };
+	struct vk_bench_result res;
+	char why[64], name[300];
+	int named = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct measure m = { &b, bc, &side[k], 1, &res };
+
+		if (!measure_isolated(&m, BLAME_TIMEOUT, why, sizeof(why)))
+			continue;
+		side_name(name, sizeof(name), c, k);
+		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
+			strncmp(why, "killed", 6) ? "" : "was ", why);
+		named = 1;
+	}
+	return named;
+}
+
+/* The case's results on every side, or a failure that names what died. */
+static int measure_case(const char *cmd, const struct compare *c, struct vk_bench *b,
+			const struct vk_bench_case *bc, const struct sides *sd,
+			struct vk_bench_result *res)
+{
+	struct measure m = { b, bc, sd->side, 2 * c->copies, res };
+	/* Far more than the sides' budget, as a call that never returns would. */
+	double timeout = 30 + 8 * c->m.seconds;
+	char why[64];
+
+	if (!measure_isolated(&m, timeout, why, sizeof(why)))
+		return VK_EXIT_OK;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", cmd, bc->api,
+		strncmp(why, "killed", 6) ? "" : "was ", why);
+	if (!blame(cmd, c, b->timer, bc, sd->side))
+		fprintf(stderr, "%s: neither side died when measured alone\n", cmd);
+	return VK_EXIT_FAIL;
+}
+
 /* Measure each case on both sides; their results become the two series. */
 static int measure_sides(const char *cmd, struct compare *c, const struct vk_bench_case *cases,
 			 size_t ncases, struct vk_series *ser)
@@ -331,9 +434,9 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	path = c->nimpl == 2 ? "impl" : "vdso:impl";
 	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
-		vk_bench_run_sides(&b, &cases[i], sd->side, 2 * c->copies, res);
-		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
-		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
+		status = measure_case(cmd, c, &b, &cases[i], sd, res);
+		if (!status && (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
+		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies))) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}

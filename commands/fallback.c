@@ -24,7 +24,8 @@ static const char usage[] =
 	"  -F, --format FMT    text (default), ktap or json\n"
 	"  -h, --help          show this help\n\n"
 	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
-	"2 usage error, 4 nothing could be probed.\n";
+	"2 usage error or an --impl that cannot be loaded (see verify),\n"
+	"4 nothing could be probed.\n";
 
 struct opts {
 	const char *require;
@@ -98,7 +99,10 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	}
 	vk_fallback_probe(cs, p, f, clock, &fb);
 	r->calls = 1;
-	if (fb.kind == VK_PROBE_DIED)
+	if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
+		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
+			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
+	else if (fb.kind == VK_PROBE_DIED)
 		vk_result_fail(rs, r, "the probe was %s", fb.why);
 	else if (fb.kind == VK_USERSPACE)
 		snprintf(r->detail, sizeof(r->detail), "userspace");

@@ -28,7 +28,11 @@ static const char usage[] =
 	"  -F, --format FMT     text (default), ktap or json\n"
 	"  -I, --impl LIB.so    also read LIB.so's time32 clock_gettime past 2^31 s\n"
 	"  -h, --help           show this help\n\n"
-	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
+	"LIB.so's entry is called in a child of its own: its crash, exit or hang\n"
+	"(5 s) fails the impl path's 'survives' check, which names the library.\n"
+	"\n"
+	"Exit status: 0 all checks passed, 1 a check failed (or --impl's call\n"
+	"died), 2 usage error or an --impl that cannot be loaded (see verify),\n"
 	"4 no time namespace could be made (no CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
 
 /* The clocks whose readings inside and outside are compared, and the
@@ -51,6 +55,7 @@ struct readings {
 	int64_t ns[NCLOCKS][2];
 	int64_t y2038_sec[2][VK_NPATHS];	/* MONOTONIC, BOOTTIME by time32 */
 	int y2038_ret[2][VK_NPATHS];
+	char impl_died[2][64];	/* how --impl's call died, or "" */
 };
 
 struct ctx {
@@ -71,17 +76,65 @@ static int64_t read_clock(vk_clock_fn fn, int t64, int id)
 	return vk_ts_ns(&ts);
 }
 
+#define IMPL_TIMEOUT 5.0
+
+struct impl_read {
+	vk_clock_fn fn;
+	int id;
+	int ret;
+	struct vk_ts ts;
+};
+
+static void impl_child(void *arg, int fd)
+{
+	struct impl_read *i = arg;
+
+	i->ret = vk_clock_call(i->fn, 0, i->id, &i->ts);
+	vk_write_all(fd, i, sizeof(*i));
+}
+
+/*
+ * The --impl library's time32 clock_gettime, in a child of its own under
+ * a watchdog: its crash, exit or hang is the library's, told within
+ * seconds, not the namespace's child's; 1 and how in died if it failed.
+ */
+static int read_impl(vk_clock_fn fn, int id, struct vk_ts *ts, char *died, size_t len)
+{
+	struct impl_read i = { .fn = fn, .id = id, .ret = 1 };
+	struct vk_isolated out;
+
+	if (vk_isolate(impl_child, &i, IMPL_TIMEOUT, &out)) {
+		snprintf(died, len, "could not be run: fork failed");
+		return 1;
+	}
+	if (out.len == sizeof(i))
+		memcpy(&i, out.data, sizeof(i));
+	else
+		vk_isolated_describe(&out, IMPL_TIMEOUT, died, len);
+	vk_isolated_free(&out);
+	*ts = i.ts;
+	return i.ret;
+}
+
 /* On a 32-bit ABI, what the time32 clock_gettime says past 2^31 s. */
 static void read_time32(const struct ctx *c, struct readings *r)
 {
 	static const int ids[2] = { CLOCK_MONOTONIC, CLOCK_BOOTTIME };
 
 	for (int k = 0; k < 2; k++) {
+		r->impl_died[k][0] = '\0';
 		for (int p = 0; p < VK_NPATHS; p++) {
 			vk_clock_fn fn = c->cs->fn[p][VK_FN_CLOCK_GETTIME].clock;
 			struct vk_ts ts = { 0, 0 };
 
-			r->y2038_ret[k][p] = fn ? vk_clock_call(fn, 0, ids[k], &ts) : 1;
+			/* Once is enough to tell that it dies, and each time costs. */
+			if (fn && p == VK_PATH_IMPL && k && r->impl_died[0][0])
+				r->y2038_ret[k][p] = 1;
+			else if (fn && p == VK_PATH_IMPL)
+				r->y2038_ret[k][p] = read_impl(fn, ids[k], &ts, r->impl_died[k],
+							       sizeof(r->impl_died[k]));
+			else
+				r->y2038_ret[k][p] = fn ? vk_clock_call(fn, 0, ids[k], &ts) : 1;
 			r->y2038_sec[k][p] = ts.sec;
 		}
 	}
@@ -205,6 +258,23 @@ static void check_y2038(struct vk_results *rs, const struct vk_timens_set *s,
 	}
 }
 
+/* A --impl call that died is a failure of the library's, by name. */
+static void check_impl(struct vk_results *rs, const struct vk_timens_set *s,
+		       const struct ctx *c, const struct readings *r)
+{
+	static const char *const apis[2] = { "clock-gettime-monotonic", "clock-gettime-boottime" };
+	char fail[384];
+
+	for (int k = 0; k < 2; k++) {
+		if (!r->impl_died[k][0])
+			continue;
+		snprintf(fail, sizeof(fail), "%s's time32 clock_gettime %s%.63s",
+			 c->cs->impl_path, strncmp(r->impl_died[k], "killed", 6) ? "" : "was ",
+			 r->impl_died[k]);
+		add_result(rs, apis[k], VK_PATH_IMPL, s, "survives", fail);
+	}
+}
+
 static void read_outside(const struct ctx *c, int64_t *ns)
 {
 	for (size_t i = 0; i < NCLOCKS; i++)
@@ -246,6 +316,7 @@ static int run_set(struct ctx *c, const struct vk_timens_set *s, struct vk_resul
 		memcpy(&r, out.data, sizeof(r));
 		check_offsets(rs, s, &r, before, after);
 		check_y2038(rs, s, c, &r, before);
+		check_impl(rs, s, c, &r);
 		for (size_t off = sizeof(r); off + sizeof(struct vk_result) <= out.len;
 		     off += sizeof(struct vk_result)) {
 			struct vk_result x;

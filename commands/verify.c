@@ -28,8 +28,13 @@ static const char usage[] =
 	"  -t, --threads N         threads for the cross-CPU check (default: one per CPU)\n"
 	"  -F, --format FMT        text (default), ktap, json or vdsotest\n"
 	"  -h, --help              show this help\n\n"
-	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error,\n"
-	"4 every check was skipped.\n";
+	"An --impl library is loaded in a child first: one that is no ELF, is\n"
+	"for another machine, or whose constructor exits, crashes or hangs\n"
+	"(10 s) is named, as bad input. A function that exits, crashes or hangs\n"
+	"fails the 'survives' check, which names the library.\n"
+	"\n"
+	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error or an\n"
+	"--impl that cannot be loaded, 4 every check was skipped.\n";
 
 struct opts {
 	double seconds;

@@ -499,6 +499,8 @@ static void api_name(char *buf, size_t len, const struct vk_abi_case *c)
 static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, enum vk_path p,
 		     const struct outcome *sys, const int *sys_ok)
 {
+	/* A library's crash, exit or hang is told with its name. */
+	const char *lib = p == VK_PATH_IMPL ? a->cs->impl_path : NULL;
 	int hangs = 0;
 	char api[40], why[64];
 	struct outcome o;
@@ -514,7 +516,9 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 			vk_result_skip(r, "the syscall's own outcome could not be had");
 		} else if (run_case(a, p, &c[i], &o, why, sizeof(why))) {
 			hangs += strstr(why, "hung") != NULL;
-			vk_result_fail(a->rs, r, "unexpected: %s was %s", vk_path_name(p), why);
+			vk_result_fail(a->rs, r, "unexpected: %s%s%s%s %s%s", vk_path_name(p),
+				       lib ? " (" : "", lib ? lib : "", lib ? ")" : "",
+				       strncmp(why, "killed", 6) ? "" : "was ", why);
 		} else {
 			classify(a->rs, r, p, &c[i], &o, &sys[i]);
 		}

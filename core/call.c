@@ -14,6 +14,8 @@
 #endif
 
 #include "call.h"
+#include "elf.h"
+#include "isolate.h"
 
 /* The syscall path: the raw kernel entry, in the vDSO's convention. */
 static long sys_ret(long r)
@@ -307,8 +309,90 @@ static void *impl_sym(void *h, const char *name)
 	return p;
 }
 
+/*
+ * What the loader refuses with a misleading reason (an arm64 library on
+ * x86_64 is "No such file or directory"): a file that is no ELF, or an
+ * ELF for another machine, word size or byte order than this build's.
+ * A file that cannot be read is left to the loader to name.
+ */
+static int impl_header(const char *impl, char *err, size_t len)
+{
+	const struct vk_arch *host = vk_arch_host();
+	int big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	unsigned char h[20];
+	int fd = open(impl, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	unsigned machine;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < 0)
+		return 0;
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4)) {
+		snprintf(err, len, "%s: not an ELF file", impl);
+		return -1;
+	}
+	machine = h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+	if (!host)
+		return 0;
+	if (machine != host->machine)
+		snprintf(err, len, "%s: an ELF for %s, this vdsokit is %s", impl,
+			 vk_elf_machine_name(machine), host->name);
+	else if ((h[4] == 2) != host->is64)
+		snprintf(err, len, "%s: a %d-bit ELF, this vdsokit is %d-bit", impl,
+			 h[4] == 2 ? 64 : 32, host->is64 ? 64 : 32);
+	else if ((h[5] == 2) != big)
+		snprintf(err, len, "%s: a %s-endian ELF, this vdsokit is %s-endian", impl,
+			 h[5] == 2 ? "big" : "little", big ? "big" : "little");
+	else
+		return 0;
+	return -1;
+}
+
+/* In the child: load the library; "+", or "-" and the loader's reason. */
+static void probe_load(void *ctx, int fd)
+{
+	const char *why;
+
+	if (dlopen(ctx, RTLD_NOW | RTLD_LOCAL)) {
+		vk_write_all(fd, "+", 1);
+		return;
+	}
+	why = dlerror();
+	vk_write_all(fd, "-", 1);
+	vk_write_all(fd, why, strlen(why));
+}
+
+int vk_impl_probe(const char *impl, char *err, size_t len)
+{
+	struct vk_isolated out;
+	char why[64];
+	int ok;
+
+	if (impl_header(impl, err, len))
+		return -1;
+	if (vk_isolate(probe_load, (void *)impl, VK_IMPL_LOAD_TIMEOUT, &out)) {
+		snprintf(err, len, "%s: cannot fork to load it: %s", impl, strerror(errno));
+		return -1;
+	}
+	ok = out.len == 1 && out.data[0] == '+' && out.exited && !out.exit_status;
+	if (!ok && out.len && out.data[0] == '-') {
+		snprintf(err, len, "%.*s", (int)out.len - 1, out.data + 1);
+	} else if (!ok) {
+		vk_isolated_describe(&out, VK_IMPL_LOAD_TIMEOUT, why, sizeof(why));
+		snprintf(err, len, "%s: its constructor %s%s", impl, out.signal ? "was " : "",
+			 why);
+	}
+	vk_isolated_free(&out);
+	return ok ? 0 : -1;
+}
+
 static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
 {
+	int n;
+
 	for (int i = 0; i < VK_NFUNCS; i++)
 		set(cs, VK_PATH_IMPL, i, NULL, "no --impl given");
 	if (!impl)
@@ -318,11 +402,15 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 		snprintf(err, len, "--impl %s: give a path, e.g. ./%s", impl, impl);
 		return -1;
 	}
+	n = snprintf(err, len, "--impl ");
+	if (vk_impl_probe(impl, err + n, len - n))
+		return -1;
 	cs->impl = dlopen(impl, RTLD_NOW | RTLD_LOCAL);
 	if (!cs->impl) {
 		snprintf(err, len, "--impl: %s", dlerror());
 		return -1;
 	}
+	cs->impl_path = impl;
 	for (int i = 0; i < VK_NFUNCS; i++)
 		set(cs, VK_PATH_IMPL, i, impl_sym(cs->impl, vk_funcs[i].name),
 		    "the --impl library does not export it");

@@ -58,12 +58,22 @@ struct vk_callset {
 	union vk_fn fn[VK_NPATHS][VK_NFUNCS];
 	const char *why[VK_NPATHS][VK_NFUNCS];
 	void *impl;		/* the dlopen() handle of --impl */
+	const char *impl_path;	/* and the path it was loaded from */
 };
 
 /* Fill the set from the live image (NULL: no vDSO) and an --impl path. */
 int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
 		    char *err, size_t len);
 void vk_callset_close(struct vk_callset *cs);
+/*
+ * Load the library at path in a child first, under a watchdog of
+ * VK_IMPL_LOAD_TIMEOUT s: 0 if it loads there, else -1 and why in err
+ * ("PATH: an ELF for aarch64, this vdsokit is x86_64", "PATH: its
+ * constructor was killed by SIGSEGV"). A constructor that exits, crashes
+ * or hangs then never runs in this process.
+ */
+#define VK_IMPL_LOAD_TIMEOUT 10.0
+int vk_impl_probe(const char *path, char *err, size_t len);
 /*
  * A copy of the library at path, in a memfd named by "/proc/self/fd/N" in
  * name: loaded from there, it is another object than path's, at other

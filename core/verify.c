@@ -4,6 +4,7 @@
  * in a child. The families share core/verify_shared.c, not this file.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "isolate.h"
 #include "verify.h"
@@ -73,6 +74,12 @@ struct job {
 	enum vk_path p;
 };
 
+/*
+ * The child's last word: without it, the checks ended early, as when a
+ * library under test calls exit(0), however the child ended.
+ */
+static const char done[] = "done";
+
 /* In the child: run the checks, then send their results to the parent. */
 static void child(void *ctx, int fd)
 {
@@ -82,6 +89,23 @@ static void child(void *ctx, int fd)
 	run_path(j->v, j->t, j->p);
 	for (size_t i = first; i < j->v->rs->n; i++)
 		vk_write_all(fd, j->v->rs->r[i], sizeof(struct vk_result));
+	vk_write_all(fd, done, sizeof(done));
+}
+
+/* Whether the child sent its last word after n results. */
+static int finished(const struct vk_isolated *out, size_t n)
+{
+	return out->len == n * sizeof(struct vk_result) + sizeof(done) &&
+	       !memcmp(out->data + out->len - sizeof(done), done, sizeof(done));
+}
+
+/* "the impl path (./lib.so)": which library a result of the impl path is of. */
+static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_path p)
+{
+	if (p == VK_PATH_IMPL && v->cs->impl_path)
+		snprintf(buf, len, "the impl path (%s)", v->cs->impl_path);
+	else
+		snprintf(buf, len, "the %s path", vk_path_name(p));
 }
 
 /*
@@ -96,7 +120,7 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk
 	struct vk_isolated out;
 	const struct vk_result *r;
 	size_t n;
-	char why[64];
+	char why[64], path[300];
 
 	if (vk_isolate(child, &j, timeout, &out)) {
 		skip_target(v, t, p, "could not fork a child to run the checks in");
@@ -106,11 +130,12 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk
 	n = out.len / sizeof(*r);
 	for (size_t i = 0; i < n; i++)
 		vk_results_append(v->rs, &r[i]);
-	if (!out.exited || out.exit_status) {
+	if (!out.exited || out.exit_status || !finished(&out, n)) {
 		vk_isolated_describe(&out, timeout, why, sizeof(why));
+		path_name(path, sizeof(path), v, p);
 		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, p, "survives"),
-			       "the checks of %s on the %s path were %s after %zu results",
-			       vk_funcs[t->func].name, vk_path_name(p), why, n);
+			       "the checks of %s on %s %s%s after %zu results",
+			       vk_funcs[t->func].name, path, out.signal ? "were " : "", why, n);
 	}
 	vk_isolated_free(&out);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "call.h"
 #include "vm.h"
 
 #ifdef VK_STATIC
@@ -49,17 +50,22 @@ int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, cha
 			size_t len)
 {
 	void *h[VK_VM_MAX_FILES];
+	char probe[256];
 	int n = 0, bad = 1;
 
 	f->n = 0;
 	for (; n < nlibs && n < VK_VM_MAX_FILES; n++) {
-		h[n] = dlopen(libs[n], RTLD_NOW | RTLD_LOCAL);
-		if (!h[n])
+		/* Its constructor runs here only once it has run safely in a child. */
+		if (vk_impl_probe(libs[n], probe, sizeof(probe)))
 			break;
+		h[n] = dlopen(libs[n], RTLD_NOW | RTLD_LOCAL);
+		if (!h[n]) {
+			snprintf(probe, sizeof(probe), "%s", dlerror());
+			break;
+		}
 	}
 	if (n < nlibs)
-		snprintf(err, len, "--impl %s: %s", libs[n],
-			 n < VK_VM_MAX_FILES ? dlerror() : "too many libraries");
+		snprintf(err, len, "--impl %s", n < VK_VM_MAX_FILES ? probe : "too many libraries");
 	else if (dl_iterate_phdr(add_object, f))
 		snprintf(err, len, "more than %d shared objects (or a path too long) to pack",
 			 VK_VM_MAX_FILES);

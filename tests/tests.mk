@@ -8,6 +8,12 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(O)/tests/tools/%,$(wildcard tests/tool
 # Implementations for --impl: shared objects, so none in a static build.
 ifneq ($(STATIC),1)
 IMPL_LIBS := $(patsubst tests/impl/%.c,$(O)/tests/impl/%.so,$(wildcard tests/impl/*.c))
+# And one for another machine, which --impl must name as such: arm64's,
+# where its compiler is installed (tests/cases/hostile_impl.sh skips otherwise).
+FOREIGN_CC := aarch64-linux-gnu-gcc
+ifneq ($(shell command -v $(FOREIGN_CC) 2>/dev/null),)
+IMPL_LIBS += $(O)/tests/impl/foreign/passthrough-aarch64.so
+endif
 endif
 
 .PHONY: check-build
@@ -24,6 +30,10 @@ $(O)/tests/tools/%: tests/tools/%.c
 $(O)/tests/impl/%.so: tests/impl/%.c $(wildcard tests/impl/*.h)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -fPIC -shared $< -o $@
+
+$(O)/tests/impl/foreign/%-aarch64.so: tests/impl/%.c tests/impl/impl.h
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(FOREIGN_CC) -O2 -fPIC -shared $< -o $@
 
 # The benchmark's own quality, measured (not a test: figures for a note).
 BENCH_BINS := $(patsubst tests/bench/%.c,$(O)/tests/bench/%,$(wildcard tests/bench/*.c))

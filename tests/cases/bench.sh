@@ -158,8 +158,8 @@ else
 fi
 if [ -f "$O/tests/impl/crash-getcpu.so" ]; then
 	expect_status 1 "a worker that dies: exit 1" "$VK" bench -d 0.02 --impl "$O/tests/impl/crash-getcpu.so" time getcpu
-	contains "a worker that dies: named, with its signal, API and path" "$TMP/err" \
-		'^vdsokit bench: worker process 1 of 10 was killed by signal 11 \(Segmentation fault\) while measuring getcpu on impl$'
+	contains "a worker that dies: named, with its signal, API, path and library" "$TMP/err" \
+		'^vdsokit bench: worker process 1 of 10 was killed by signal 11 \(Segmentation fault\) while measuring getcpu on impl \(.*/crash-getcpu\.so\)$'
 	check "a worker that dies: no report on stdout" test ! -s "$TMP/out"
 else
 	skip "a worker that dies: exit 1" "$O/tests/impl/crash-getcpu.so is not built (a static build has no --impl)"
