@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
+#include "core/children.h"
 
 const char vk_version[] = VK_VERSION;
 
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 	/* /init of the initramfs `vdsokit vm` packed. */
 	if (getpid() == 1 && access("/vdsokit.args", F_OK) == 0)
 		vk_vm_init();
+	vk_children_catch();
 	if (program)
 		return finish(program(argc, argv));
 	if (argc < 2) {

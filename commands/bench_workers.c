@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/children.h"
 #include "../core/stats.h"
 #include "bench_cmd.h"
 
@@ -272,7 +273,7 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(errno));
 		return VK_EXIT_FAIL;
 	}
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		close(fd[0]);
 		if (dup2(fd[1], STDOUT_FILENO) >= 0)
@@ -288,7 +289,7 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		fclose(f);
 	else
 		close(fd[0]);
-	if (pid < 0 || waitpid(pid, &ws, 0) != pid) {
+	if (pid < 0 || vk_waitpid(pid, &ws, 0) != pid) {
 		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(errno));
 		return VK_EXIT_FAIL;
 	}
