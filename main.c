@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		   "vdsokit list-test-types; installed as vdsotest, vdsotest-all and vdsotest-bench,\n"
 		   "vdsokit is those programs.\n"
 		   "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
-		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
+		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO),\n"
+		   "128+N signal N ended it, and every process it started.\n");
 }
 
 static const struct vk_cmd *find_command(const char *name)
