@@ -138,6 +138,8 @@ else
 fi
 
 guest_kernel "vm: nothing survives a signal, qemu included" || exit 0
+# The QMP sockets of killed runs, left behind, in the scratch directory.
+export TMPDIR=$TMP
 vm=(vm --kernel "$kernel" --binary "$O/cross/x86_64/vdsokit" --accel tcg --timeout 120)
 interrupt "vm --accel tcg" "" "$VK" "${vm[@]}" -- "${verify[@]}"
 after_kill "vm --accel tcg" "$VK" "${vm[@]}" -- "${verify[@]}"
