@@ -47,10 +47,16 @@ gone() {
 	return 1
 }
 
-# start CMD...: CMD in a session of its own, its pid (the session's id) in $pid.
+# start CMD...: CMD in a session of its own, its pid (the session's id)
+# in $pid, once env and setsid have exec'd it: a signal before that
+# would find SIGINT ignored, or tell nothing about CMD.
 start() {
+	local comm
 	env --default-signal=INT,TERM,HUP setsid "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
+	while comm=$(cat "/proc/$pid/comm" 2>/dev/null) && [ "$comm" = env -o "$comm" = setsid ]; do
+		sleep 0.01
+	done
 }
 
 # interrupt NAME STATUSES CMD...: TRIES times, CMD is sent the next of
