@@ -8,7 +8,8 @@
 #include "children.h"
 
 /* A fixed table, as the signal handler may read it at any moment; a
- * free slot is 0. A run has a few children at a time, never hundreds. */
+ * free slot is 0. A run has a few children at a time, never hundreds;
+ * one past the table still dies with the run, by PR_SET_PDEATHSIG. */
 #define MAX_CHILDREN 64
 
 static volatile sig_atomic_t children[MAX_CHILDREN];
