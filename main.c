@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
+#include "core/children.h"
 
 const char vk_version[] = VK_VERSION;
 
@@ -40,7 +41,8 @@ static void usage(FILE *f)
 		   "vdsokit list-test-types; installed as vdsotest, vdsotest-all and vdsotest-bench,\n"
 		   "vdsokit is those programs.\n"
 		   "\n'vdsokit COMMAND --help' describes a command. Exit status: 0 success,\n"
-		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO).\n");
+		   "1 a check failed, 2 usage or input error, 4 nothing could run (no vDSO),\n"
+		   "128+N signal N ended it, and every process it started.\n");
 }
 
 static const struct vk_cmd *find_command(const char *name)
@@ -100,6 +102,7 @@ int main(int argc, char **argv)
 	/* /init of the initramfs `vdsokit vm` packed. */
 	if (getpid() == 1 && access("/vdsokit.args", F_OK) == 0)
 		vk_vm_init();
+	vk_children_catch();
 	if (program)
 		return finish(program(argc, argv));
 	if (argc < 2) {

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/children.h"
 #include "../core/stats.h"
 #include "bench_cmd.h"
 
@@ -335,7 +336,7 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(errno));
 		return VK_EXIT_FAIL;
 	}
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		close(fd[0]);
 		if (dup2(fd[1], STDOUT_FILENO) >= 0)
@@ -355,7 +356,7 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		why = WORKER_SILENT;
 	}
 	free(buf);
-	if (pid < 0 || waitpid(pid, &ws, 0) != pid) {
+	if (pid < 0 || vk_waitpid(pid, &ws, 0) != pid) {
 		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(errno));
 		return VK_EXIT_FAIL;
 	}

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../core/api.h"
+#include "../core/children.h"
 #include "commands.h"
 
 static const char usage[] =
@@ -255,12 +256,12 @@ static int run_child(const struct vt *o, const char *api, const char *type)
 	pid_t pid;
 
 	fflush(stdout);
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		status = run_one(o, api, type);
 		exit(fflush(stdout) ? VK_EXIT_USAGE : status);
 	}
-	if (pid < 0 || waitpid(pid, &ws, 0) != pid) {
+	if (pid < 0 || vk_waitpid(pid, &ws, 0) != pid) {
 		fprintf(stderr, "%s: %s %s: could not run it\n", o->cmd, api, type);
 		return VK_EXIT_USAGE;
 	}

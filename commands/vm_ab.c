@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/children.h"
 #include "../core/json_read.h"
 #include "../core/stats.h"
 #include "../report/bench.h"
@@ -381,12 +382,12 @@ static int compare(const char *a, const char *b)
 	int status;
 
 	fflush(stdout);
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		execl("/proc/self/exe", "vdsokit", "compare", a, b, (char *)NULL);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+	if (pid < 0 || vk_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return VK_EXIT_USAGE;
 	return WEXITSTATUS(status);
 }

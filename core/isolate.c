@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "isolate.h"
 
 int vk_write_all(int fd, const void *buf, size_t len)
@@ -97,7 +98,7 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 		return -1;
 	/* Buffered output would be written twice, once by the child. */
 	fflush(NULL);
-	pid = fork();
+	pid = vk_fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
@@ -117,7 +118,7 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	close(fds[0]);
 	if (out->timed_out)
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!out->timed_out && WIFSIGNALED(status))
 		out->signal = WTERMSIG(status);

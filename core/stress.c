@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "children.h"
 #include "stress_faults.h"
 
 #define NSEC 1000000000LL
@@ -248,7 +249,7 @@ static int64_t mono_ns(void)
 static void end_child(pid_t pid)
 {
 	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	while (vk_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }
 
@@ -267,7 +268,7 @@ static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int t
 	for (int i = 0; i < threads; i++)
 		since[i] = start;
 	for (;;) {
-		if (waitpid(pid, &status, WNOHANG) == pid) {
+		if (vk_waitpid(pid, &status, WNOHANG) == pid) {
 			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 				return 0;
 			if (WIFSIGNALED(status))
@@ -400,7 +401,7 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 	/* More than a pause and a hang is a jump. */
 	sh->max_jump = (int64_t)(st->pause + VK_STRESS_HANG_SECONDS) * NSEC;
 	fflush(NULL);
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0)
 		child(st, sh, steps, n, &end->saved, threads);
 	if (pid < 0)

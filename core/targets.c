@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "targets.h"
 
 /* <linux/posix-timers.h>: CPU-time clocks of a pid or tid, fd clocks. */
@@ -39,12 +40,12 @@ static void add(struct vk_clock *clocks, int *n, int max, int id, const char *na
 /* A pid that existed and is gone: a reaped child's. */
 static pid_t dead_pid(void)
 {
-	pid_t pid = fork();
+	pid_t pid = vk_fork();
 
 	if (pid == 0)
 		_exit(0);
 	if (pid > 0)
-		waitpid(pid, NULL, 0);
+		vk_waitpid(pid, NULL, 0);
 	return pid > 0 ? pid : INT_MAX / 8;
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "timens.h"
 
 #ifndef CLONE_NEWTIME
@@ -95,12 +96,12 @@ static void outer(void *ctx, int fd)
 	vk_write_all(fd, &status, sizeof(status));
 	if (status)
 		return;
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		o->fn(o->ctx, fd);
 		_exit(0);
 	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (pid > 0 && vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 }
 

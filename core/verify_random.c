@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "verify_shared.h"
 
 #ifndef GRND_INSECURE
@@ -135,7 +136,7 @@ static void after_fork(struct rnd *g)
 		vk_result_skip(r, "pipe() failed");
 		return;
 	}
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		close(fds[0]);
 		call(g, theirs, sizeof(theirs), 0);
@@ -150,7 +151,7 @@ static void after_fork(struct rnd *g)
 		vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after fork()");
 	close(fds[0]);
 	if (pid > 0)
-		waitpid(pid, &status, 0);
+		vk_waitpid(pid, &status, 0);
 }
 
 /* A state that crosses a page boundary gets -EFAULT. */

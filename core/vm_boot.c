@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "children.h"
 #include "isolate.h"
 #include "vm.h"
 
@@ -474,7 +475,7 @@ static pid_t start_qemu(const struct vk_vm *vm, int *fd)
 	vk_vm_argv(vm, argv, buf, sizeof(buf));
 	if (pipe(p))
 		return -1;
-	pid = fork();
+	pid = vk_fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
@@ -567,7 +568,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 			pause_guest(qmp, r, log);
 	}
 	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	vk_waitpid(pid, &status, 0);
 	unlink(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);

@@ -4,7 +4,8 @@
 # that fails in every run is a finding about the kernel; one that fails in
 # some runs only is a flake, a defect of the tool. Prints the runs, the
 # failures and every flake with the runs it failed in; exits 1 on a flake
-# or on a run that did not finish (a crash, a hang, a usage error).
+# or on a run that did not finish (a crash, a hang, a usage error), or
+# when a command stopped by a signal left a process running.
 #
 # Environment: VDSOKIT_SOAK_HOST (runs of abi and of verify, default 20),
 # VDSOKIT_SOAK_XARCH (runs of check-xarch, default 5; 0 skips it),
@@ -14,6 +15,7 @@
 # is large, the relay at nice 19 and qemu at 0, each of which must bring
 # every command's output whole or name the loss (exit 8): a silent loss,
 # a short log with a good status, is a defect like a flake.
+# VDSOKIT_SIGNAL_TRIES (signals at random moments per command, default 20).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -138,6 +140,11 @@ if [ "$host_runs" -gt 0 ]; then
 	host abi
 	host verify -f 0
 fi
+# Commands stopped at random moments, which must leave nothing running.
+$MAKE -s check-build >/dev/null || exit 2
+VDSOKIT_SIGNAL_TRIES=${VDSOKIT_SIGNAL_TRIES:-20} tests/run.sh tests/cases/signals.sh \
+	>"$out/signals.log" 2>&1 || flaky=1
+echo "signals: $(tail -n 1 "$out/signals.log") ($out/signals.log)"
 for ((i = 1; i <= xarch_runs; i++)); do
 	MAKE=$MAKE tests/xarch/run.sh >"$out/xarch.$i.log" 2>&1
 	status=$?

@@ -1,0 +1,151 @@
+# signals: a command stopped by SIGINT, SIGTERM or SIGHUP at a random
+# moment, or by timeout(1), leaves no process running 2 s later, guests
+# included, and exits 128 + the signal (or its own documented status, if
+# it ended first). Each command runs in a session of its own, so that
+# whatever it started can be found whatever process group it is in.
+# VDSOKIT_SIGNAL_TRIES: tries per command (make soak runs 20).
+. "$TOP/tests/lib.sh"
+
+tries=${VDSOKIT_SIGNAL_TRIES:-2}
+hang=$O/tests/impl/hang-all.so
+sigs=(INT TERM HUP)
+nums=(2 15 1)
+sent=0
+
+# A background job of a script starts with SIGINT ignored; env gives the
+# command the default actions back, as a terminal's would have.
+if ! env --default-signal=INT true 2>/dev/null; then
+	skip "commands end their processes on a signal" "env has no --default-signal (coreutils 8.31)"
+	exit 0
+fi
+
+# session SID: the pids of session SID still running (zombies are not).
+session() {
+	local stat line f
+	for stat in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$stat" || continue
+		f=(${line##*) })	# state, ppid, pgrp, session, ...
+		[ "${f[3]}" = "$1" ] && [ "${f[0]}" != Z ] && echo "${stat//[^0-9]/}"
+	done
+}
+
+# gone SID: true when session SID is empty within 2 s. Else $left says
+# what survived, which is then killed, not to spin on after the test.
+gone() {
+	local end=$(($(date +%s%N) + 2000000000)) pids p
+	left=
+	while :; do
+		pids=$(session "$1")
+		[ -z "$pids" ] && return 0
+		[ "$(date +%s%N)" -lt "$end" ] || break
+		sleep 0.1
+	done
+	for p in $pids; do
+		left="$left [$p: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)]"
+	done
+	kill -KILL $pids 2>/dev/null
+	return 1
+}
+
+# start CMD...: CMD in a session of its own, its pid (the session's id)
+# in $pid, once env and setsid have exec'd it: a signal before that
+# would find SIGINT ignored, or tell nothing about CMD.
+start() {
+	local comm
+	env --default-signal=INT,TERM,HUP setsid "$@" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	while comm=$(cat "/proc/$pid/comm" 2>/dev/null) && [ "$comm" = env -o "$comm" = setsid ]; do
+		sleep 0.01
+	done
+}
+
+# interrupt NAME STATUSES CMD...: TRIES times, CMD is sent the next of
+# SIGINT, SIGTERM and SIGHUP at a random 0.2-2 s; passes when no process
+# of its session survives 2 s and it exited 128 + the signal or with one
+# of STATUSES (the ones it may end with on its own before the signal).
+interrupt() {
+	local name=$1 statuses=$2 i k ms status n failed=0 bad=()
+	shift 2
+	# stderr: bash's "Hangup" for each job SIGHUP ended, not the test's.
+	for ((i = 1; i <= tries; i++)); do
+		k=$((sent++ % 3)) ms=$((200 + RANDOM % 1801)) n=${#bad[@]}
+		start "$@"
+		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
+		kill -"${sigs[k]}" "$pid" 2>/dev/null
+		gone "$pid" || bad+=("SIG${sigs[k]} at $ms ms: still running 2 s later:$left")
+		wait "$pid"
+		status=$?
+		case " $((128 + nums[k])) $statuses " in
+		*" $status "*) ;;
+		*) bad+=("SIG${sigs[k]} at $ms ms: exit $status: $(tail -n 2 "$TMP/err")") ;;
+		esac
+		failed=$((failed + (${#bad[@]} > n)))
+	done 2>/dev/null
+	if [ "$failed" -eq 0 ]; then
+		ok "$name: nothing survives a signal ($tries tries)"
+	else
+		not_ok "$name: nothing survives a signal ($failed of $tries tries failed)" "${bad[@]}"
+	fi
+}
+
+# after_timeout NAME CMD...: timeout 3 CMD, which CMD outlasts, exits 124
+# and leaves nothing of its session running 2 s after.
+after_timeout() {
+	local name=$1 status
+	shift
+	start timeout 3 "$@"
+	wait "$pid"
+	status=$?
+	if ! gone "$pid"; then
+		not_ok "timeout 3 $name: nothing survives" "still running 2 s later:$left"
+	elif [ "$status" != 124 ]; then
+		not_ok "timeout 3 $name: nothing survives" "exit $status, expected 124"
+	else
+		ok "timeout 3 $name: nothing survives"
+	fi
+}
+
+# after_kill NAME CMD...: CMD SIGKILLed once it has started a child
+# leaves nothing running 2 s later: its children die with it.
+after_kill() {
+	local name=$1 i
+	shift
+	start "$@"
+	for ((i = 0; i < 100 && $(session "$pid" | wc -l) < 2; i++)); do
+		sleep 0.1
+	done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	if gone "$pid"; then
+		ok "SIGKILL to $name: nothing survives"
+	else
+		not_ok "SIGKILL to $name: nothing survives" "still running 2 s later:$left"
+	fi
+}
+
+verify=(verify -d 20 clock-gettime-monotonic)
+interrupt "${verify[*]}" "" "$VK" "${verify[@]}"
+after_timeout "${verify[*]}" "$VK" "${verify[@]}"
+interrupt bench "0 1" "$VK" bench
+interrupt abi "0 1 4" "$VK" abi
+interrupt fallback "0 1 4" "$VK" fallback
+interrupt timens "0 1 4" "$VK" timens
+interrupt all "0 1 4" "$VK" all
+if [ -f "$hang" ]; then
+	interrupt "verify --impl hang-all" "" "$VK" "${verify[@]}" --impl "$hang"
+	after_timeout "verify --impl hang-all" "$VK" "${verify[@]}" --impl "$hang"
+	after_kill "verify --impl hang-all" "$VK" "${verify[@]}" --impl "$hang"
+	interrupt "abi --impl hang-all" "" "$VK" abi --paths impl --impl "$hang"
+	interrupt "timens --impl hang-all" "" "$VK" timens --impl "$hang"
+	interrupt "compare --impl hang-all --impl passthrough" "" \
+		"$VK" compare --impl "$hang" --impl "$O/tests/impl/passthrough.so"
+else
+	skip "--impl hang-all: nothing survives a signal" "no $hang (a static build has no --impl)"
+fi
+
+guest_kernel "vm: nothing survives a signal, qemu included" || exit 0
+# The QMP sockets of killed runs, left behind, in the scratch directory.
+export TMPDIR=$TMP
+vm=(vm --kernel "$kernel" --binary "$O/cross/x86_64/vdsokit" --accel tcg --timeout 120)
+interrupt "vm --accel tcg" "" "$VK" "${vm[@]}" -- "${verify[@]}"
+after_kill "vm --accel tcg" "$VK" "${vm[@]}" -- "${verify[@]}"
