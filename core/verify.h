@@ -14,7 +14,8 @@
  *   coarse-bound  a coarse clock is never ahead of its fine clock and lags
  *                 it by at most its resolution and the reading gap
  *   threads       no thread reads a time earlier than one another thread
- *                 published before its read began
+ *                 published before its read began; a SKIP where some two
+ *                 threads never read within VK_THREADS_SKEW of each other
  *   survives      the checks of a function on a path neither crash nor hang
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   query, length, flags, differs, fork, straddle: see their checks.

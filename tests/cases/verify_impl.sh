@@ -4,6 +4,10 @@
 
 IMPL=$O/tests/impl
 
+# The threads rule's judgement of how close its threads came, on planted
+# hand-off figures (no thread runs).
+"$O/tests/threads_judge"
+
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
 # calls needs millions of calls on the one clock it affects to be seen.
@@ -17,7 +21,7 @@ bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
 bug-nsec-overflow	normalized
 bug-res-off-by-one	resolution
-bug-thread-late		threads
+bug-thread-late		threads	clock-gettime-monotonic	1
 bug-time-pointer	time-pointer
 bug-tz-ignored		timezone
 bug-wrong-errno		errno
@@ -154,6 +158,21 @@ else
 			"failures seen: $(grep 'not ok' "$out" | head -n 5 | tr '\n' ';')" \
 			"stderr: $(head -c 300 "$out.err")"
 	fi
+fi
+
+# The threads rule says what it could detect, passed or skipped: the
+# tightest hand-off between its threads (or that a pair never handed off).
+desc="the threads rule's result carries the tightest hand-off"
+so=$IMPL/passthrough.so
+figure='cross-CPU: (the tightest hand-off was [0-9.]+ us|thread [0-9]+ never read right after)'
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+else
+	out=$TMP/threads.ktap
+	verify "$out" "$so" 0.2 clock-gettime-monotonic
+	check "$desc (ktap)" sh -c "grep -A1 -E '^(not )?ok [0-9]+ clock-gettime-monotonic impl threads' '$out' | grep -Eq '$figure'"
+	expect_status 0 "verify --format text of the passthrough exits 0" "$VK" verify --impl "$so" --paths impl -d 0.2 clock-gettime-monotonic
+	contains "$desc (text)" "$TMP/out" "^  clock-gettime-monotonic impl threads: $figure"
 fi
 
 # The failure limit cuts only the repeats of a failing API. A planted bug
