@@ -48,6 +48,14 @@ int64_t vk_threads_reach(const int64_t *tightest, int n, int *from, int *to);
  * detail says what the run could detect. */
 enum vk_status vk_threads_judge(const int64_t *tightest, int n, char *detail, size_t len);
 
+/*
+ * coarse-step's judgement of n steps of coarse clock id, whose resolution
+ * is res (ns): VK_FAIL only for what the kernel promises, VK_PASS with a
+ * note in detail (or none) for a step of part of a resolution.
+ */
+enum vk_status vk_coarse_steps_judge(int id, int64_t res, const int64_t *steps, int n,
+				     char *detail, size_t len);
+
 /* A clock reading in a width-neutral form. */
 struct vk_ts {
 	int64_t sec;

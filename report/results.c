@@ -85,7 +85,7 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct vk_result *r = rs->r[i];
 
-		if (r->status != want)
+		if (r->status != want || !r->detail[0])
 			continue;
 		if (!header++)
 			fprintf(f, "\n%s:\n", title);

@@ -7,6 +7,8 @@ IMPL=$O/tests/impl
 # The threads rule's judgement of how close its threads came, on planted
 # hand-off figures (no thread runs).
 "$O/tests/threads_judge"
+# coarse-step's judgement of planted steps: part of a tick is a note.
+"$O/tests/coarse_step"
 
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
@@ -173,6 +175,32 @@ else
 	check "$desc (ktap)" sh -c "grep -A1 -E '^(not )?ok [0-9]+ clock-gettime-monotonic impl threads' '$out' | grep -Eq '$figure'"
 	expect_status 0 "verify --format text of the passthrough exits 0" "$VK" verify --impl "$so" --paths impl -d 0.2 clock-gettime-monotonic
 	contains "$desc (text)" "$TMP/out" "^  clock-gettime-monotonic impl threads: $figure"
+fi
+
+# A coarse clock that moves once by part of a tick, as the kernel's does
+# when it changes clocksource, is noted, not failed (the kernel promises
+# no whole ticks); tests/unit/coarse_step.c has the rule's other cases.
+desc="coarse-step notes part of a tick and passes"
+so=$IMPL/coarse-part-tick.so
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+elif [ ! -f "$so" ]; then
+	not_ok "$desc" "$so is not built (make check-build)"
+else
+	out=$TMP/part.ktap
+	verify "$out" "$so" 0.2 clock-getres-monotonic-coarse
+	status=$?
+	if [ "$status" = 0 ] && grep -A1 -E '^ok [0-9]+ clock-getres-monotonic-coarse impl coarse-step$' "$out" |
+	   grep -Eq '^# note: clock 6 advanced by [0-9]+ ns, not a whole number of its [0-9]+ ns resolution \(1 of'; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $VK verify --impl $so --paths impl -d 0.2 --format ktap clock-getres-monotonic-coarse" \
+			"exit $status, expected 0, and 'ok N ... coarse-step' followed by '# note: clock 6 advanced by ...'" \
+			"$(grep -A1 coarse-step "$out" | tr '\n' ';')"
+	fi
+	expect_status 0 "verify --format text of it exits 0" "$VK" verify --impl "$so" --paths impl -d 0.2 clock-getres-monotonic-coarse
+	contains "and its text report notes the step" "$TMP/out" \
+		'^  clock-getres-monotonic-coarse impl coarse-step: note: clock 6 advanced by [0-9]+ ns, not a whole number'
 fi
 
 # The failure limit cuts only the repeats of a failing API. A planted bug
