@@ -12,7 +12,9 @@ IMPL=$O/tests/impl
 
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
-# calls needs millions of calls on the one clock it affects to be seen.
+# calls needs millions of calls on the one clock it affects to be seen;
+# threads late by 50 us need to run within 10 us of each other, which a
+# loaded machine allows them now and then (else the rule is a SKIP).
 rules='
 bug-clock-stands-still	ordered
 bug-coarse-ahead	coarse-bound
@@ -23,7 +25,7 @@ bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
 bug-nsec-overflow	normalized
 bug-res-off-by-one	resolution
-bug-thread-late		threads	clock-gettime-monotonic	1
+bug-thread-late		threads	clock-gettime-monotonic	3
 bug-time-pointer	time-pointer
 bug-tz-ignored		timezone
 bug-wrong-errno		errno
