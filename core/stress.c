@@ -32,7 +32,8 @@ struct shared {
 	int64_t max_jump;	/* ns a monotonic clock may move on between two reads */
 	unsigned long long beat[VK_STRESS_MAX_THREADS];
 	int64_t latest[VK_NPATHS][VK_STRESS_MAX_CLOCKS];	/* across threads */
-	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, 2 and broke a rule, -1 failed */
+	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, 2 and broke a rule, 3 and a rule
+						 * could not be tested, -1 failed */
 	char why[VK_STRESS_MAX_STEPS][128];
 	struct cell cells[];	/* [thread][step][path] */
 };
@@ -201,6 +202,12 @@ static void sleep_for(double s)
 		;
 }
 
+/* A slew step's outcome from vk_fault_rate(): see injected[]. */
+static int rated(int rate)
+{
+	return rate > 0 ? 2 : rate < 0 ? 3 : 1;
+}
+
 /* The child: readers, and the faults in turn in this thread. */
 static void child(const struct vk_stress *st, struct shared *sh, const struct vk_fault_step *s,
 		  int n, const struct vk_stress_saved *saved, int threads)
@@ -227,8 +234,8 @@ static void child(const struct vk_stress *st, struct shared *sh, const struct vk
 		}
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
 		if (s[i].op == VK_OP_FREQ && sh->injected[i] == 1)
-			sh->injected[i] = vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
-							sizeof(sh->why[i])) ? 2 : 1;
+			sh->injected[i] = rated(vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
+							      sizeof(sh->why[i])));
 		else
 			sleep_for(st->seconds / n);
 	}
@@ -368,6 +375,8 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 		vk_result_fail(rs, r, "%s; %s", m.first, more);
 	else if (what[0] && i == sh->step && strcmp(what, "interrupted"))
 		vk_result_fail(rs, r, "%s; %s", what, more);
+	else if (sh->injected[i] == 3)
+		vk_result_skip(r, "%s", more);
 	else
 		snprintf(r->detail, sizeof(r->detail), "%s", more);
 	if (bad)

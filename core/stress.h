@@ -88,12 +88,17 @@ int vk_stress_judge(int clock, int64_t prev, int64_t before, int64_t got, int64_
 int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns);
 /*
  * MONOTONIC's rate against MONOTONIC_RAW's over a step, in ppm, from
- * their moves in ns; and whether it is adjtimex's frequency (want_ppm)
- * within a tenth of a 500 ppm slew: 0 if it is, VK_STRESS_ORDER if not.
+ * their moves in ns; how far off that can be, in ppm, where each end was
+ * read within a bracket of RAW readings bracket0 and bracket1 ns wide;
+ * and whether it is adjtimex's frequency (want_ppm) within a tenth of a
+ * 500 ppm slew: 0 if it is, VK_STRESS_ORDER if it is not even within the
+ * uncertainty added, -1 where the uncertainty alone is wider than the
+ * tolerance (the rate was not tested).
  */
 #define VK_STRESS_RATE_TOLERANCE_PPM 50
 double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns);
-int vk_stress_rate_judge(double want_ppm, double got_ppm);
+double vk_stress_rate_uncertainty_ppm(int64_t bracket0, int64_t bracket1, int64_t raw_ns);
+int vk_stress_rate_judge(double want_ppm, double got_ppm, double uncertainty_ppm);
 /* Whether a clock must never step back. */
 int vk_stress_monotonic(int clock);
 

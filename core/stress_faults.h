@@ -44,8 +44,9 @@ int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
 /*
  * Hold a frequency step for seconds and measure MONOTONIC's rate against
  * MONOTONIC_RAW's over it: it must be the frequency set (MONOTONIC follows
- * the slew, MONOTONIC_RAW never does). 0, or 1 if it is not; what was
- * measured in err either way.
+ * the slew, MONOTONIC_RAW never does). 0, 1 if it is not, -1 where the
+ * step was too short or its ends read too loosely to tell (not tested);
+ * what was measured in err each way.
  */
 int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
 /* The time namespace step, as vk_fault_apply (core/stress_timens.c). */

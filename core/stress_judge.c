@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <time.h>
 
 #include "stress.h"
@@ -43,8 +44,17 @@ double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns)
 	return ((double)mono_ns / raw_ns - 1) * 1e6;
 }
 
-int vk_stress_rate_judge(double want_ppm, double got_ppm)
+/* Each end's instant is known to half its bracket. */
+double vk_stress_rate_uncertainty_ppm(int64_t bracket0, int64_t bracket1, int64_t raw_ns)
 {
-	return got_ppm < want_ppm - VK_STRESS_RATE_TOLERANCE_PPM ||
-	       got_ppm > want_ppm + VK_STRESS_RATE_TOLERANCE_PPM ? VK_STRESS_ORDER : 0;
+	return raw_ns > 0 ? (bracket0 + bracket1) / 2.0 / raw_ns * 1e6 : INFINITY;
+}
+
+int vk_stress_rate_judge(double want_ppm, double got_ppm, double uncertainty_ppm)
+{
+	double off = fabs(got_ppm - want_ppm);
+
+	if (off > VK_STRESS_RATE_TOLERANCE_PPM + uncertainty_ppm)
+		return VK_STRESS_ORDER;
+	return uncertainty_ppm > VK_STRESS_RATE_TOLERANCE_PPM ? -1 : 0;
 }

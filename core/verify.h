@@ -8,13 +8,16 @@
  *   monotonic     no reading earlier than the one before it
  *   null-args     NULL where the ABI allows it behaves as the syscall does
  *   resolution    clock_getres equals the syscall's
- *   coarse-step   a coarse clock advances by whole numbers of its resolution
+ *   coarse-step   MONOTONIC_COARSE never steps back; a step that is not a
+ *                 whole number of the resolution is a note (the kernel
+ *                 moves it by part of a tick when it changes clocksource)
  *   boottime      BOOTTIME - MONOTONIC >= the time namespace's offsets' gap
  *   tai-offset    TAI - REALTIME equals adjtimex()'s TAI offset
  *   coarse-bound  a coarse clock is never ahead of its fine clock and lags
  *                 it by at most its resolution and the reading gap
  *   threads       no thread reads a time earlier than one another thread
- *                 published before its read began
+ *                 published before its read began; a SKIP where some two
+ *                 threads never read within VK_THREADS_SKEW of each other
  *   survives      the checks of a function on a path neither crash nor hang
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   query, length, flags, differs, fork, straddle: see their checks.

@@ -33,6 +33,29 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p);
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 
+/*
+ * The threads rule must see a thread whose clock runs this far (ns)
+ * behind another's: the library of issue 22 ran tens of microseconds
+ * late, the planted tests/impl/bug-thread-late.c runs 50 us late.
+ */
+#define VK_THREADS_SKEW 10000
+/*
+ * Of n threads' tightest hand-offs, tightest[to * n + from] (ns, INT64_MAX
+ * where none was seen), the loosest pair's, and that pair.
+ */
+int64_t vk_threads_reach(const int64_t *tightest, int n, int *from, int *to);
+/* VK_PASS where every pair came within VK_THREADS_SKEW, else VK_SKIP;
+ * detail says what the run could detect. */
+enum vk_status vk_threads_judge(const int64_t *tightest, int n, char *detail, size_t len);
+
+/*
+ * coarse-step's judgement of n steps of coarse clock id, whose resolution
+ * is res (ns): VK_FAIL only for what the kernel promises, VK_PASS with a
+ * note in detail (or none) for a step of part of a resolution.
+ */
+enum vk_status vk_coarse_steps_judge(int id, int64_t res, const int64_t *steps, int n,
+				     char *detail, size_t len);
+
 /* A clock reading in a width-neutral form. */
 struct vk_ts {
 	int64_t sec;

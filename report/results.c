@@ -85,7 +85,7 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct vk_result *r = rs->r[i];
 
-		if (r->status != want)
+		if (r->status != want || !r->detail[0])
 			continue;
 		if (!header++)
 			fprintf(f, "\n%s:\n", title);
@@ -105,6 +105,8 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 		text_group(f, r->rs, i, group_end(r->rs, i));
 	text_details(f, r->rs, VK_FAIL, "Failures");
 	text_details(f, r->rs, VK_SKIP, "Skipped");
+	/* What a passing check could not promise: how close it looked. */
+	text_details(f, r->rs, VK_PASS, "Notes");
 	if (r->stopped)
 		fprintf(f, "\nChecks whose repeats --max-fails cut short: %zu.\n", vk_results_cut(r->rs));
 	fprintf(f, "\n%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,

@@ -122,18 +122,36 @@ int main(void)
 	      "MONOTONIC 6 s across a pause the RTC saw last 4 s jumped");
 	/* Rates over a 1 s step under +500 ppm: MONOTONIC moved 1.0005 s for
 	 * RAW's 1 s; planted kernels where it ignored the slew, where RAW
-	 * followed it too, where it went the wrong way. */
-	CHECK(!vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S)),
+	 * followed it too, where it went the wrong way. Each end read within
+	 * 2 us: the rate is known to 2 ppm. */
+	const double u = vk_stress_rate_uncertainty_ppm(2 * US, 2 * US, S);
+
+	CHECK(u == 2, "ends read within 2 us over 1 s: the rate is known to 2 ppm (%.1f)", u);
+	CHECK(!vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S), u),
 	      "MONOTONIC +500 ppm against RAW under +500 ppm is right");
-	CHECK(!vk_stress_rate_judge(-500, vk_stress_rate_ppm(S - 480 * US, S)),
+	CHECK(!vk_stress_rate_judge(-500, vk_stress_rate_ppm(S - 480 * US, S), u),
 	      "-480 ppm under -500 ppm is within the tolerance");
-	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S, S)) == VK_STRESS_ORDER,
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S, S), u) == VK_STRESS_ORDER,
 	      "MONOTONIC that ignored the slew is caught");
-	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S + 500 * US)) ==
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 500 * US, S + 500 * US), u) ==
 	      VK_STRESS_ORDER, "RAW that followed the slew too is caught");
-	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S - 500 * US, S)) == VK_STRESS_ORDER,
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S - 500 * US, S), u) == VK_STRESS_ORDER,
 	      "a slew the wrong way is caught");
-	CHECK(!vk_stress_rate_judge(0, vk_stress_rate_ppm(10 * S + 3 * US, 10 * S)),
+	CHECK(!vk_stress_rate_judge(0, vk_stress_rate_ppm(10 * S + 3 * US, 10 * S), u),
 	      "no slew, no rate");
+	/* A busy host: each end's tightest bracket 300 us wide, over 0.5 s,
+	 * leaves the rate known to 600 ppm, more than a slew: not tested. */
+	const double loose = vk_stress_rate_uncertainty_ppm(300 * US, 300 * US, S / 2);
+
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S / 2, S / 2), loose) == -1,
+	      "MONOTONIC that ignored the slew, read too loosely to tell (+-%.0f ppm), is not tested",
+	      loose);
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S / 2 + 250 * US, S / 2), loose) == -1,
+	      "nor is a right one: a rate known to +-%.0f ppm passes nothing", loose);
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S / 2 - 500 * US, S / 2), loose) ==
+	      VK_STRESS_ORDER, "a rate off by more than the uncertainty still fails");
+	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 560 * US, S), 20) == 0 &&
+	      vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 580 * US, S), 20) == VK_STRESS_ORDER,
+	      "the uncertainty widens the tolerance only by itself");
 	return test_exit();
 }
