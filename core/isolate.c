@@ -61,10 +61,46 @@ static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
 	return 0;
 }
 
-/* Read until EOF or the deadline; 1 if the deadline came first. */
-static int collect(int fd, double deadline, struct vk_isolated *out)
+/* The CPU time pid has had, in seconds; 0 where /proc cannot tell. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[32], buf[512], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return 0;
+	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * Past its time a child is hung once it has had that time on a CPU, or
+ * ten times it on the clock: on a loaded machine a child that was never
+ * run is not hung, and a call that waits on nothing uses no CPU.
+ */
+#define HUNG_WALL_FACTOR 10
+
+static int hung(pid_t pid, double start, double timeout)
+{
+	return cpu_seconds(pid) >= timeout || vk_monotonic() - start >= HUNG_WALL_FACTOR * timeout;
+}
+
+/* Read until EOF or the child is hung; 1 if it was. */
+static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
+	double start = vk_monotonic(), deadline = start + timeout;
 
 	for (;;) {
 		double left = deadline - vk_monotonic();
@@ -72,8 +108,13 @@ static int collect(int fd, double deadline, struct vk_isolated *out)
 		int r;
 		ssize_t n;
 
-		if (left <= 0)
-			return 1;
+		if (left <= 0) {
+			if (hung(pid, start, timeout))
+				return 1;
+			/* Look again when a tenth of its time has passed. */
+			deadline = vk_monotonic() + timeout / HUNG_WALL_FACTOR;
+			continue;
+		}
 		r = poll(&pfd, 1, (int)(left * 1000) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -114,7 +155,7 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	}
 	setpgid(pid, pid);
 	close(fds[1]);
-	out->timed_out = collect(fds[0], vk_monotonic() + timeout, out);
+	out->timed_out = collect(fds[0], pid, timeout, out);
 	close(fds[0]);
 	if (out->timed_out)
 		kill(-pid, SIGKILL);

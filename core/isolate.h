@@ -19,7 +19,9 @@ struct vk_isolated {
 	int timed_out;		/* or killed by the watchdog */
 };
 
-/* Run fn(ctx, fd) in a child; 0 if the child could be run at all. */
+/* Run fn(ctx, fd) in a child; 0 if the child could be run at all. It
+ * runs out of time once it has had timeout seconds of CPU, or ten times
+ * that on the clock: a loaded machine's starved child is not hung. */
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out);
 void vk_isolated_free(struct vk_isolated *out);
