@@ -380,11 +380,8 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 
 static int parse_threshold(const char *cmd, const char *arg, double *pct_out)
 {
-	char *end;
-
-	*pct_out = strtod(arg, &end);
-	if (end == arg || *end || !isfinite(*pct_out) || *pct_out < 0)
-		return vk_usage_error(cmd, "bad threshold '%s' (a percentage: a number >= 0)", arg);
+	if (vk_parse_number(cmd, "--threshold", arg, pct_out))
+		return VK_EXIT_USAGE;
 	return VK_EXIT_OK;
 }
 

@@ -297,7 +297,7 @@ expect_status 2 "an unknown format" "$VK" compare --format yaml old.json same.js
 contains "an unknown format: named" "$TMP/err" "unknown format 'yaml'"
 for t in abc -1 5x inf nan ''; do
 	expect_status 2 "--threshold '$t' is refused" "$VK" compare --threshold "$t" old.json same.json
-	contains "--threshold '$t': said" "$TMP/err" "bad threshold '$t' \(a percentage: a number >= 0\)"
+	contains "--threshold '$t': said" "$TMP/err" "--threshold: '$t' is not a number"
 done
 expect_status 0 "--threshold 0 is accepted" "$VK" compare --threshold 0 old.json same.json
 
