@@ -196,7 +196,12 @@ int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
 {
 	*nt = 0;
 	for (int i = optind; i < argc; i++) {
-		if (vk_targets_add(t, nt, argv[i]))
+		int err = vk_targets_add(t, nt, argv[i]);
+
+		if (err == -E2BIG)
+			return vk_usage_error(cmd, "'%s': more than %d clocks of one function", argv[i],
+					      VK_MAX_CLOCKS);
+		if (err)
 			return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)

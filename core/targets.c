@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Which clocks and functions a command tests, and their API names. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,8 +144,9 @@ int vk_targets_add(struct vk_target *t, int *n, const char *name)
 	}
 	if (vk_clock_api_parse(name, &f, &c) == 0) {
 		tg = target_for(t, n, f);
-		if (tg->nclocks < VK_MAX_CLOCKS)
-			tg->clocks[tg->nclocks++] = c;
+		if (tg->nclocks == VK_MAX_CLOCKS)
+			return -E2BIG;
+		tg->clocks[tg->nclocks++] = c;
 		return 0;
 	}
 	return -1;
