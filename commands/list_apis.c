@@ -27,6 +27,7 @@ static int list(const char *cmd, const char *path, int json)
 	arch = status == VK_EXIT_OK ? im.arch : vk_arch_host();
 	l.image = status == VK_EXIT_OK ? im.source : NULL;
 	l.abi = arch ? arch->name : NULL;
+	l.sysno = vk_arch_sysno(arch);
 	for_each_api(a) {
 		struct vk_api_row *r = &rows[l.n];
 
