@@ -8,7 +8,8 @@
 static const char usage[] =
 	"Usage: vdsokit list-apis [--image FILE] [--format text|json]\n\n"
 	"List the API table: each API's function, clock id, vDSO symbol, libc\n"
-	"function and syscall, and whether the vDSO exports its symbol.\n\n"
+	"function and syscall, and whether the vDSO exports its symbol. Syscall\n"
+	"numbers are the image's ABI's; '?' where vdsokit does not know them.\n\n"
 	"  -i, --image FILE   check a vDSO image from FILE instead of this process's\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
