@@ -34,6 +34,7 @@
 #define MAX_SIDE_SAMPLES (1UL << 22)	/* in all the sample arrays of a side's files */
 #define MAX_SIDE_GROUPS (1UL << 15)	/* processes in all the rows of a side */
 #define MAX_NS 1e9			/* a second a call: no vDSO call is that slow */
+#define MIN_NS 1e-3			/* nor that fast; a ratio to less has 300 digits */
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
 __attribute__((format(printf, 3, 4)))
@@ -103,19 +104,21 @@ static const char *shown(const struct vk_jval *v, char *buf, size_t len)
 }
 
 /*
- * A time in ns at where ("results[3].samples_ns[2]"): a number above 0,
- * or, in a --cold file, whose samples are single calls less the timer's
- * overhead, above -MAX_NS; at most MAX_NS either way.
+ * A time in ns at where ("results[3].samples_ns[2]"): a number from
+ * MIN_NS or, for the samples of a --cold file, which are single calls
+ * less the timer's overhead, above -MAX_NS; at most MAX_NS either way.
  */
 static int read_time(const char *cmd, const struct vk_bench_file *f, const char *where,
-		     const struct vk_jval *v, double *out)
+		     const struct vk_jval *v, int cold, double *out)
 {
 	char buf[64];
 
 	if (!v || v->type != VK_JNUM)
 		return bad_file(cmd, f, "%s: %s is not a number", where, shown(v, buf, sizeof(buf)));
-	if (!(v->num > (f->cold ? -MAX_NS : 0)))
+	if (!(v->num > (cold ? -MAX_NS : 0)))
 		return bad_file(cmd, f, "%s: %g is not a positive time", where, v->num);
+	if (!cold && v->num < MIN_NS)
+		return bad_file(cmd, f, "%s: %g ns is less than %g ns", where, v->num, MIN_NS);
 	if (v->num > MAX_NS)
 		return bad_file(cmd, f, "%s: %g ns is more than %g ns (a second a call)", where,
 				v->num, MAX_NS);
@@ -146,7 +149,7 @@ static int read_times(const char *cmd, struct vk_bench_file *f, const char *wher
 	*n = v->n;
 	for (size_t k = 0; k < v->n; k++) {
 		snprintf(at, sizeof(at), "%s[%zu]", where, k);
-		if (read_time(cmd, f, at, &v->items[k], &(*x)[k]))
+		if (read_time(cmd, f, at, &v->items[k], f->cold, &(*x)[k]))
 			return VK_EXIT_USAGE;
 	}
 	return 0;
@@ -187,9 +190,9 @@ static int read_groups(const char *cmd, struct vk_bench_file *f, const struct vk
 		free(x);
 		if (status)
 			return status;
-		if (!(s->group_med[g] > 0))
-			return bad_file(cmd, f, "%s: the median, %g, is not a positive time", where,
-					s->group_med[g]);
+		if (!(s->group_med[g] >= MIN_NS))
+			return bad_file(cmd, f, "%s: the median, %g ns, is less than %g ns", where,
+					s->group_med[g], MIN_NS);
 	}
 	s->ngroups = ngroups;
 	return 0;
@@ -242,7 +245,7 @@ static int read_reference(const char *cmd, struct vk_bench_file *f)
 		const struct vk_jval *each = vk_jget(ref, vk_bench_ref_keys[k].each);
 
 		snprintf(where, sizeof(where), "reference.%s", vk_bench_ref_keys[k].run);
-		if (run && run->type != VK_JNULL && read_time(cmd, f, where, run, &x))
+		if (run && run->type != VK_JNULL && read_time(cmd, f, where, run, 0, &x))
 			return VK_EXIT_USAGE;
 		if (!each || each->type == VK_JNULL)
 			continue;
@@ -253,7 +256,7 @@ static int read_reference(const char *cmd, struct vk_bench_file *f)
 		for (size_t i = 0; i < each->n; i++) {
 			snprintf(where, sizeof(where), "reference.%s[%zu]", vk_bench_ref_keys[k].each,
 				 i);
-			if (read_time(cmd, f, where, &each->items[i], &x))
+			if (read_time(cmd, f, where, &each->items[i], 0, &x))
 				return VK_EXIT_USAGE;
 		}
 	}

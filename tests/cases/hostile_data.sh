@@ -60,6 +60,9 @@ refused "compare: process_samples_ns empty" 'empty\.json: results\[0\]\.process_
 bench huge.json "$(row time 8 1e308)"
 refused "compare: 1e308 ns" 'huge\.json: results\[0\]\.samples_ns\[0\]: 1e\+308 ns is more than 1e\+09 ns' \
 	"$VK" compare good.json huge.json
+bench tiny.json "$(row time 8 1e-300)"
+refused "compare: 1e-300 ns (a ratio of 300 digits)" 'tiny\.json: results\[0\]\.samples_ns\[0\]: 1e-300 ns is less than 0\.001 ns$' \
+	"$VK" compare tiny.json good.json
 sed 's/"results"/"reference": {"ns_per_step": -3}, "results"/' good.json >ref.json
 refused "compare: a negative reference loop" 'ref\.json: reference\.ns_per_step: -3 is not a positive time$' \
 	"$VK" compare good.json ref.json
