@@ -76,6 +76,7 @@ int vk_clocks_all(struct vk_clock *clocks, int max)
 
 int vk_clock_parse(const char *name, struct vk_clock *c)
 {
+	const char *digits;
 	char *end;
 	long id;
 
@@ -88,10 +89,15 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 			return 0;
 		}
 	}
+	/* Decimal only: strtol() would take " 5", "+5", hex and octal ("010" is 8). */
 	if (strncmp(name, "id:", 3) != 0)
 		return -1;
-	id = strtol(name + 3, &end, 0);
-	if (end == name + 3 || *end || id < INT_MIN || id > INT_MAX)
+	digits = name + 3 + (name[3] == '-');
+	if (*digits < '0' || *digits > '9')
+		return -1;
+	errno = 0;
+	id = strtol(name + 3, &end, 10);
+	if (*end || errno == ERANGE || id < INT_MIN || id > INT_MAX)
 		return -1;
 	c->id = id;
 	snprintf(c->name, sizeof(c->name), "id:%ld", id);

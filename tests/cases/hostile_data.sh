@@ -143,3 +143,5 @@ refused "verify -d 1e300" "'1e300' is not a positive number of seconds \(at most
 refused "bench --processes ' 3'" "' 3' is not a whole number" "$VK" bench --processes ' 3' time
 refused "compare --threshold ' 5'" "' 5' is not a number" "$VK" compare --threshold ' 5' good.json good.json
 refused "timens --monotonic ' 5'" "' 5' is not a whole number" "$VK" timens --monotonic ' 5'
+refused "verify clock-gettime-id:' 5'" "unknown API 'clock-gettime-id: 5'" "$VK" verify clock-gettime-id:' 5'
+refused "verify clock-gettime-id:0x10" "unknown API 'clock-gettime-id:0x10'" "$VK" verify clock-gettime-id:0x10
