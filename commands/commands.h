@@ -176,9 +176,17 @@ int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name)
 int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
 		    const void *report);
 
-/* Option values: a positive number of seconds, a whole number. */
+/*
+ * Option values, strictly: digits only (and for numbers a '.' and an
+ * exponent), no spaces, signs, hex, "inf" or anything past the range.
+ * A positive number of seconds up to VK_MAX_SECONDS; a number >= 0; a
+ * whole number; a signed whole number.
+ */
+#define VK_MAX_SECONDS 604800	/* a week */
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
+int vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out);
 int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);
+int vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out);
 /* The same, from lo to hi; else "OPT takes LO to HI". */
 int vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
 		      unsigned long long hi, unsigned long long *out);

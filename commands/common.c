@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,24 +86,64 @@ int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **p
 	return -1;
 }
 
+/*
+ * strtod() and strtoull() take leading spaces, signs, hex and "inf", and
+ * strtoull() wraps "-1" to its largest value: what they convert is first
+ * checked to be plain decimal digits, with a '.' and exponent if allowed.
+ */
+static int decimal(const char *s, int fraction)
+{
+	size_t n = strspn(s, fraction ? "0123456789.eE+-" : "0123456789");
+
+	return s[0] >= '0' && s[0] <= '9' && s[n] == '\0';
+}
+
+int vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
+
+	if (!isfinite(d) || *end)
+		return vk_usage_error(cmd, "%s: '%s' is not a number", opt, arg);
+	*out = d;
+	return 0;
+}
+
 int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	char *end;
-	double d = strtod(arg, &end);
+	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
 
-	if (end == arg || *end || !isfinite(d) || d <= 0)
-		return vk_usage_error(cmd, "%s: '%s' is not a positive number of seconds", opt, arg);
+	if (!isfinite(d) || *end || d <= 0 || d > VK_MAX_SECONDS)
+		return vk_usage_error(cmd, "%s: '%s' is not a positive number of seconds (at most %d)",
+				      opt, arg, VK_MAX_SECONDS);
 	*out = d;
 	return 0;
 }
 
 int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
 {
-	char *end;
-	unsigned long long n = strtoull(arg, &end, 10);
+	unsigned long long n;
 
-	if (end == arg || *end || arg[0] == '-')
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number", opt, arg);
+	errno = 0;
+	n = decimal(arg, 0) ? strtoull(arg, NULL, 10) : 0;
+	if (!decimal(arg, 0) || errno == ERANGE)
+		return vk_usage_error(cmd, "%s: '%s' is not a whole number (0 to %llu)", opt, arg,
+				      ULLONG_MAX);
+	*out = n;
+	return 0;
+}
+
+int vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out)
+{
+	const char *digits = arg + (arg[0] == '-');
+	long long n;
+
+	errno = 0;
+	n = decimal(digits, 0) ? strtoll(arg, NULL, 10) : 0;
+	if (!decimal(digits, 0) || errno == ERANGE)
+		return vk_usage_error(cmd, "%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
+				      LLONG_MIN, LLONG_MAX);
 	*out = n;
 	return 0;
 }
@@ -155,7 +196,12 @@ int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
 {
 	*nt = 0;
 	for (int i = optind; i < argc; i++) {
-		if (vk_targets_add(t, nt, argv[i]))
+		int err = vk_targets_add(t, nt, argv[i]);
+
+		if (err == -E2BIG)
+			return vk_usage_error(cmd, "'%s': more than %d clocks of one function", argv[i],
+					      VK_MAX_CLOCKS);
+		if (err)
 			return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)

@@ -56,6 +56,11 @@ static const char usage[] =
 	"from different kernels, machines or CPU models. The last line sums up:\n"
 	"'3 faster, 1 slower, 30 unchanged; geometric mean 0.970' (of the\n"
 	"new/old ratios).\n\n"
+	"A bench file is refused (exit 2, naming the file and the field) unless\n"
+	"every sample and reference is a number of ns from 0.001 (a --cold file's\n"
+	"samples above -1e9, each process's median 0.001) to 1e9, and\n"
+	"it holds at most 4096 rows, 1024 processes and 65536 samples a row; a\n"
+	"side's files at most 4 Mi samples and 32768 processes.\n\n"
 	"  -t, --threshold PCT      smallest change that counts, in percent (default 5)\n"
 	"  -f, --format FMT         text (default), json, or markdown: a before,\n"
 	"                           after and ratio table for a commit message\n"
@@ -483,11 +488,8 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 
 static int parse_threshold(const char *cmd, const char *arg, double *pct_out)
 {
-	char *end;
-
-	*pct_out = strtod(arg, &end);
-	if (end == arg || *end || !isfinite(*pct_out) || *pct_out < 0)
-		return vk_usage_error(cmd, "bad threshold '%s' (a percentage: a number >= 0)", arg);
+	if (vk_parse_number(cmd, "--threshold", arg, pct_out))
+		return VK_EXIT_USAGE;
 	return VK_EXIT_OK;
 }
 

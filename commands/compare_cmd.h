@@ -16,7 +16,19 @@ struct vk_bench_file {
 	struct vk_jval *doc;
 	struct vk_series *s;	/* one per element of "results" */
 	size_t n;
+	int cold;		/* --cold: samples are single calls */
+	size_t nsamples;	/* in its sample arrays */
+	size_t budget;		/* samples its side's earlier files left it */
 };
+
+/*
+ * A bench file's text, called name in messages, into f, whose budget
+ * bounds its samples: an exit status after saying why, or 0. Free f with
+ * vk_bench_file_free() either way.
+ */
+int vk_bench_file_read(const char *cmd, const char *name, const char *text, size_t len,
+		       struct vk_bench_file *f);
+void vk_bench_file_free(struct vk_bench_file *f);
 
 /*
  * One side of a comparison of files: its runs, and their series merged,

@@ -16,9 +16,25 @@
 #include "../core/json_read.h"
 #include "../core/stats.h"
 #include "../report/bench.h"
+#include "../report/safe.h"
 #include "compare_cmd.h"
 
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
+/*
+ * Far above what bench writes (64 processes and 512 samples a row, some
+ * 150 rows) and what vm merges (3 boots of 10 processes by default),
+ * these keep a hostile file from making compare take minutes and
+ * gigabytes: each row costs 10,000 bootstrap resamples of its process
+ * medians and a Hodges-Lehmann shift over every pair of them, so a side
+ * at the bounds takes some 20 s on a loaded 2-CPU machine, in 30 MB.
+ */
+#define MAX_ROWS 4096			/* results in a file */
+#define MAX_ROW_GROUPS 1024		/* processes a row, in a file and in a side */
+#define MAX_ROW_SAMPLES 65536		/* samples a process, and a row's samples_ns */
+#define MAX_SIDE_SAMPLES (1UL << 22)	/* in all the sample arrays of a side's files */
+#define MAX_SIDE_GROUPS (1UL << 15)	/* processes in all the rows of a side */
+#define MAX_NS 1e9			/* a second a call: no vDSO call is that slow */
+#define MIN_NS 1e-3			/* nor that fast; a ratio to less has 300 digits */
 
 /* Print "vdsokit compare: FILE: message"; returns the exit status. */
 __attribute__((format(printf, 3, 4)))
@@ -68,13 +84,73 @@ static char *read_file(const char *cmd, const char *path, size_t *len)
 	return buf;
 }
 
-/* A JSON array of numbers into x[0..n), which must hold vk_jarray_len(v). */
-static int read_numbers(const struct vk_jval *v, double *x)
+/* What a message shows for a value that is not what it should be. */
+static const char *shown(const struct vk_jval *v, char *buf, size_t len)
 {
-	for (size_t k = 0; k < vk_jarray_len(v); k++) {
-		x[k] = vk_jnum(vk_jarray_at(v, k));
-		if (isnan(x[k]))
-			return -1;
+	static const char *const kinds[] = {
+		[VK_JNULL] = "null", [VK_JFALSE] = "false", [VK_JTRUE] = "true",
+		[VK_JARRAY] = "an array", [VK_JOBJECT] = "an object",
+	};
+
+	if (!v)
+		return "missing";
+	if (v->type == VK_JNUM)
+		snprintf(buf, len, "%g", v->num);
+	else if (v->type == VK_JSTR)
+		snprintf(buf, len, "\"%s\"", vk_safe(v->str));
+	else
+		return kinds[v->type];
+	return buf;
+}
+
+/*
+ * A time in ns at where ("results[3].samples_ns[2]"): a number from
+ * MIN_NS or, for the samples of a --cold file, which are single calls
+ * less the timer's overhead, above -MAX_NS; at most MAX_NS either way.
+ */
+static int read_time(const char *cmd, const struct vk_bench_file *f, const char *where,
+		     const struct vk_jval *v, int cold, double *out)
+{
+	char buf[64];
+
+	if (!v || v->type != VK_JNUM)
+		return bad_file(cmd, f, "%s: %s is not a number", where, shown(v, buf, sizeof(buf)));
+	if (!(v->num > (cold ? -MAX_NS : 0)))
+		return bad_file(cmd, f, "%s: %g is not a positive time", where, v->num);
+	if (!cold && v->num < MIN_NS)
+		return bad_file(cmd, f, "%s: %g ns is less than %g ns", where, v->num, MIN_NS);
+	if (v->num > MAX_NS)
+		return bad_file(cmd, f, "%s: %g ns is more than %g ns (a second a call)", where,
+				v->num, MAX_NS);
+	*out = v->num;
+	return 0;
+}
+
+/* A non-empty array of at most max times at where into a new *x. */
+static int read_times(const char *cmd, struct vk_bench_file *f, const char *where,
+		      const struct vk_jval *v, size_t max, double **x, size_t *n)
+{
+	char buf[64], at[160];
+
+	*x = NULL;
+	if (!v || v->type != VK_JARRAY)
+		return bad_file(cmd, f, "%s: %s is not an array", where, shown(v, buf, sizeof(buf)));
+	if (!v->n)
+		return bad_file(cmd, f, "%s: the array is empty", where);
+	if (v->n > max)
+		return bad_file(cmd, f, "%s: %zu values, more than %zu", where, v->n, max);
+	if (v->n > f->budget - f->nsamples)
+		return bad_file(cmd, f, "%s: more than %lu samples in the files of a side", where,
+				MAX_SIDE_SAMPLES);
+	f->nsamples += v->n;
+	*x = calloc(v->n, sizeof(**x));
+	if (!*x)
+		return bad_file(cmd, f, "%s", strerror(ENOMEM));
+	*n = v->n;
+	for (size_t k = 0; k < v->n; k++) {
+		snprintf(at, sizeof(at), "%s[%zu]", where, k);
+		if (read_time(cmd, f, at, &v->items[k], f->cold, &(*x)[k]))
+			return VK_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -87,34 +163,47 @@ static int read_groups(const char *cmd, struct vk_bench_file *f, const struct vk
 {
 	const struct vk_jval *procs = vk_jget(r, "process_samples_ns");
 	struct vk_series *s = &f->s[i];
-	size_t ngroups = procs ? vk_jarray_len(procs) : 1;
+	size_t ngroups = procs ? procs->n : 1, n;
+	char where[96], buf[64];
+	double *x;
 
+	snprintf(where, sizeof(where), "results[%zu].process_samples_ns", i);
+	if (procs && procs->type != VK_JARRAY)
+		return bad_file(cmd, f, "%s: %s is not an array", where, shown(procs, buf, sizeof(buf)));
+	if (procs && !procs->n)
+		return bad_file(cmd, f, "%s: the array is empty", where);
+	if (procs && procs->n > MAX_ROW_GROUPS)
+		return bad_file(cmd, f, "%s: %zu processes, more than %d", where, procs->n,
+				MAX_ROW_GROUPS);
 	s->group_med = calloc(ngroups, sizeof(*s->group_med));
 	if (!s->group_med)
 		return bad_file(cmd, f, "%s", strerror(ENOMEM));
 	for (size_t g = 0; g < ngroups; g++) {
-		const struct vk_jval *one = procs ? vk_jarray_at(procs, g) : vk_jget(r, "samples_ns");
-		size_t n = vk_jarray_len(one);
-		double *x = calloc(n ? n : 1, sizeof(*x));
+		const struct vk_jval *one = procs ? &procs->items[g] : vk_jget(r, "samples_ns");
+		int status;
 
-		if (!x)
-			return bad_file(cmd, f, "%s", strerror(ENOMEM));
-		if (!n || read_numbers(one, x)) {
-			free(x);
-			return bad_file(cmd, f, "results[%zu] (%s on %s): process_samples_ns[%zu] is not a non-empty array of numbers",
-					i, s->api, s->path, g);
-		}
-		s->group_med[g] = vk_median(x, n);
+		snprintf(where, sizeof(where), procs ? "results[%zu].process_samples_ns[%zu]"
+						     : "results[%zu].samples_ns", i, g);
+		status = read_times(cmd, f, where, one, MAX_ROW_SAMPLES, &x, &n);
+		if (!status)
+			s->group_med[g] = vk_median(x, n);
 		free(x);
+		if (status)
+			return status;
+		if (!(s->group_med[g] >= MIN_NS))
+			return bad_file(cmd, f, "%s: the median, %g ns, is less than %g ns", where,
+					s->group_med[g], MIN_NS);
 	}
 	s->ngroups = ngroups;
 	return 0;
 }
 
-static int read_series(const char *cmd, struct vk_bench_file *f, const struct vk_jval *r, size_t i)
+/* A row into f->s[i]; its samples, once read, are dropped from the tree. */
+static int read_series(const char *cmd, struct vk_bench_file *f, struct vk_jval *r, size_t i)
 {
 	struct vk_series *s = &f->s[i];
 	const struct vk_jval *samples;
+	char where[64];
 
 	s->api = vk_jstr(vk_jget(r, "api"));
 	s->path = vk_jstr(vk_jget(r, "path"));
@@ -123,29 +212,55 @@ static int read_series(const char *cmd, struct vk_bench_file *f, const struct vk
 				s->api ? "path" : "api");
 	for (size_t k = 0; k < i; k++) {
 		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
-			return bad_file(cmd, f, "results[%zu] repeats %s on %s", i, s->api,
-					s->path);
+			return bad_file(cmd, f, "results[%zu] repeats %s on %s", i, vk_safe(s->api),
+					vk_safe(s->path));
 	}
 	samples = vk_jget(r, "samples_ns");
 	if (!samples && vk_jstr(vk_jget(r, "skipped")))
 		return 0;
 	if (!samples)
 		return bad_file(cmd, f, "results[%zu] (%s on %s) has neither \"samples_ns\" nor \"skipped\"",
-				i, s->api, s->path);
-	s->n = vk_jarray_len(samples);
-	if (s->n == 0)
-		return bad_file(cmd, f, "results[%zu] (%s on %s): \"samples_ns\" is not a non-empty array",
-				i, s->api, s->path);
-	s->ns = calloc(s->n, sizeof(*s->ns));
-	if (!s->ns)
-		return bad_file(cmd, f, "%s", strerror(ENOMEM));
-	for (size_t k = 0; k < s->n; k++) {
-		s->ns[k] = vk_jnum(vk_jarray_at(samples, k));
-		if (isnan(s->ns[k]))
-			return bad_file(cmd, f, "results[%zu] (%s on %s): samples_ns[%zu] is not a number",
-					i, s->api, s->path, k);
+				i, vk_safe(s->api), vk_safe(s->path));
+	snprintf(where, sizeof(where), "results[%zu].samples_ns", i);
+	if (read_times(cmd, f, where, samples, MAX_ROW_SAMPLES, &s->ns, &s->n) ||
+	    read_groups(cmd, f, r, i))
+		return VK_EXIT_USAGE;
+	for (size_t k = 0; k < r->n; k++) {
+		if (!strcmp(r->items[k].key, "samples_ns") ||
+		    !strcmp(r->items[k].key, "process_samples_ns"))
+			vk_jdrop(&r->items[k]);
 	}
-	return read_groups(cmd, f, r, i);
+	return 0;
+}
+
+/* The reference loops' figures, where present: times like the samples. */
+static int read_reference(const char *cmd, struct vk_bench_file *f)
+{
+	const struct vk_jval *ref = vk_jget(f->doc, "reference");
+	char where[96];
+	double x;
+
+	for (int k = 0; k < VK_REF_KINDS; k++) {
+		const struct vk_jval *run = vk_jget(ref, vk_bench_ref_keys[k].run);
+		const struct vk_jval *each = vk_jget(ref, vk_bench_ref_keys[k].each);
+
+		snprintf(where, sizeof(where), "reference.%s", vk_bench_ref_keys[k].run);
+		if (run && run->type != VK_JNULL && read_time(cmd, f, where, run, 0, &x))
+			return VK_EXIT_USAGE;
+		if (!each || each->type == VK_JNULL)
+			continue;
+		snprintf(where, sizeof(where), "reference.%s", vk_bench_ref_keys[k].each);
+		if (each->type != VK_JARRAY || each->n > MAX_ROW_GROUPS)
+			return bad_file(cmd, f, "%s: not an array of at most %d times", where,
+					MAX_ROW_GROUPS);
+		for (size_t i = 0; i < each->n; i++) {
+			snprintf(where, sizeof(where), "reference.%s[%zu]", vk_bench_ref_keys[k].each,
+				 i);
+			if (read_time(cmd, f, where, &each->items[i], 0, &x))
+				return VK_EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 static int read_bench(const char *cmd, struct vk_bench_file *f)
@@ -156,9 +271,16 @@ static int read_bench(const char *cmd, struct vk_bench_file *f)
 	if (!schema)
 		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
 	if (strcmp(schema, VK_BENCH_SCHEMA))
-		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", schema, VK_BENCH_SCHEMA);
+		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", vk_safe(schema),
+				VK_BENCH_SCHEMA);
 	if (!results || results->type != VK_JARRAY)
 		return bad_file(cmd, f, "no \"results\" array");
+	if (results->n > MAX_ROWS)
+		return bad_file(cmd, f, "results: %zu rows, more than %d", results->n, MAX_ROWS);
+	f->cold = vk_jget(vk_jget(f->doc, "options"), "cold") &&
+		  vk_jget(vk_jget(f->doc, "options"), "cold")->type == VK_JTRUE;
+	if (read_reference(cmd, f))
+		return VK_EXIT_USAGE;
 	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
 	if (!f->s)
 		return bad_file(cmd, f, "%s", strerror(ENOMEM));
@@ -170,26 +292,36 @@ static int read_bench(const char *cmd, struct vk_bench_file *f)
 	return VK_EXIT_OK;
 }
 
-static int load_file(const char *cmd, const char *path, struct vk_bench_file *f)
+int vk_bench_file_read(const char *cmd, const char *name, const char *text, size_t len,
+		       struct vk_bench_file *f)
 {
 	struct vk_jerr err;
-	size_t len;
-	char *text = read_file(cmd, path, &len);
 
-	f->name = path;
-	if (!text)
-		return VK_EXIT_USAGE;
+	f->name = name;
 	f->doc = vk_jparse(text, len, &err);
-	free(text);
 	if (!f->doc) {
-		fprintf(stderr, "%s: %s:%lu:%lu: not valid JSON: %s\n", cmd, path, err.line,
+		fprintf(stderr, "%s: %s:%lu:%lu: not valid JSON: %s\n", cmd, name, err.line,
 			err.column, err.msg);
 		return VK_EXIT_USAGE;
 	}
 	return read_bench(cmd, f);
 }
 
-static void free_bench(struct vk_bench_file *f)
+static int load_file(const char *cmd, const char *path, struct vk_bench_file *f)
+{
+	size_t len;
+	char *text = read_file(cmd, path, &len);
+	int status;
+
+	f->name = path;
+	if (!text)
+		return VK_EXIT_USAGE;
+	status = vk_bench_file_read(cmd, path, text, len, f);
+	free(text);
+	return status;
+}
+
+void vk_bench_file_free(struct vk_bench_file *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->s[i].ns);
@@ -363,7 +495,7 @@ static int append(struct vk_series *to, const struct vk_series *from)
 /* Every run's series into r->s, in the order they first appear. */
 static int merge(const char *cmd, struct vk_compare_runs *r)
 {
-	size_t cap = 0;
+	size_t cap = 0, groups = 0;
 
 	for (size_t k = 0; k < r->nf; k++)
 		cap += r->f[k].n;
@@ -382,9 +514,16 @@ static int merge(const char *cmd, struct vk_compare_runs *r)
 			}
 			if (s->ns && append(to, s))
 				goto nomem;
+			groups += s->ngroups;
+			if (to->ngroups > MAX_ROW_GROUPS || groups > MAX_SIDE_GROUPS)
+				goto too_many;
 		}
 	}
 	return 0;
+too_many:
+	fprintf(stderr, "%s: %s: more than %d processes in a row or %lu in all: too many to compare\n",
+		cmd, vk_safe(r->names), MAX_ROW_GROUPS, MAX_SIDE_GROUPS);
+	return VK_EXIT_USAGE;
 nomem:
 	fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 	return VK_EXIT_USAGE;
@@ -423,8 +562,11 @@ int vk_compare_read_runs(const char *cmd, char *const *paths, size_t n,
 	}
 	r->nf = n;
 	status = names(cmd, r, paths);
-	for (size_t k = 0; !status && k < n; k++)
+	for (size_t k = 0, used = 0; !status && k < n; k++) {
+		r->f[k].budget = MAX_SIDE_SAMPLES - used;
 		status = load_file(cmd, paths[k], &r->f[k]);
+		used += r->f[k].nsamples;
+	}
 	return status ? status : merge(cmd, r);
 }
 
@@ -436,7 +578,7 @@ void vk_compare_free_runs(struct vk_compare_runs *r)
 	}
 	free(r->s);
 	for (size_t k = 0; r->f && k < r->nf; k++)
-		free_bench(&r->f[k]);
+		vk_bench_file_free(&r->f[k]);
 	free(r->f);
 	free(r->names);
 }

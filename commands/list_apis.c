@@ -8,7 +8,8 @@
 static const char usage[] =
 	"Usage: vdsokit list-apis [--image FILE] [--format text|json]\n\n"
 	"List the API table: each API's function, clock id, vDSO symbol, libc\n"
-	"function and syscall, and whether the vDSO exports its symbol.\n\n"
+	"function and syscall, and whether the vDSO exports its symbol. Syscall\n"
+	"numbers are the image's ABI's; '?' where vdsokit does not know them.\n\n"
 	"  -i, --image FILE   check a vDSO image from FILE instead of this process's\n"
 	"  -f, --format FMT   text (default) or json\n"
 	"  -h, --help         show this help\n\n"
@@ -27,6 +28,7 @@ static int list(const char *cmd, const char *path, int json)
 	arch = status == VK_EXIT_OK ? im.arch : vk_arch_host();
 	l.image = status == VK_EXIT_OK ? im.source : NULL;
 	l.abi = arch ? arch->name : NULL;
+	l.sysno = vk_arch_sysno(arch);
 	for_each_api(a) {
 		struct vk_api_row *r = &rows[l.n];
 

@@ -414,16 +414,6 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	return status;
 }
 
-static int parse_offset(const char *cmd, const char *opt, const char *arg, long long *out)
-{
-	char *end;
-
-	*out = strtoll(arg, &end, 10);
-	if (end == arg || *end)
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number of seconds", opt, arg);
-	return 0;
-}
-
 int vk_run_timens(const char *cmd, int format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 0.2, .call = { .format = format } };
@@ -449,12 +439,12 @@ int cmd_timens(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:b:d:F:I:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			if (parse_offset(argv[0], "--monotonic", optarg, &o.set.mono))
+			if (vk_parse_signed(argv[0], "--monotonic", optarg, &o.set.mono))
 				return VK_EXIT_USAGE;
 			o.custom = 1;
 			break;
 		case 'b':
-			if (parse_offset(argv[0], "--boottime", optarg, &o.set.boot))
+			if (vk_parse_signed(argv[0], "--boottime", optarg, &o.set.boot))
 				return VK_EXIT_USAGE;
 			o.custom = 1;
 			break;

@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <stddef.h>
 
+#include "api.h"
 #include "arch.h"
 
 #ifndef EM_RISCV
@@ -26,25 +27,43 @@
 #define GETCPU VK_FN_BIT(VK_FN_GETCPU)
 #define GETRANDOM VK_FN_BIT(VK_FN_GETRANDOM)
 
+/*
+ * Syscall numbers, in enum vk_func's order, from each ABI's <sys/syscall.h>
+ * (Debian's cross compilers). x32's are x86_64's with __X32_SYSCALL_BIT.
+ * loongarch64 shares aarch64's and riscv64's asm-generic table.
+ */
+#define X32(n) (0x40000000L | (n))
+static const long x86_64_nr[] = { 228, 229, 96, 201, 309, 318, -1, -1 };
+static const long x32_nr[] = { X32(228), X32(229), X32(96), X32(201), X32(309), X32(318), -1, -1 };
+static const long i386_nr[] = { 265, 266, 78, 13, 318, 355, 403, 406 };
+static const long generic_nr[] = { 113, 114, 169, -1, 168, 278, -1, -1 };
+static const long arm_nr[] = { 263, 264, 78, -1, 345, 384, 403, 406 };
+static const long ppc64_nr[] = { 246, 247, 78, 13, 302, 359, -1, -1 };
+static const long ppc_nr[] = { 246, 247, 78, 13, 302, 359, 403, 406 };
+static const long s390x_nr[] = { 260, 261, 78, -1, 311, 349, -1, -1 };
+
 static const struct vk_arch arches[] = {
 	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0 },
-	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0 },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, x86_64_nr },
+	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0, x32_nr },
 	{ "i386", EM_386, 0, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0 },
-	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM, 0 },
-	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0 },
+	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0, i386_nr },
+	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM, 0,
+	  generic_nr },
+	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, arm_nr },
 	{ "ppc64", EM_PPC64, 1, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0 },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, ppc64_nr },
 	{ "ppc", EM_PPC, 0, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0 },
-	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM, 0 },
-	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU },
-	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU },
-	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0 },
-	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0 },
+	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0, ppc_nr },
+	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM, 0,
+	  s390x_nr },
+	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
+	  generic_nr },
+	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU, NULL },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, NULL },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, NULL },
 	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
-	  TIME32_FUNCS | GETCPU | GETRANDOM, 0 },
+	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr },
 };
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
@@ -83,4 +102,16 @@ const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
 const struct vk_arch *vk_arch_host(void)
 {
 	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8);
+}
+
+/* Built for the host's ABI, vk_funcs has its numbers even where the table has none. */
+const long *vk_arch_sysno(const struct vk_arch *a)
+{
+	static long host[VK_NFUNCS];
+
+	if (!a || a->sysno || a != vk_arch_host())
+		return a ? a->sysno : NULL;
+	for (int f = 0; f < VK_NFUNCS; f++)
+		host[f] = vk_funcs[f].sysno;
+	return host;
 }

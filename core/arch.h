@@ -33,7 +33,12 @@ struct vk_arch {
 	const char *prefix;	/* "__vdso_" or "__kernel_" */
 	unsigned funcs;		/* VK_FN_BIT()s the newest kernels export */
 	unsigned stubs;		/* those of funcs whose entry makes the syscall */
+	/* Each function's syscall twin's number in this ABI, -1: none; NULL: not known. */
+	const long *sysno;
 };
+
+/* a's syscall numbers, those of this build's ABI for the host's row; NULL if not known. */
+const long *vk_arch_sysno(const struct vk_arch *a);
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64);
 /* The architecture and ABI this program was built for. */

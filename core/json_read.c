@@ -14,6 +14,7 @@
 struct parser {
 	const unsigned char *start, *p, *end;
 	int depth;
+	size_t values;
 	struct vk_jerr *err;
 };
 
@@ -291,6 +292,10 @@ static int parse_string(struct parser *ps, char **out, size_t *len)
 /* Add a zeroed item to an array or object; NULL when memory runs out. */
 static struct vk_jval *append(struct parser *ps, struct vk_jval *v, size_t *cap)
 {
+	if (++ps->values > VK_JMAX_VALUES) {
+		fail(ps, ps->p, "more than %lu values", VK_JMAX_VALUES);
+		return NULL;
+	}
 	if (v->n == *cap) {
 		size_t ncap = *cap ? 2 * *cap : 4;
 		struct vk_jval *items = NULL;
@@ -430,7 +435,7 @@ static int parse_value(struct parser *ps, struct vk_jval *v)
 struct vk_jval *vk_jparse(const char *text, size_t len, struct vk_jerr *err)
 {
 	const unsigned char *start = (const unsigned char *)text;
-	struct parser ps = { start, start, start + len, 0, err };
+	struct parser ps = { start, start, start + len, 0, 0, err };
 	struct vk_jval *root = calloc(1, sizeof(*root));
 	char what[16];
 
@@ -464,6 +469,15 @@ void vk_jfree(struct vk_jval *v)
 		free_contents(v);
 		free(v);
 	}
+}
+
+void vk_jdrop(struct vk_jval *v)
+{
+	char *key = v->key;
+
+	v->key = NULL;
+	free_contents(v);
+	*v = (struct vk_jval){ .type = VK_JNULL, .key = key };
 }
 
 const struct vk_jval *vk_jget(const struct vk_jval *obj, const char *key)

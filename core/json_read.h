@@ -13,6 +13,12 @@
 
 /* Arrays and objects nest at most this deep. */
 #define VK_JMAX_DEPTH 64
+/*
+ * A document holds at most this many values, which bounds its tree (56
+ * bytes a value) whatever the text: a 64 MiB bench file holds some 2.5
+ * million, "[1,1,...]" four times as many.
+ */
+#define VK_JMAX_VALUES (1UL << 22)
 
 enum vk_jtype { VK_JNULL, VK_JFALSE, VK_JTRUE, VK_JNUM, VK_JSTR, VK_JARRAY, VK_JOBJECT };
 
@@ -34,6 +40,8 @@ struct vk_jerr {
 /* Parse len bytes; NULL on error, described in *err. */
 struct vk_jval *vk_jparse(const char *text, size_t len, struct vk_jerr *err);
 void vk_jfree(struct vk_jval *v);
+/* Free what v holds and make it null, keeping its key: a part read and no longer needed. */
+void vk_jdrop(struct vk_jval *v);
 
 /*
  * Accessors take NULL or a value of the wrong type and then return NULL,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Which clocks and functions a command tests, and their API names. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ int vk_clocks_all(struct vk_clock *clocks, int max)
 
 int vk_clock_parse(const char *name, struct vk_clock *c)
 {
+	const char *digits;
 	char *end;
 	long id;
 
@@ -88,10 +90,15 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 			return 0;
 		}
 	}
+	/* Decimal only: strtol() would take " 5", "+5", hex and octal ("010" is 8). */
 	if (strncmp(name, "id:", 3) != 0)
 		return -1;
-	id = strtol(name + 3, &end, 0);
-	if (end == name + 3 || *end || id < INT_MIN || id > INT_MAX)
+	digits = name + 3 + (name[3] == '-');
+	if (*digits < '0' || *digits > '9')
+		return -1;
+	errno = 0;
+	id = strtol(name + 3, &end, 10);
+	if (*end || errno == ERANGE || id < INT_MIN || id > INT_MAX)
 		return -1;
 	c->id = id;
 	snprintf(c->name, sizeof(c->name), "id:%ld", id);
@@ -144,8 +151,9 @@ int vk_targets_add(struct vk_target *t, int *n, const char *name)
 	}
 	if (vk_clock_api_parse(name, &f, &c) == 0) {
 		tg = target_for(t, n, f);
-		if (tg->nclocks < VK_MAX_CLOCKS)
-			tg->clocks[tg->nclocks++] = c;
+		if (tg->nclocks == VK_MAX_CLOCKS)
+			return -E2BIG;
+		tg->clocks[tg->nclocks++] = c;
 		return 0;
 	}
 	return -1;

@@ -41,7 +41,8 @@ int vk_api_func(const char *api, struct vk_clock *c, int *has_id);
  * The selection of APIs a command runs: every function of this ABI, or
  * those named (a function for all its clocks, an API row, or a clock
  * API such as clock-gettime-id:15), grouped by function. t holds
- * VK_NFUNCS targets; vk_targets_add() returns -1 for an unknown name.
+ * VK_NFUNCS targets; vk_targets_add() returns -1 for an unknown name,
+ * -E2BIG for a clock past a function's VK_MAX_CLOCKS.
  */
 int vk_targets_all(struct vk_target *t);
 int vk_targets_add(struct vk_target *t, int *n, const char *name);

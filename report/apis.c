@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "apis.h"
 #include "json.h"
+#include "safe.h"
 
 static const char *status(const struct vk_api_list *l, const struct vk_api_row *r)
 {
@@ -11,12 +12,18 @@ static const char *status(const struct vk_api_list *l, const struct vk_api_row *
 	return r->f.wrong_version ? "wrong version" : "absent";
 }
 
-static void syscall_name(char *buf, size_t len, const struct vk_func_info *fn)
+/* The ABI's number, never this build's for another ABI's image. */
+static void syscall_name(char *buf, size_t len, const struct vk_api_list *l,
+			 const struct vk_api_row *r)
 {
-	if (fn->sysno < 0)
+	const struct vk_func_info *fn = &vk_funcs[r->api->func];
+
+	if (!l->sysno)
+		snprintf(buf, len, "%s(?)", fn->syscall);
+	else if (l->sysno[r->api->func] < 0)
 		snprintf(buf, len, "none");
 	else
-		snprintf(buf, len, "%s(%ld)", fn->syscall, fn->sysno);
+		snprintf(buf, len, "%s(%ld)", fn->syscall, l->sysno[r->api->func]);
 }
 
 void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
@@ -29,7 +36,7 @@ void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
 
-		syscall_name(sys, sizeof(sys), fn);
+		syscall_name(sys, sizeof(sys), l, r);
 		fprintf(f, "%-34s %-20s ", r->api->name, fn->name);
 		if (r->api->clock >= 0)
 			fprintf(f, "%5d ", r->api->clock);
@@ -39,7 +46,10 @@ void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
 			status(l, r));
 	}
 	fprintf(f, "\n%zu APIs for the %s ABI%s%s\n", l->n, l->abi ? l->abi : "unknown",
-		l->image ? "; vDSO: " : "", l->image ? l->image : "");
+		l->image ? "; vDSO: " : "", l->image ? vk_safe(l->image) : "");
+	if (!l->sysno)
+		fprintf(f, "syscall numbers (?): not known for the %s ABI\n",
+			l->abi ? l->abi : "unknown");
 }
 
 void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
@@ -54,6 +64,7 @@ void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
+		long nr = l->sysno ? l->sysno[r->api->func] : -2;
 
 		vk_json_object(&j, NULL);
 		vk_json_str(&j, "name", r->api->name);
@@ -63,9 +74,10 @@ void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
 		vk_json_str(&j, "symbol", r->f.want[0] ? r->f.want : NULL);
 		vk_json_str(&j, "version", r->f.want_version);
 		vk_json_str(&j, "libc", fn->libc);
-		vk_json_str(&j, "syscall", fn->sysno < 0 ? NULL : fn->syscall);
-		if (fn->sysno >= 0)
-			vk_json_int(&j, "sysno", fn->sysno);
+		/* Without the ABI's numbers: the syscall's name, no number. */
+		vk_json_str(&j, "syscall", nr < -1 || nr >= 0 ? fn->syscall : NULL);
+		if (nr >= 0)
+			vk_json_int(&j, "sysno", nr);
 		vk_json_str(&j, "status", status(l, r));
 		vk_json_end(&j);
 	}

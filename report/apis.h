@@ -15,6 +15,7 @@ struct vk_api_row {
 struct vk_api_list {
 	const char *image;	/* the image's source, NULL without one */
 	const char *abi;	/* the ABI whose symbol names are shown */
+	const long *sysno;	/* its syscall numbers by function, NULL if not known */
 	size_t n;
 	struct vk_api_row *rows;
 };

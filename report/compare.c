@@ -4,6 +4,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "safe.h"
 
 static const char *pct(char *buf, size_t size, double x)
 {
@@ -25,7 +26,7 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 
 	snprintf(ci, sizeof(ci), "%s..%s", pct(lo, sizeof(lo), r->lo), pct(hi, sizeof(hi), r->hi));
 	fprintf(f, "%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s\n", wapi,
-		r->old->api, wpath, r->old->path, r->old_med, r->new_med,
+		vk_safe(r->old->api), wpath, vk_safe(r->old->path), r->old_med, r->new_med,
 		pct(ratio, sizeof(ratio), r->ratio), ci, r->p, r->verdict,
 		r->significant && r->verdict[0] == '~' ? " (significant)" : "");
 }
@@ -75,14 +76,15 @@ static void env_diff(FILE *f, const struct vk_compare_report *c)
 {
 	if (!c->nenv)
 		return;
-	fprintf(f, "old: %s\nnew: %s\n", c->old, c->new);
+	fprintf(f, "old: %s\nnew: %s\n", vk_safe(c->old), vk_safe(c->new));
 	for (int i = 0; i < c->nenv; i++) {
 		const struct vk_env_field *e = &c->env[i];
 
 		if (strcmp(e->old, e->new))
-			fprintf(f, "%-12s %s -> %s (differs)\n", e->what, e->old, e->new);
+			fprintf(f, "%-12s %s -> %s (differs)\n", e->what, vk_safe(e->old),
+				vk_safe(e->new));
 		else
-			fprintf(f, "%-12s %s\n", e->what, e->old);
+			fprintf(f, "%-12s %s\n", e->what, vk_safe(e->old));
 	}
 	fputc('\n', f);
 }
@@ -93,16 +95,16 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 
 	if (c->interleaved)
 		fprintf(f, "old: %s\nnew: %s\n(measured in turn in one process, each library loaded %d time%s)\n\n",
-			c->old, c->new, c->copies, plural(c->copies));
+			vk_safe(c->old), vk_safe(c->new), c->copies, plural(c->copies));
 	env_diff(f, c);
 	reference(f, c);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
-		if ((int)strlen(r->old->api) > wapi)
-			wapi = strlen(r->old->api);
-		if ((int)strlen(r->old->path) > wpath)
-			wpath = strlen(r->old->path);
+		if ((int)strlen(vk_safe(r->old->api)) > wapi)
+			wapi = strlen(vk_safe(r->old->api));
+		if ((int)strlen(vk_safe(r->old->path)) > wpath)
+			wpath = strlen(vk_safe(r->old->path));
 	}
 	fprintf(f, "%-*s  %-*s  %11s  %11s  %7s  %-15s  %-7s  %s\n", wapi, "api", wpath, "path",
 		"old median", "new median", "ratio", "95% CI", "p", "verdict");
@@ -129,8 +131,8 @@ static void print_markdown(FILE *f, const struct vk_compare_report *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
-		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", r->old->api, r->old->path,
-			r->old_med, r->new_med, r->new_med / r->old_med, r->verdict);
+		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", vk_safe(r->old->api),
+			vk_safe(r->old->path), r->old_med, r->new_med, r->new_med / r->old_med, r->verdict);
 	}
 	fputc('\n', f);
 	vk_report_compare_oneline(f, c);
@@ -222,13 +224,13 @@ void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep)
 
 void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
 {
-	fprintf(f, "KTAP version 1\n# vdsokit %s compare %s %s\n1..%zu\n", c->version, c->old,
-		c->new, c->nrows);
+	fprintf(f, "KTAP version 1\n# vdsokit %s compare %s %s\n1..%zu\n", c->version,
+		vk_safe(c->old), vk_safe(c->new), c->nrows);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 
 		fprintf(f, "%s %zu %s %s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
-			r->old->api, r->old->path);
+			vk_safe(r->old->api), vk_safe(r->old->path));
 		if (vk_compare_no_verdict(r))
 			fprintf(f, " # SKIP %s", r->verdict);
 		fprintf(f, "\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n", r->ratio, r->lo,

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "info.h"
+#include "safe.h"
 
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s)
 {
@@ -21,12 +22,13 @@ static void print_system(FILE *f, const struct vk_info *in)
 	const struct vk_sysinfo *s = &in->sys;
 
 	fprintf(f, "vdsokit %s\n", in->version);
-	fprintf(f, "kernel:        %s %s %s\n", s->uts.sysname, s->uts.release, s->uts.machine);
+	fprintf(f, "kernel:        %s %s %s\n", vk_safe(s->uts.sysname),
+		vk_safe(s->uts.release), vk_safe(s->uts.machine));
 	fprintf(f, "build:         %s\n", in->build_abi);
 	fprintf(f, "clocksource:   %s (available: %s)\n",
-		s->clocksource[0] ? s->clocksource : "unknown",
-		s->clocksources[0] ? s->clocksources : "unknown");
-	fprintf(f, "  vDSO-capable: %s: %s\n", vk_report_tristate(s->cs_vdso), s->cs_note);
+		s->clocksource[0] ? vk_safe(s->clocksource) : "unknown",
+		s->clocksources[0] ? vk_safe(s->clocksources) : "unknown");
+	fprintf(f, "  vDSO-capable: %s: %s\n", vk_report_tristate(s->cs_vdso), vk_safe(s->cs_note));
 	fprintf(f, "time namespace: %s", s->timens == VK_YES ? "non-initial" :
 					 s->timens == VK_NO ? "initial" : "unknown");
 	if (s->have_offsets)
@@ -46,7 +48,7 @@ static void print_image(FILE *f, const struct vk_info *in)
 		fprintf(f, "vDSO:          at %p (AT_SYSINFO_EHDR), %zu bytes\n",
 			(const void *)e->base, in->size);
 	else
-		fprintf(f, "vDSO:          %s, %zu bytes\n", im->source, in->size);
+		fprintf(f, "vDSO:          %s, %zu bytes\n", vk_safe(im->source), in->size);
 	fprintf(f, "  ELF:         ELF%d %s-endian %s (machine %u)\n", e->is64 ? 64 : 32,
 		e->big_endian ? "big" : "little",
 		vk_elf_machine_name(e->machine), e->machine);
@@ -55,20 +57,20 @@ static void print_image(FILE *f, const struct vk_info *in)
 			im->arch->prefix, im->arch->version);
 	else
 		fprintf(f, "  ABI:         not in vdsokit's table: functions are not looked up\n");
-	fprintf(f, "  soname:      %s\n", e->soname ? e->soname : "(none)");
-	fprintf(f, "  Linux note:  %s\n", in->linux_note[0] ? in->linux_note : "(none)");
-	fprintf(f, "  build-id:    %s\n", in->build_id[0] ? in->build_id : "(none)");
+	fprintf(f, "  soname:      %s\n", e->soname ? vk_safe(e->soname) : "(none)");
+	fprintf(f, "  Linux note:  %s\n", in->linux_note[0] ? vk_safe(in->linux_note) : "(none)");
+	fprintf(f, "  build-id:    %s\n", in->build_id[0] ? vk_safe(in->build_id) : "(none)");
 	fprintf(f, "  hash tables:%s%s%s; symbols found through %s\n",
 		e->gnu_hash.size ? " DT_GNU_HASH" : "", e->hash.size ? " DT_HASH" : "",
 		e->gnu_hash.size || e->hash.size ? "" : " none",
 		vk_elf_symsrc_name(e->symsrc));
 	if (in->hash_problem[0])
-		fprintf(f, "  hash problem: %s\n", in->hash_problem);
+		fprintf(f, "  hash problem: %s\n", vk_safe(in->hash_problem));
 	if (e->warn[0])
-		fprintf(f, "  warning:     %s\n", e->warn);
+		fprintf(f, "  warning:     %s\n", vk_safe(e->warn));
 	fprintf(f, "  versions:   ");
 	for (size_t i = 0; vk_elf_verdef(e, i, &v) == 0; i++)
-		fprintf(f, " %s%s", v.name, v.flags & 1 ? " (base)" : "");
+		fprintf(f, " %s%s", vk_safe(v.name), v.flags & 1 ? " (base)" : "");
 	fprintf(f, "%s\n", e->verdefnum ? "" : " (unversioned)");
 }
 
@@ -85,10 +87,10 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 			continue;
 		if (fn->f.found)
 			fprintf(f, "  %-20s %-34s %s\n", name,
-				vk_report_symver(buf, sizeof(buf), &fn->f.sym), fn->runs);
+				vk_safe(vk_report_symver(buf, sizeof(buf), &fn->f.sym)), fn->runs);
 		else if (fn->f.wrong_version)
 			fprintf(f, "  %-20s absent at %s: only %s\n", name, fn->f.want_version,
-				vk_report_symver(buf, sizeof(buf), &fn->f.sym));
+				vk_safe(vk_report_symver(buf, sizeof(buf), &fn->f.sym)));
 		else
 			fprintf(f, "  %-20s absent: %s (%s@%s)\n", name, fn->absent, fn->f.want,
 				fn->f.want_version);
@@ -98,7 +100,7 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 			in->nulled);
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		if (in->funcs[i].follows)
-			fprintf(f, "  so: %s\n", in->funcs[i].follows);
+			fprintf(f, "  so: %s\n", vk_safe(in->funcs[i].follows));
 	}
 }
 
@@ -131,7 +133,7 @@ static void print_symbols(FILE *f, const struct vk_elf *e)
 		}
 		fprintf(f, "  %5zu  %#-18" PRIx64 " %6" PRIu64 " %-7s %-7s %s\n", i, s.value, s.size,
 			vk_elf_sym_type_name(s.type), vk_elf_sym_bind_name(s.bind),
-			vk_report_symver(buf, sizeof(buf), &s));
+			vk_safe(vk_report_symver(buf, sizeof(buf), &s)));
 	}
 }
 

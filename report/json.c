@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "json.h"
+#include "safe.h"
 
 void vk_json_init(struct vk_json *j, FILE *f)
 {
@@ -17,18 +18,34 @@ static void indent(struct vk_json *j)
 		fputs("  ", j->f);
 }
 
+/*
+ * JSON is UTF-8: a byte of an image's string that is not (ELF strings are
+ * any bytes) becomes U+FFFD, and a C1 control is escaped like C0's.
+ */
 static void put_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
+	for (; *p; p += k) {
+		k = vk_utf8_len(p);
+		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(f, "\\u%04x", p[1]);
+			k = 2;
+		} else if (k) {
+			fwrite(p, 1, k, f);
+		} else {
+			if (*p == '\n')
+				fputs("\\n", f);
+			else if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputs("\\ufffd", f);
+			k = 1;
+		}
 	}
 	fputc('"', f);
 }

@@ -4,6 +4,7 @@
 
 #include "json.h"
 #include "report.h"
+#include "safe.h"
 
 int vk_format_parse(const char *name)
 {
@@ -89,7 +90,8 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 			continue;
 		if (!header++)
 			fprintf(f, "\n%s:\n", title);
-		fprintf(f, "  %s %s %s: %s", r->api, vk_path_name(r->path), r->check, r->detail);
+		fprintf(f, "  %s %s %s: %s", r->api, vk_path_name(r->path), r->check,
+			vk_safe(r->detail));
 		if (r->fails > 1)
 			fprintf(f, " (broken %llu times in %llu calls)", r->fails, r->calls);
 		fputc('\n', f);
@@ -124,13 +126,13 @@ void vk_report_ktap(FILE *f, const struct vk_report *r)
 		fprintf(f, "%s %zu %s %s %s", x->status == VK_FAIL ? "not ok" : "ok", i + 1, x->api,
 			vk_path_name(x->path), x->check);
 		if (x->status == VK_SKIP)
-			fprintf(f, " # SKIP %s", x->detail);
+			fprintf(f, " # SKIP %s", vk_safe(x->detail));
 		fputc('\n', f);
 		if (x->status == VK_FAIL)
-			fprintf(f, "# %s (broken %llu times in %llu calls)\n", x->detail, x->fails,
+			fprintf(f, "# %s (broken %llu times in %llu calls)\n", vk_safe(x->detail), x->fails,
 				x->calls);
 		else if (x->status == VK_PASS && x->detail[0])
-			fprintf(f, "# %s\n", x->detail);
+			fprintf(f, "# %s\n", vk_safe(x->detail));
 	}
 	if (r->stopped)
 		fprintf(f, "# checks whose repeats --max-fails cut short: %zu\n", vk_results_cut(r->rs));
@@ -194,7 +196,7 @@ void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 
 		fprintf(f, "%-34s %-8s %s%s\n", x->api, vk_path_name(x->path),
 			x->status == VK_FAIL ? "FAIL: " : x->status == VK_SKIP ? "not probed: " : "",
-			x->detail);
+			vk_safe(x->detail));
 	}
 	fprintf(f, "\n%s: %zu probes: %zu answered, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "safe.h"
 #include "summary.h"
 
 static const char *result_name(int status)
@@ -22,12 +23,13 @@ static void header(FILE *f, const struct vk_summary *s)
 	const struct vk_sysinfo *si = &in->sys;
 
 	fprintf(f, "vdsokit %s: the vDSO of this machine\n", s->version);
-	fprintf(f, "kernel       %s %s %s\n", si->uts.sysname, si->uts.release, si->uts.machine);
+	fprintf(f, "kernel       %s %s %s\n", vk_safe(si->uts.sysname),
+		vk_safe(si->uts.release), vk_safe(si->uts.machine));
 	fprintf(f, "build        %s\n", in->build_abi);
-	fprintf(f, "clocksource  %s: %s%s%s\n", si->clocksource[0] ? si->clocksource : "unknown",
+	fprintf(f, "clocksource  %s: %s%s%s\n", si->clocksource[0] ? vk_safe(si->clocksource) : "unknown",
 		si->cs_vdso == VK_YES ? "serves the vDSO" :
 		si->cs_vdso == VK_NO ? "does not serve the vDSO" : "vDSO use unknown",
-		si->cs_note ? ", " : "", si->cs_note ? si->cs_note : "");
+		si->cs_note ? ", " : "", si->cs_note ? vk_safe(si->cs_note) : "");
 	fprintf(f, "vDSO         ");
 	if (!in->size) {
 		fprintf(f, "none: %s\n", in->no_image ? in->no_image : "not found");
@@ -73,7 +75,7 @@ static void finding(FILE *f, size_t i, const struct vk_finding *x)
 	for (int k = 0; k < x->nby; k++)
 		fprintf(f, "%s%s %zu", k ? ", " : "", x->by[k].command, x->by[k].checks);
 	fprintf(f, ")\n   e.g. %s %s %s: %s\n   reproduce: %s\n", x->example->api,
-		vk_path_name(x->example->path), x->example->check, x->example->detail, cmd);
+		vk_path_name(x->example->path), x->example->check, vk_safe(x->example->detail), cmd);
 }
 
 static void findings(FILE *f, const struct vk_summary *s)
@@ -125,7 +127,7 @@ static void warnings(FILE *f, const struct vk_summary *s)
 	for (int i = 0; i < s->warnings->n; i++) {
 		const struct vk_warning *w = &s->warnings->w[i];
 
-		fprintf(f, "- %s (%s); fix: %s\n", w->what, w->detail, w->fix);
+		fprintf(f, "- %s (%s); fix: %s\n", w->what, vk_safe(w->detail), w->fix);
 	}
 }
 
@@ -243,7 +245,7 @@ void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
 	}
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
 		fprintf(f, "# warning: %s (%s); fix: %s\n", s->warnings->w[i].what,
-			s->warnings->w[i].detail, s->warnings->w[i].fix);
+			vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
 	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", pass, fail,
 		skip);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "safe.h"
 
 static const char *word(enum vk_status s)
 {
@@ -34,7 +35,7 @@ static void why(FILE *f, const char *desc, const struct vk_result *x)
 	if (x->status != VK_FAIL)
 		return;
 	fflush(f);
-	fprintf(stderr, "%s: %s\n", desc, x->detail);
+	fprintf(stderr, "%s: %s\n", desc, vk_safe(x->detail));
 }
 
 static void legacy(FILE *f, const struct vk_results *rs)

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
+#include "safe.h"
 #include "vm_ab.h"
 
 void vk_report_ab(FILE *f, const struct vk_ab *ab)
 {
 	fprintf(f, "A: %s (%s)\nB: %s (%s)\n%s, %lu round%s of A B%s\n\n", ab->kernel[0],
-		ab->release[0], ab->kernel[1], ab->release[1], ab->arch, ab->rounds,
+		vk_safe(ab->release[0]), ab->kernel[1], vk_safe(ab->release[1]), ab->arch, ab->rounds,
 		ab->rounds == 1 ? "" : "s", ab->emulated ? ", under TCG (emulated)" : ", under KVM");
 	fprintf(f, "differences in kind: %zu\n", ab->ndiffs);
 	for (size_t i = 0; i < ab->ndiffs; i++) {
 		const struct vk_ab_diff *d = &ab->diffs[i];
 
-		fprintf(f, "  %-11s %-40s A: %s\n  %-11s %-40s B: %s\n", d->kind, d->what, d->a, "",
-			"", d->b);
+		/* What differs comes from the guests' output. */
+		fprintf(f, "  %-11s %-40s A: %s\n  %-11s %-40s B: %s\n", d->kind, vk_safe(d->what),
+			vk_safe(d->a), "", "", vk_safe(d->b));
 	}
 	if (!ab->bench[0]) {
 		fprintf(f, "\nperformance: bench could not time calls on one of the kernels (it said why)\n");
