@@ -132,8 +132,7 @@ static int parse_number(struct parser *ps, struct vk_jval *v)
 	return 0;
 }
 
-/* The length of the well-formed UTF-8 sequence (RFC 3629) at s, or 0. */
-static size_t utf8_len(const unsigned char *s, const unsigned char *end)
+size_t vk_utf8_len(const unsigned char *s, const unsigned char *end)
 {
 	unsigned lo = 0x80, hi = 0xbf;	/* the second byte's range */
 	size_t n;
@@ -275,7 +274,7 @@ static int parse_string(struct parser *ps, char **out, size_t *len)
 			return fail(ps, p, "unescaped control character 0x%02x in a string", *p);
 		} else if (*p < 0x80) {
 			s[n++] = *p++;
-		} else if ((k = utf8_len(p, close))) {
+		} else if ((k = vk_utf8_len(p, close))) {
 			memcpy(s + n, p, k);
 			n += k;
 			p += k;

@@ -53,5 +53,8 @@ size_t vk_jarray_len(const struct vk_jval *arr);
 const struct vk_jval *vk_jarray_at(const struct vk_jval *arr, size_t i);
 double vk_jnum(const struct vk_jval *v);
 const char *vk_jstr(const struct vk_jval *v);
+/* The length of the well-formed multibyte UTF-8 sequence (RFC 3629) at s,
+ * within end, or 0; the reader's and the reporters' one test of it. */
+size_t vk_utf8_len(const unsigned char *s, const unsigned char *end);
 
 #endif /* VK_JSON_READ_H */

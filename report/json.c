@@ -29,7 +29,7 @@ static void put_string(FILE *f, const char *s)
 
 	fputc('"', f);
 	for (; *p; p += k) {
-		k = vk_utf8_len(p);
+		k = vk_printable_len(p);
 		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
 		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {

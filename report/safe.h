@@ -21,7 +21,8 @@
  * of one printf() call, and for single-threaded reporters only.
  */
 const char *vk_safe(const char *s);
-/* The length of the well-formed UTF-8 sequence at s (not a C1 control), or 0. */
-size_t vk_utf8_len(const unsigned char *s);
+/* The length of the printable character at s (ASCII, or a well-formed
+ * UTF-8 sequence that is not a C1 control), or 0. */
+size_t vk_printable_len(const unsigned char *s);
 
 #endif /* VK_REPORT_SAFE_H */

@@ -109,6 +109,20 @@ marks() {
 	grep -o '<circle class="mark"' "$1" | wc -l
 }
 
+# tcg_vm LIMIT ARGS...: vdsokit vm on $kernel (guest_kernel's) under TCG,
+# each boot LIMIT s at most; its time against that limit goes to the
+# case's log (fd 3, as callers redirect the rest): the margins a loaded
+# machine leaves.
+exec 3>&1
+tcg_vm() {
+	local limit=$1 start=$SECONDS status
+	shift
+	"$VK" vm --kernel "$kernel" --accel tcg --timeout "$limit" "$@"
+	status=$?
+	echo "# vm boot: $((SECONDS - start)) s of its $limit s limit" >&3
+	return $status
+}
+
 # guest_kernel WHAT: sets $kernel to Debian's x86_64 kernel (fetched as
 # make check-xarch fetches it) and builds the static vdsokit vm packs;
 # false, with WHAT skipped or failed and why, where that cannot be had.

@@ -44,16 +44,7 @@ else
 fi
 
 guest_kernel "stress under qemu" || exit 0
-# Each boot's time against its limit goes to the log (fd 3, as callers
-# redirect the rest): the margins a loaded machine leaves.
-exec 3>&1
-vm() {
-	local start=$SECONDS status
-	"$VK" vm --kernel "$kernel" --accel tcg --timeout 900 "$@"
-	status=$?
-	echo "# vm boot: $((SECONDS - start)) s of its 900 s limit" >&3
-	return $status
-}
+vm() { tcg_vm 900 "$@"; }
 
 # Every fault, in one boot. What the kernel does under them is the run's
 # finding, not asserted here (Debian's 6.1 lets MONOTONIC_COARSE step

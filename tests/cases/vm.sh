@@ -53,16 +53,7 @@ guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
 contains "as not static" "$TMP/err" 'is not a static executable'
-# Each boot's time against its limit goes to the log (fd 3, as callers
-# redirect the rest): the margins a loaded machine leaves.
-exec 3>&1
-vm() {
-	local start=$SECONDS status
-	"$VK" vm --kernel "$kernel" --accel tcg --timeout 120 "$@"
-	status=$?
-	echo "# vm boot: $((SECONDS - start)) s of its 120 s limit" >&3
-	return $status
-}
+vm() { tcg_vm 120 "$@"; }
 
 start=$(date +%s%N)
 expect_status 0 "info in the guest exits 0" vm -- info
