@@ -126,7 +126,8 @@ static int short_options(struct vt *o, const char *a, const char *next, char *ba
 			snprintf(bad, len, "option '-%c' needs a value", *p);
 			return -1;
 		}
-		set(o, *p, p[1] ? p + 1 : next);
+		/* The one word "-d 10": its value starts after the spaces. */
+		set(o, *p, p[1] ? p + 1 + strspn(p + 1, " ") : next);
 		return p[1] ? 1 : 2;
 	}
 	return 1;
