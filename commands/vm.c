@@ -68,19 +68,6 @@ static const char usage[] =
 	"output checksummed), 9 the boot failed twice for a reason of the host, not of\n"
 	"the kernel (a slow emulator's panic).\n";
 
-static int parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long lo,
-		       unsigned long hi, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || *out < lo || *out > hi)
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number from %lu to %lu", opt,
-				      arg, lo, hi);
-	return 0;
-}
-
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
 static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm_result *r)
@@ -254,7 +241,7 @@ int cmd_vm(int argc, char **argv)
 	};
 	static char *all[] = { "all", NULL };
 	struct vk_vm_opts o = { .setup = { .smp = 2, .memory = 1024 }, .timeout = 900, .rounds = 3 };
-	unsigned long n;
+	unsigned long long n;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+k:a:m:t:b:r:o:nh", longopts, NULL)) != -1) {
@@ -280,25 +267,27 @@ int cmd_vm(int argc, char **argv)
 				return vk_usage_error(argv[0], "--accel: '%s' is not auto, kvm or tcg", optarg);
 			break;
 		case 'S':
-			if (parse_ulong(argv[0], "--smp", optarg, 1, 64, &o.setup.smp))
+			if (vk_parse_count_in(argv[0], "--smp", optarg, 1, 64, &n))
 				return VK_EXIT_USAGE;
+			o.setup.smp = n;
 			break;
 		case 'm':
-			if (parse_ulong(argv[0], "--memory", optarg, 64, 65536, &o.setup.memory))
+			if (vk_parse_count_in(argv[0], "--memory", optarg, 64, 65536, &n))
 				return VK_EXIT_USAGE;
+			o.setup.memory = n;
 			break;
 		case 't':
-			if (parse_ulong(argv[0], "--timeout", optarg, 1, 86400, &n))
+			if (vk_parse_count_in(argv[0], "--timeout", optarg, 1, 86400, &n))
 				return VK_EXIT_USAGE;
 			o.timeout = n;
 			break;
 		case 'r':
-			if (parse_ulong(argv[0], "--rounds", optarg, 1, 100, &n))
+			if (vk_parse_count_in(argv[0], "--rounds", optarg, 1, 100, &n))
 				return VK_EXIT_USAGE;
 			o.rounds = n;
 			break;
 		case 'C':
-			if (parse_ulong(argv[0], "--command-timeout", optarg, 1, 86400, &n))
+			if (vk_parse_count_in(argv[0], "--command-timeout", optarg, 1, 86400, &n))
 				return VK_EXIT_USAGE;
 			o.setup.command_timeout = n;
 			break;
