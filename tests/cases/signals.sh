@@ -7,7 +7,7 @@
 . "$TOP/tests/lib.sh"
 
 tries=${VDSOKIT_SIGNAL_TRIES:-2}
-hang=$O/tests/impl/hang-all.so
+hang=$O/tests/impl/hostile-hang.so
 sigs=(INT TERM HUP)
 nums=(2 15 1)
 sent=0
@@ -132,15 +132,15 @@ interrupt fallback "0 1 4" "$VK" fallback
 interrupt timens "0 1 4" "$VK" timens
 interrupt all "0 1 4" "$VK" all
 if [ -f "$hang" ]; then
-	interrupt "verify --impl hang-all" "" "$VK" "${verify[@]}" --impl "$hang"
-	after_timeout "verify --impl hang-all" "$VK" "${verify[@]}" --impl "$hang"
-	after_kill "verify --impl hang-all" "$VK" "${verify[@]}" --impl "$hang"
-	interrupt "abi --impl hang-all" "" "$VK" abi --paths impl --impl "$hang"
-	interrupt "timens --impl hang-all" "" "$VK" timens --impl "$hang"
-	interrupt "compare --impl hang-all --impl passthrough" "" \
+	interrupt "verify --impl hostile-hang" "" "$VK" "${verify[@]}" --impl "$hang"
+	after_timeout "verify --impl hostile-hang" "$VK" "${verify[@]}" --impl "$hang"
+	after_kill "verify --impl hostile-hang" "$VK" "${verify[@]}" --impl "$hang"
+	interrupt "abi --impl hostile-hang" "" "$VK" abi --paths impl --impl "$hang"
+	interrupt "timens --impl hostile-hang" "" "$VK" timens --impl "$hang"
+	interrupt "compare --impl hostile-hang --impl passthrough" "" \
 		"$VK" compare --impl "$hang" --impl "$O/tests/impl/passthrough.so"
 else
-	skip "--impl hang-all: nothing survives a signal" "no $hang (a static build has no --impl)"
+	skip "--impl hostile-hang: nothing survives a signal" "no $hang (a static build has no --impl)"
 fi
 
 guest_kernel "vm: nothing survives a signal, qemu included" || exit 0
