@@ -104,6 +104,13 @@ cross:
 	+$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),$(MAKE) O=$(O)/cross/$(a) \
 		CROSS_COMPILE=$(CROSS_$(a)) STATIC=1 $(O)/cross/$(a)/vdsokit &&) true
 
+# A release: a static vdsokit per architecture (musl's for x86_64 where
+# it is smaller), the vdsotest links, the man page and SHA256SUMS.
+.PHONY: dist
+dist: cross
+	+$(if $(shell command -v musl-gcc),$(MAKE) O=$(O)/musl CC=musl-gcc STATIC=1 $(O)/musl/vdsokit)
+	scripts/dist.sh $(VERSION) $(O) $(filter $(CROSS_ARCHES),$(ARCH))
+
 # vdsotest's programs are links to vdsokit, which is them by argv[0]: test
 # farms look for $(PREFIX)/bin/vdsotest and vdsotest-all.
 VDSOTEST_LINKS := vdsotest vdsotest-all vdsotest-bench
@@ -138,6 +145,7 @@ help:
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
 	@echo '                 (VDSOKIT_SOAK_LOAD=1: under CPU hogs and a starved vm relay, plus 20 relay boots)'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
+	@echo '  dist           a release tarball: a static vdsokit per arch, man page, SHA256SUMS'
 	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'

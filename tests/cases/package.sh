@@ -69,7 +69,7 @@ done
 trap 'dpkg --purge vdsokit >/dev/null 2>&1' EXIT
 check "dpkg -i installs it" dpkg -i "$deb"
 check "/usr/bin/vdsokit --version is the package's version" \
-	test "$(/usr/bin/vdsokit --version)" = "vdsokit $version"
+	test "$(/usr/bin/vdsokit --version | head -n 1)" = "vdsokit $version"
 /usr/bin/vdsotest list-apis >"$TMP/apis" 2>&1
 contains "/usr/bin/vdsotest list-apis lists the APIs" "$TMP/apis" "clock-gettime-monotonic"
 /usr/bin/vdsokit info >"$TMP/info" 2>&1
