@@ -42,9 +42,10 @@ for n in vdsotest vdsotest-all vdsotest-bench; do
 	ln -s "$VK" "$work/bin/$n"
 done
 
-# Most of the time goes to waiting for children (abi's watchdogs, verify's
-# budgets), so the golden files are shared out among $jobs processes.
-jobs=4
+# Much of the time goes to waiting for children (abi's watchdogs, verify's
+# budgets) and, on a loaded machine, for a CPU: the golden files are
+# shared out among $jobs processes.
+jobs=8
 name='' out='' cwd='' index=0
 
 # finish: compares (or writes) the current golden file; its verdict goes
