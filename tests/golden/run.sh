@@ -93,11 +93,10 @@ as() {
 	files "$cwd"
 	[ ${#found[@]} = 0 ] || rm -rf "${found[@]}"
 	echo "\$ $prog $*" >>"$out"
-	(cd "$cwd" && exec "$bin" "$@" </dev/null >"$out.stdout" 2>"$out.stderr")
+	(cd "$cwd" && exec "$bin" "$@" </dev/null >>"$out" 2>"$out.stderr")
 	status=$?
 	{
-		[ -s "$out.stdout" ] && cat "$out.stdout"
-		[ -s "$out.stderr" ] && echo "[stderr]" && cat "$out.stderr"
+		[ -s "$out.stderr" ] && echo "[stderr]" && put "$out.stderr"
 		echo "[exit $status]"
 		files "$cwd"
 		for f in "${found[@]}"; do
@@ -106,6 +105,14 @@ as() {
 		done
 		echo
 	} >>"$out"
+}
+
+# put FILE: prints FILE with no process started (a loaded machine takes
+# tens of ms to start one, and there are hundreds of runs).
+put() {
+	local text
+	IFS= read -r -d '' text <"$1"
+	printf '%s' "$text"
 }
 
 # files DIR: sets found to the files under DIR but in/ and impl/, sorted
