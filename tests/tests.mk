@@ -49,6 +49,14 @@ bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
 check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
 
+# Golden outputs (tests/golden/run.sh): check them, or rewrite them after
+# a change of output that is meant (review the diff before committing it).
+.PHONY: golden golden-update
+golden: check-build
+	O=$(abspath $(O)) tests/golden/run.sh
+golden-update: check-build
+	O=$(abspath $(O)) tests/golden/run.sh --update
+
 -include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) $(BENCH_BINS:=.d)
 
 # Results that depend on chance, found by repetition (not part of check).
