@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
-#include "core/children.h"
+#include "core/base/children.h"
 
 const char vk_version[] = VK_VERSION;
 

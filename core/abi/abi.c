@@ -12,9 +12,9 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "abi.h"
-#include "isolate.h"
-#include "targets.h"
+#include "core/abi/abi.h"
+#include "core/base/isolate.h"
+#include "core/call/targets.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004

@@ -11,9 +11,9 @@
 #ifndef VK_ABI_H
 #define VK_ABI_H
 
-#include "api.h"
-#include "call.h"
-#include "result.h"
+#include "core/base/api.h"
+#include "core/call/call.h"
+#include "core/result/result.h"
 
 /* Where a pointer argument points. */
 enum vk_ptr {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "abi.h"
+#include "core/abi/abi.h"
 
 /* The APIs vdsotest has: two functions of seven clocks, and two more. */
 static int vdsotest_has(const struct vk_api *api)

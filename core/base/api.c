@@ -3,7 +3,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "api.h"
+#include "core/base/api.h"
 
 #ifndef SYS_time
 #define SYS_time -1

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "arch.h"
+#include "core/base/arch.h"
 
 /* The argument shape, which decides how a call is made and compared. */
 enum vk_shape {

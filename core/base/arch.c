@@ -8,8 +8,8 @@
 #include <elf.h>
 #include <stddef.h>
 
-#include "api.h"
-#include "arch.h"
+#include "core/base/api.h"
+#include "core/base/arch.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "children.h"
+#include "core/base/children.h"
 
 /* A fixed table, as the signal handler may read it at any moment; a
  * free slot is 0. A run has a few children at a time, never hundreds;

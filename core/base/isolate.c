@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "children.h"
-#include "isolate.h"
+#include "core/base/children.h"
+#include "core/base/isolate.h"
 
 int vk_write_all(int fd, const void *buf, size_t len)
 {

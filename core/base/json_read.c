@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
+#include "core/base/json_read.h"
 
 /* Longer numbers are refused (RFC 8259 lets a parser limit precision). */
 #define MAX_NUMBER_LEN 512

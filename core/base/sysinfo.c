@@ -7,8 +7,8 @@
 #include <gnu/libc-version.h>
 #endif
 
-#include "arch.h"
-#include "sysinfo.h"
+#include "core/base/arch.h"
+#include "core/base/sysinfo.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 /* The inode of the initial time namespace (PROC_TIME_INIT_INO). */

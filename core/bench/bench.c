@@ -8,8 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "stats.h"
+#include "core/bench/bench.h"
+#include "core/bench/stats.h"
 
 #define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
 #define MIN_BATCH 60		/* and a multiple of it, so periodic work such as

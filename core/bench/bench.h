@@ -14,8 +14,8 @@
 #ifndef VK_BENCH_H
 #define VK_BENCH_H
 
-#include "call.h"
-#include "timer.h"
+#include "core/call/call.h"
+#include "core/bench/timer.h"
 
 #define VK_BENCH_MAX_SAMPLES 512
 #define VK_BENCH_MAX_GROUPS 64

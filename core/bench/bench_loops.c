@@ -11,7 +11,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "bench.h"
+#include "core/bench/bench.h"
 
 /*
  * What a call needs is copied into locals first (each loop uses some):

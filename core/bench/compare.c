@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "stats.h"
+#include "core/bench/compare.h"
+#include "core/bench/stats.h"
 
 #define CONF 0.95		/* of the ratio's bootstrap interval */
 #define BOOT_ITERS 10000

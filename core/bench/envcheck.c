@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "envcheck.h"
+#include "core/bench/envcheck.h"
 
 static void warn(struct vk_warnings *w, const char *what, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "compare.h"
-#include "sysinfo.h"
+#include "core/bench/compare.h"
+#include "core/base/sysinfo.h"
 
 #define VK_MAX_WARNINGS 8
 struct vk_warning {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "core/bench/stats.h"
 
 /* vk_multimodal(): the smallest jump between two clusters (10%). */
 #define MODE_MIN_JUMP 1.1

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "timer.h"
+#include "core/bench/timer.h"
 
 /* The cost of the timer itself: the cheapest empty start/stop pair. */
 static void measure_overhead(struct vk_timer *t)

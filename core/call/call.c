@@ -13,9 +13,9 @@
 #include <dlfcn.h>
 #endif
 
-#include "call.h"
-#include "elf.h"
-#include "isolate.h"
+#include "core/call/call.h"
+#include "core/image/elf.h"
+#include "core/base/isolate.h"
 
 /* The syscall path: the raw kernel entry, in the vDSO's convention. */
 static long sys_ret(long r)

@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "image.h"
+#include "core/image/image.h"
 
 /* In the order reports list them: the kernel's vDSO first. */
 enum vk_path { VK_PATH_VDSO, VK_PATH_LIBC, VK_PATH_IMPL, VK_PATH_SYSCALL, VK_NPATHS };

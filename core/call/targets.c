@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "children.h"
-#include "targets.h"
+#include "core/base/children.h"
+#include "core/call/targets.h"
 
 /* <linux/posix-timers.h>: CPU-time clocks of a pid or tid, fd clocks. */
 #define CPUCLOCK_SCHED 2

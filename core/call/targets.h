@@ -7,7 +7,7 @@
 #ifndef VK_TARGETS_H
 #define VK_TARGETS_H
 
-#include "call.h"
+#include "core/call/call.h"
 
 #define VK_MAX_CLOCKS 64
 

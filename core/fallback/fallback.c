@@ -10,9 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fallback.h"
-#include "isolate.h"
-#include "sysinfo.h"
+#include "core/fallback/fallback.h"
+#include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 
 /* From <linux/seccomp.h> and <linux/filter.h>, which musl does not ship. */
 #define SECCOMP_MODE_FILTER 2

@@ -7,8 +7,8 @@
 #ifndef VK_FALLBACK_H
 #define VK_FALLBACK_H
 
-#include "call.h"
-#include "sysinfo.h"
+#include "core/call/call.h"
+#include "core/base/sysinfo.h"
 
 enum vk_fallback_kind {
 	VK_USERSPACE,		/* no syscall was made */

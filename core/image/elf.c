@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elf.h"
+#include "core/image/elf.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

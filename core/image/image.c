@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "image.h"
+#include "core/image/image.h"
 
 /* The largest file taken as a vDSO image; real ones are a few pages. */
 #define MAX_IMAGE_SIZE (16u << 20)

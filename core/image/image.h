@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "api.h"
-#include "arch.h"
-#include "elf.h"
+#include "core/base/api.h"
+#include "core/base/arch.h"
+#include "core/image/elf.h"
 
 /* Returned (negated) by vk_image_open_*() beside the vk_elf_error codes. */
 #define VK_IMAGE_ENOVDSO 100	/* this process has no vDSO */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "findings.h"
+#include "core/result/findings.h"
 
 static const char *outcome(char *buf, size_t len, long ret)
 {

@@ -10,8 +10,8 @@
 #ifndef VK_FINDINGS_H
 #define VK_FINDINGS_H
 
-#include "result.h"
-#include "targets.h"
+#include "core/result/result.h"
+#include "core/call/targets.h"
 
 #define VK_MAX_FINDINGS 16
 #define VK_FINDING_CMDS 4

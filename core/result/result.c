@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "core/result/result.h"
 
 /* Running out of memory for a few results leaves nothing sensible to do. */
 static void *must(void *p)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "call.h"
+#include "core/call/call.h"
 
 enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
 

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api.h"
-#include "children.h"
-#include "stress_faults.h"
+#include "core/base/api.h"
+#include "core/base/children.h"
+#include "core/stress/stress_faults.h"
 
 #define NSEC 1000000000LL
 

@@ -17,8 +17,8 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "result.h"
+#include "core/call/call.h"
+#include "core/result/result.h"
 
 #define VK_STRESS_MAX_CLOCKS 16
 #define VK_STRESS_MAX_STEPS 48

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stress_faults.h"
+#include "core/stress/stress_faults.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 #define NSEC 1000000000LL

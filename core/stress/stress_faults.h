@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "stress.h"
+#include "core/stress/stress.h"
 
 enum vk_fault_op {
 	VK_OP_NONE,		/* the baseline, or a step to skip */
@@ -49,7 +49,7 @@ int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
  * what was measured in err each way.
  */
 int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
-/* The time namespace step, as vk_fault_apply (core/stress_timens.c). */
+/* The time namespace step, as vk_fault_apply (core/stress/stress_timens.c). */
 int vk_stress_timens(const struct vk_stress *st, char *err, size_t len);
 
 #endif /* VK_STRESS_FAULTS_H */

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "stress.h"
+#include "core/stress/stress.h"
 
 int vk_stress_monotonic(int clock)
 {

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
-#include "stress_faults.h"
-#include "timens.h"
+#include "core/base/api.h"
+#include "core/stress/stress_faults.h"
+#include "core/timens/timens.h"
 
 #define NSEC 1000000000LL
 #define ROUNDS 1000

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "children.h"
-#include "timens.h"
+#include "core/base/children.h"
+#include "core/timens/timens.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080

@@ -7,7 +7,7 @@
 #ifndef VK_TIMENS_H
 #define VK_TIMENS_H
 
-#include "isolate.h"
+#include "core/base/isolate.h"
 
 struct vk_timens_set {
 	char name[24];		/* "small", "past-2^31", ... */

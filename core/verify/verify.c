@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * verify's driver: runs each function's family of checks on each path,
- * in a child. The families share core/verify_shared.c, not this file.
+ * in a child. The families share core/verify/verify_shared.c, not this file.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "isolate.h"
-#include "verify.h"
+#include "core/base/isolate.h"
+#include "core/verify/verify.h"
 
 static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {

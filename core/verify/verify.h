@@ -25,7 +25,7 @@
 #ifndef VK_VERIFY_H
 #define VK_VERIFY_H
 
-#include "verify_shared.h"
+#include "core/verify/verify_shared.h"
 
 /* Run every family of checks of t's function on each path under test. */
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t);

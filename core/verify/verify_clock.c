@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify_shared.h"
+#include "core/verify/verify_shared.h"
 
 /* The share of the budget the per-clock loops get; relations and the
  * threads check take the rest. */

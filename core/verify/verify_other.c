@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify_shared.h"
+#include "core/verify/verify_shared.h"
 
 #define ROUND 256
 /* What the kernel's struct timezone holds; a canary shows an unwritten one. */

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "children.h"
-#include "verify_shared.h"
+#include "core/base/children.h"
+#include "core/verify/verify_shared.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <sys/timex.h>
 
-#include "sysinfo.h"
-#include "verify_shared.h"
+#include "core/base/sysinfo.h"
+#include "core/verify/verify_shared.h"
 
 #define RELATION_SHARE 0.1	/* of the budget, split among the relations */
 #define ROUND 256		/* readings between looks at the clock */

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "isolate.h"
-#include "verify_shared.h"
+#include "core/base/isolate.h"
+#include "core/verify/verify_shared.h"
 
 int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts)
 {

@@ -9,10 +9,10 @@
 #ifndef VK_VERIFY_SHARED_H
 #define VK_VERIFY_SHARED_H
 
-#include "call.h"
-#include "isolate.h"
-#include "result.h"
-#include "targets.h"
+#include "core/call/call.h"
+#include "core/base/isolate.h"
+#include "core/result/result.h"
+#include "core/call/targets.h"
 
 struct vk_verify {
 	const struct vk_callset *cs;

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify_shared.h"
+#include "core/verify/verify_shared.h"
 
 #define THREADS_SHARE 0.2	/* of the budget, split among the clocks */
 #define ROUND 1024

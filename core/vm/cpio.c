@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "isolate.h"
-#include "vm.h"
+#include "core/base/isolate.h"
+#include "core/vm/vm.h"
 
 static int put(struct vk_cpio *c, const void *buf, size_t len)
 {

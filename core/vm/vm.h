@@ -71,7 +71,7 @@ int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigne
 		    size_t errlen);
 
 /*
- * The console's framing (core/vm_frame.c says it all): the guest writes
+ * The console's framing (core/vm/vm_frame.c says it all): the guest writes
  * numbered frames, and closes each command's output with its length and
  * checksum, so that the host finds whatever the line lost or damaged.
  */

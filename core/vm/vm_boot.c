@@ -2,7 +2,7 @@
 /*
  * Booting a guest for `vdsokit vm`: the initramfs, qemu's command line,
  * and reading the console, whose frames from /init (commands/vm_init.c)
- * core/vm_frame.c reads; a pause that stress asks for is done over QMP.
+ * core/vm/vm_frame.c reads; a pause that stress asks for is done over QMP.
  * Every other console line is the kernel's, and goes to the log only.
  */
 #include <errno.h>
@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "children.h"
-#include "isolate.h"
-#include "vm.h"
+#include "core/base/children.h"
+#include "core/base/isolate.h"
+#include "core/vm/vm.h"
 
 #define PROBE_SECONDS 30
 #define PANIC "Kernel panic - not syncing: "

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vm.h"
+#include "core/vm/vm.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243

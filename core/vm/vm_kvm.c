@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "vm.h"
+#include "core/vm/vm.h"
 
 /* The verdicts' file: one line a qemu that failed, "KEY no-kvm". */
 static void verdict_path(char *path, size_t len)

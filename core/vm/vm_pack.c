@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "call.h"
-#include "vm.h"
+#include "core/call/call.h"
+#include "core/vm/vm.h"
 
 #ifdef VK_STATIC
 int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, char *err,

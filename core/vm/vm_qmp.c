@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "isolate.h"
-#include "vm.h"
+#include "core/base/isolate.h"
+#include "core/vm/vm.h"
 
 /* How long qemu may take to answer. */
 #define QMP_WAIT_MS 10000
