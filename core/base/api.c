@@ -92,3 +92,15 @@ const char *vk_clock_name(int clock)
 #undef CLOCK_NAME
 	return NULL;
 }
+
+/* Built for the host's ABI, vk_funcs has its numbers even where the table has none. */
+const long *vk_arch_sysno(const struct vk_arch *a)
+{
+	static long host[VK_NFUNCS];
+
+	if (!a || a->sysno || a != vk_arch_host())
+		return a ? a->sysno : NULL;
+	for (int f = 0; f < VK_NFUNCS; f++)
+		host[f] = vk_funcs[f].sysno;
+	return host;
+}

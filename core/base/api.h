@@ -52,5 +52,7 @@ const struct vk_api *vk_api_find(const char *name);
 /* Whether the API exists for an ABI of that class (time64 only on 32-bit). */
 int vk_api_applies(const struct vk_api *api, int is64);
 const char *vk_clock_name(int clock);
+/* a's syscall numbers, vk_funcs' for the host's row; NULL if not known. */
+const long *vk_arch_sysno(const struct vk_arch *a);
 
 #endif /* VK_API_H */

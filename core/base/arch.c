@@ -8,7 +8,6 @@
 #include <elf.h>
 #include <stddef.h>
 
-#include "core/base/api.h"
 #include "core/base/arch.h"
 
 #ifndef EM_RISCV
@@ -102,16 +101,4 @@ const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
 const struct vk_arch *vk_arch_host(void)
 {
 	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8);
-}
-
-/* Built for the host's ABI, vk_funcs has its numbers even where the table has none. */
-const long *vk_arch_sysno(const struct vk_arch *a)
-{
-	static long host[VK_NFUNCS];
-
-	if (!a || a->sysno || a != vk_arch_host())
-		return a ? a->sysno : NULL;
-	for (int f = 0; f < VK_NFUNCS; f++)
-		host[f] = vk_funcs[f].sysno;
-	return host;
 }

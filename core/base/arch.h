@@ -37,9 +37,6 @@ struct vk_arch {
 	const long *sysno;
 };
 
-/* a's syscall numbers, those of this build's ABI for the host's row; NULL if not known. */
-const long *vk_arch_sysno(const struct vk_arch *a);
-
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64);
 /* The architecture and ABI this program was built for. */
 const struct vk_arch *vk_arch_host(void);
