@@ -148,7 +148,6 @@ struct vk_bench_opts {
 	{ "duration", required_argument, NULL, 'd' },                           \
 	{ "samples", required_argument, NULL, 'n' },                            \
 	{ "cpu", required_argument, NULL, 'c' }
-#define VK_BENCH_MAX_CASES 256
 
 struct vk_bench_case;
 struct vk_timer;
