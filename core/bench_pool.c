@@ -180,20 +180,23 @@ static int no_start(struct vk_worker *w, int err)
 	return -1;
 }
 
-int vk_bench_pool_run(const char *path, char *const argv[], double silence,
-		      struct vk_bench_rows *rows, int k, struct vk_worker *w)
+/*
+ * Fork a worker: its pid and its stdout's read end in *out, and in *err
+ * the exec's errno (0: it runs); -1 and errno if no worker was forked.
+ */
+static pid_t start(const char *path, char *const argv[], int *out, int *err)
 {
-	int fd[2], efd[2], got = -1;
-	char *buf = NULL;
+	int fd[2], efd[2], e;
 	pid_t pid;
 
-	*w = (struct vk_worker){ .end = VK_WORKER_BAD, .at = -1 };
 	if (pipe(fd))
-		return no_start(w, errno);
+		return -1;
 	if (pipe2(efd, O_CLOEXEC)) {
+		e = errno;
 		close(fd[0]);
 		close(fd[1]);
-		return no_start(w, errno);
+		errno = e;
+		return -1;
 	}
 	pid = vk_fork();
 	if (pid == 0) {
@@ -201,14 +204,32 @@ int vk_bench_pool_run(const char *path, char *const argv[], double silence,
 		close(efd[0]);
 		child(path, argv, fd[1], efd[1]);
 	}
+	e = errno;
 	close(fd[1]);
 	close(efd[1]);
-	if (pid > 0)
-		w->err = exec_errno(efd[0]);
+	*err = pid > 0 ? exec_errno(efd[0]) : 0;
 	close(efd[0]);
-	if (pid > 0 && !w->err)
-		got = slurp(fd[0], silence, &buf);
-	close(fd[0]);
+	if (pid < 0)
+		close(fd[0]);
+	*out = fd[0];
+	errno = e;
+	return pid;
+}
+
+int vk_bench_pool_run(const char *path, char *const argv[], double silence,
+		      struct vk_bench_rows *rows, int k, struct vk_worker *w)
+{
+	char *buf = NULL;
+	int fd, got = -1;
+	pid_t pid;
+
+	*w = (struct vk_worker){ .end = VK_WORKER_BAD, .at = -1 };
+	pid = start(path, argv, &fd, &w->err);
+	if (pid < 0)
+		return no_start(w, errno);
+	if (!w->err)
+		got = slurp(fd, silence, &buf);
+	close(fd);
 	if (got >= 0)
 		w->end = vk_bench_pool_read(buf, rows, k, &w->at);
 	if (got == 1) {
@@ -216,7 +237,7 @@ int vk_bench_pool_run(const char *path, char *const argv[], double silence,
 		w->end = VK_WORKER_SILENT;
 	}
 	free(buf);
-	if (pid < 0 || vk_waitpid(pid, &w->wstatus, 0) != pid)
+	if (vk_waitpid(pid, &w->wstatus, 0) != pid)
 		return no_start(w, errno);
 	if (w->err) {
 		w->end = VK_WORKER_NO_EXEC;
