@@ -27,6 +27,8 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
 	-Wstrict-prototypes -Wpointer-arith -Wundef
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -pthread $(WARNINGS) -D_GNU_SOURCE -DVK_VERSION='"$(VERSION)"'
+# Every #include "..." names its file from the top: "core/call/call.h".
+override CFLAGS += -iquote .
 # A static binary has no dlopen(), so --impl is compiled out of it.
 ifeq ($(STATIC),1)
 override LDFLAGS += -static
@@ -52,7 +54,7 @@ QUIET_AR = @echo '  AR      $@';
 QUIET_LINK = @echo '  LINK    $@';
 endif
 
-CORE_SRCS := $(wildcard core/*.c)
+CORE_SRCS := $(wildcard core/*/*.c)
 TOOL_SRCS := main.c $(wildcard commands/*.c) $(wildcard report/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
-#include "core/children.h"
-#include "core/sysinfo.h"
+#include "core/base/children.h"
+#include "core/base/sysinfo.h"
 
 const char vk_version[] = VK_VERSION;
 

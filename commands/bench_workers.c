@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench_cmd.h"
+#include "commands/bench_cmd.h"
 
 #define MAX_ARGS (24 + VK_BENCH_MAX_CASES)
 

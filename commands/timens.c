@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/timens_check.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/timens/timens_check.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char usage[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"

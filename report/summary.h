@@ -10,9 +10,9 @@
 
 #include <stdio.h>
 
-#include "../core/findings.h"
-#include "bench.h"
-#include "info.h"
+#include "core/result/findings.h"
+#include "report/bench.h"
+#include "report/info.h"
 
 #define VK_HEADLINES 8
 

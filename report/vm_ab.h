@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../core/vm_ab.h"
+#include "core/vm/vm_ab.h"
 
 struct vk_ab {
 	const char *kernel[2], *release[2], *arch;

@@ -41,7 +41,7 @@ fi
 
 # The pool of workers on planted ones: lines read, deaths told (tests/unit/bench_pool.c).
 "$O/tests/bench_pool"
-# Environment warnings: core/envcheck.c on made-up /sys and /proc trees,
+# Environment warnings: core/bench/envcheck.c on made-up /sys and /proc trees,
 # then the JSON's environment block, with a warning bench itself causes.
 "$O/tests/envcheck"
 expect_status 0 "bench in 2 processes exits 0" "$VK" bench -d 0.02 --processes 2 $api --format json

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "bench_pool.h"
-#include "test.h"
+#include "core/bench/bench_pool.h"
+#include "tests/unit/test.h"
 
 #define GOOD "ref 1 2 3\nrow 0 1 100 0 3 10 11 12\nref 1 2 3\nrow 1 1 100 0 2 20 21\nref 1 2 3\nend\n"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "test.h"
-#include "timens_rules.h"
+#include "core/timens/timens_rules.h"
+#include "tests/unit/test.h"
 
 #define S 1000000000LL
 #define Y2038 (1LL << 31)

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "test.h"
-#include "vm_ab.h"
+#include "core/vm/vm_ab.h"
+#include "tests/unit/test.h"
 
 #define FN(name, runs)                                                          \
 	"{\"function\":\"" name "\",\"found\":true,\"symbol\":{\"name\":\"__vdso_" name  \
