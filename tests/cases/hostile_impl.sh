@@ -114,6 +114,22 @@ else
 		"clock-gettime-monotonic impl small:survives: $(lib hang)'s time32 clock_gettime hung for more than [0-9.]+ s"
 fi
 
+# stress: its readers run in a child under a watchdog. One that exits,
+# even with status 0, crashes or hangs fails its step, named with the
+# library, the function and API, and the path. Outside vm stress changes
+# the clock; here in a user namespace, with no fault, it changes nothing
+# (and cannot restore the clock either, which it says).
+if ! unshare -U -r true 2>/dev/null; then
+	skip "stress: a library that exits, crashes or hangs" "no user namespace can be made here"
+else
+	for h in exit0 exit3 segv hang; do
+		bounded 120 1 "stress: a library whose getcpu does $h fails" unshare -U -r \
+			"$VK" stress --i-accept-clock-changes -d 1 --faults none --paths impl --impl "$(lib "$h")" getcpu
+		contains "stress: and names the library, the function and the path" "$TMP/out" \
+			"^none +impl +[0-9]+ +FAIL: (exited with status [03] before its end|crashed: the readers were killed by signal 11 \\(Segmentation fault\\)|hang: reader [0-9]+ made no call for [0-9]+ s) in $(lib "$h")'s getcpu \\(getcpu\\), on the impl path;"
+	done
+fi
+
 # A file that is no ELF, or another machine's, is named as such, not as
 # "No such file or directory".
 printf 'not a library\n' >"$TMP/text.so"
