@@ -75,6 +75,16 @@ for h in exit0 hang; do
 		"FAIL: the probe of $(lib "$h")'s getcpu (exited with status 0|hung for more than [0-9.]+ s)"
 done
 
+# abi's own handler catches a call's signal in its child: one the library
+# raised is no memory fault (never "allowed"), and is told with the
+# library, the function and the API, as the watchdog's deaths are.
+bounded 120 1 "abi: a clock_gettime that raises SIGSEGV fails" \
+	"$VK" abi -t 0.5 --paths impl --impl "$(lib segv)" clock-gettime-monotonic
+contains "abi: and names the library, the function and the API" "$TMP/out" \
+	"clock-gettime-monotonic impl ts:valid: unexpected: impl \\($(lib segv)\\) was killed by SIGSEGV \\(si_code -?[0-9]+, address 0x[0-9a-f]+\\) in clock_gettime \\(clock-gettime-monotonic\\)"
+contains "abi: a raised SIGSEGV is never an allowed fault" "$TMP/out" \
+	"^clock_gettime +impl +[0-9]+ +0 +0 +[0-9]+ +0$"
+
 # compare --impl: the library's exit, crash or hang is compare's failure
 # (1), with the library, the API and what it did; not its own status.
 for h in exit0 exit3 segv hang; do
