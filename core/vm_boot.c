@@ -533,9 +533,13 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		tmp = "/tmp";
 	snprintf(qmp, sizeof(qmp), "%s/vdsokit-qmp-%d-%u", tmp, (int)getpid(), boots++);
 	v.qmp = qmp;
+	/* qemu makes the socket; a signal that ends the run removes it. */
+	vk_children_leave(qmp);
 	pid = start_qemu(&v, &fd);
-	if (pid < 0)
+	if (pid < 0) {
+		vk_children_unleave(qmp);
 		return;
+	}
 	for (;;) {
 		double left = (probe && !r->started ? start_by : deadline) - now();
 		struct pollfd pf = { fd, POLLIN, 0 };
@@ -570,6 +574,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	kill(pid, SIGKILL);
 	vk_waitpid(pid, &status, 0);
 	unlink(qmp);
+	vk_children_unleave(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
 }
