@@ -430,7 +430,7 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 	}
 	if (got <= 0)
 		return;
-	if (fr.seq)
+	if (fr.seq && fr.kind != 'k')
 		sequence(r, fr.seq);
 	switch (fr.kind) {
 	case 's':
@@ -442,9 +442,17 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		break;
 	case 'z':
 		r->ended = 1;
+		if (fr.kseq > r->kseq)
+			r->klost += fr.kseq - r->kseq;
 		break;
 	case 'x':
 		command_exit(r, &fr);
+		break;
+	case 'k':
+		/* The kernel's, for the console log: in no command's output. */
+		if (fr.seq > r->kseq + 1)
+			r->klost += fr.seq - r->kseq - 1;
+		r->kseq = fr.seq;
 		break;
 	default:
 		if (r->ncmds >= VK_VM_MAX_CMDS)
