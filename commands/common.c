@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/children.h"
-#include "../core/targets.h"
-#include "../report/bench.h"
-#include "commands.h"
+#include "core/base/children.h"
+#include "core/call/targets.h"
+#include "report/bench.h"
+#include "commands/commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
 {

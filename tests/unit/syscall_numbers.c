@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api.h"
-#include "arch.h"
-#include "test.h"
+#include "core/base/api.h"
+#include "core/base/arch.h"
+#include "tests/unit/test.h"
 
 static void check_abi(const char *name, unsigned machine, int is64, const long *want, int n)
 {
