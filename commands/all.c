@@ -30,12 +30,13 @@ static const char usage[] =
 	"  -f, --format FMT   text (default), ktap or json\n"
 	"  -o, --output DIR   also write DIR/report.txt, report.json, report.ktap and\n"
 	"                     report.html (self-contained: inline SVG, no script);\n"
-	"                     DIR is made if missing\n"
+	"                     DIR is made if missing; all replaced at once or none\n"
 	"  -h, --help         show this help\n\n"
 	"When stderr is a terminal, a progress line there says which command\n"
 	"runs, how much is done and about how long is left.\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
-	"2 usage error, 4 no vDSO in this process, else 0.\n";
+	"2 usage error or an --output file not written, 4 no vDSO in this process,\n"
+	"else 0.\n";
 
 /* The figures the bench headline shows, of the calls programs make most. */
 static const char *const headline[] = {
@@ -99,6 +100,7 @@ struct all {
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
+	struct vk_files files;	/* it and the others, renamed in at the end */
 	double begin;		/* when the first step began, for the progress line */
 	size_t current;		/* the step running, an index into run */
 	size_t run[ALL_STEPS];	/* the rows that run here, in order */
@@ -397,16 +399,15 @@ static int run_all(struct all *a)
 {
 	int status;
 
-	if (a->outdir && !(a->json = vk_output_open(a->cmd, a->outdir, "report.json")))
+	a->files.cmd = a->cmd;
+	if (a->outdir && !(a->json = vk_output_open(&a->files, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
 	run_steps(a);
 	status = verdict(a);
 	summarize(a);
 	a->sum.outcome = outcome(status);
-	if (a->json && vk_output_close(a->cmd, a->outdir, a->json, "report.json"))
-		return VK_EXIT_USAGE;
-	if (a->outdir && vk_output_write(a->cmd, a->outdir, files, sizeof(files) / sizeof(files[0]),
-					 &a->sum))
+	if (a->outdir && vk_output_write(&a->files, a->outdir, files,
+					 sizeof(files) / sizeof(files[0]), &a->sum))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)

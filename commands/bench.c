@@ -45,12 +45,14 @@ static const char usage[] =
 	"  -F, --format FMT        text (default), json, csv, ktap, or vdsotest\n"
 	"                          ('API:    vdso: N nsec/call' lines)\n"
 	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
-	"                          (self-contained: inline SVG, no script)\n"
+	"                          (self-contained: inline SVG, no script),\n"
+	"                          all replaced at once or none\n"
 	"  -h, --help              show this help\n\n"
 	"Exit status: 0 measured, 1 a worker process died (the call crashed it),\n"
 	"exited before its last row, sent nothing for 30 s plus four times a\n"
 	"row's share of the budget (the call hung: it is killed) or could not\n"
-	"start, 2 usage error or an --impl that cannot be loaded (see verify),\n"
+	"start, 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
+	"--output file not written,\n"
 	"4 nothing could be measured.\n";
 
 int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o)
@@ -304,6 +306,14 @@ static const struct vk_output files[] = {
 	{ "report.ktap", out_ktap }, { "report.html", out_html },
 };
 
+static int write_files(const char *cmd, const char *dir, const struct vk_bench_report *rep)
+{
+	static struct vk_files s;
+
+	s.cmd = cmd;
+	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), rep);
+}
+
 /* Keep the run's description for `all`, which then owns res. */
 static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 		 struct vk_bench_result *res)
@@ -372,7 +382,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
 	vk_report_bench(vk_step_out(step), o->call.format, &rep);
-	if (o->outdir && vk_output_write(cmd, o->outdir, files, sizeof(files) / sizeof(files[0]), &rep))
+	if (o->outdir && write_files(cmd, o->outdir, &rep))
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);

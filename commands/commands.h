@@ -7,6 +7,7 @@
 #ifndef VK_COMMANDS_H
 #define VK_COMMANDS_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "core/image/image.h"
@@ -169,12 +170,40 @@ struct vk_output {
 /* Make DIR if it is missing, before the run, so that a bad one costs
  * nothing; VK_OPT_GO_ON, or the exit status after saying why. */
 int vk_output_dir(const char *cmd, const char *dir);
-/* DIR/name opened for writing, or NULL after saying why. */
-FILE *vk_output_open(const char *cmd, const char *dir, const char *name);
-/* Close f, DIR/name; -1 after saying why on a write error. */
-int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name);
-/* Print report into each of files in DIR; VK_EXIT_OK or VK_EXIT_USAGE. */
-int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
+
+/*
+ * Files written whole: each beside its final name, all of a set renamed
+ * into place once every one is complete, so that a full disk or a
+ * signal leaves the previous ones as they were, with no temporary.
+ */
+#define VK_FILES_MAX 16
+
+struct vk_file {
+	char path[PATH_MAX], tmp[PATH_MAX + 32];
+	FILE *f;
+	int err;	/* errno of its first failed write */
+};
+
+struct vk_files {
+	const char *cmd;
+	size_t n;
+	struct vk_file file[VK_FILES_MAX];
+};
+
+/* A stream to path's temporary, or NULL after saying why. */
+FILE *vk_files_open(struct vk_files *s, const char *path);
+/* Note a failed write's errno: call it after each large write, which
+ * stdio passes to write() unbuffered. */
+void vk_files_flush(struct vk_files *s);
+/* Rename each into place; VK_EXIT_OK, or VK_EXIT_USAGE after saying
+ * which file failed and why, none replaced. */
+int vk_files_commit(struct vk_files *s);
+/* Remove the temporaries, replacing nothing. */
+void vk_files_drop(struct vk_files *s);
+/* vk_files_open() of DIR/name. */
+FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name);
+/* Print report into each of files in DIR, added to s, and commit s. */
+int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
 		    const void *report);
 
 /*

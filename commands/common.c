@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/base/children.h"
 #include "core/call/targets.h"
 #include "report/bench.h"
 #include "commands/commands.h"
@@ -244,39 +246,117 @@ int vk_output_dir(const char *cmd, const char *dir)
 	return VK_OPT_GO_ON;
 }
 
-FILE *vk_output_open(const char *cmd, const char *dir, const char *name)
+/* path's temporary, beside it: ".NAME.PID.part" in the same directory,
+ * so that rename() moves it in one step. */
+static void part_name(char *tmp, size_t len, const char *path)
 {
-	char path[4096];
-	FILE *f;
+	const char *base = strrchr(path, '/');
+	int dir = base ? (int)(base - path + 1) : 0;
+
+	snprintf(tmp, len, "%.*s.%s.%ld.part", dir, path, base ? base + 1 : path, (long)getpid());
+}
+
+FILE *vk_files_open(struct vk_files *s, const char *path)
+{
+	struct vk_file *file;
+
+	if (s->n == VK_FILES_MAX) {
+		fprintf(stderr, "%s: %s: more than %d files at once\n", s->cmd, path, VK_FILES_MAX);
+		return NULL;
+	}
+	file = &s->file[s->n];
+	snprintf(file->path, sizeof(file->path), "%s", path);
+	part_name(file->tmp, sizeof(file->tmp), path);
+	file->err = 0;
+	file->f = fopen(file->tmp, "we");
+	if (!file->f) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, path, strerror(errno));
+		return NULL;
+	}
+	s->n++;
+	if (vk_children_leave(file->tmp)) {
+		fprintf(stderr, "%s: %s: too many files at once\n", s->cmd, path);
+		vk_files_drop(s);
+		return NULL;
+	}
+	return file->f;
+}
+
+void vk_files_drop(struct vk_files *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->file[i].f)
+			fclose(s->file[i].f);
+		unlink(s->file[i].tmp);
+		vk_children_unleave(s->file[i].tmp);
+	}
+	s->n = 0;
+}
+
+void vk_files_flush(struct vk_files *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct vk_file *file = &s->file[i];
+
+		/* A write that failed left errno; a buffer that did not is
+		 * written again now, failing afresh. */
+		if (file->f && !file->err && (fflush(file->f) || ferror(file->f)))
+			file->err = errno ? errno : EIO;
+	}
+}
+
+int vk_files_commit(struct vk_files *s)
+{
+	vk_files_flush(s);
+	for (size_t i = 0; i < s->n; i++) {
+		struct vk_file *file = &s->file[i];
+
+		if (fclose(file->f) && !file->err)
+			file->err = errno ? errno : EIO;
+		file->f = NULL;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->file[i].err) {
+			fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i].path,
+				strerror(s->file[i].err),
+				s->n > 1 ? "none of its set was replaced" : "it was not replaced");
+			vk_files_drop(s);
+			return VK_EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (rename(s->file[i].tmp, s->file[i].path)) {
+			fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, s->file[i].path,
+				strerror(errno));
+			vk_files_drop(s);
+			return VK_EXIT_USAGE;
+		}
+		vk_children_unleave(s->file[i].tmp);
+	}
+	s->n = 0;
+	return VK_EXIT_OK;
+}
+
+FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
-	return f;
+	return vk_files_open(s, path);
 }
 
-int vk_output_close(const char *cmd, const char *dir, FILE *f, const char *name)
-{
-	int bad = ferror(f);
-
-	if (!fclose(f) && !bad)
-		return 0;
-	fprintf(stderr, "%s: %s/%s: write error\n", cmd, dir, name);
-	return -1;
-}
-
-int vk_output_write(const char *cmd, const char *dir, const struct vk_output *files, size_t n,
+int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
 		    const void *report)
 {
 	for (size_t i = 0; i < n; i++) {
-		FILE *f = vk_output_open(cmd, dir, files[i].name);
+		FILE *f = vk_output_open(s, dir, files[i].name);
 
-		if (!f)
+		if (!f) {
+			vk_files_drop(s);
 			return VK_EXIT_USAGE;
+		}
 		files[i].print(f, report);
-		if (vk_output_close(cmd, dir, f, files[i].name))
-			return VK_EXIT_USAGE;
+		vk_files_flush(s);
 	}
-	return VK_EXIT_OK;
+	return vk_files_commit(s);
 }

@@ -65,7 +65,8 @@ static const char usage[] =
 	"  -f, --format FMT         text (default), json, or markdown: a before,\n"
 	"                           after and ratio table for a commit message\n"
 	"  -o, --output DIR         also write DIR/report.txt, .json, .ktap and .html\n"
-	"                           (self-contained: inline SVG, no script)\n"
+	"                           (self-contained: inline SVG, no script),\n"
+	"                           all replaced at once or none\n"
 	"      --vs                 the files before it are the old side, those after\n"
 	"                           it the new (up to 64 a side)\n"
 	"  -I, --impl LIB.so        a side to measure (see above)\n"
@@ -77,8 +78,8 @@ static const char usage[] =
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
 	"or with --impl a side that crashed, exited or hung (30 s plus 8 times -d)\n"
 	"while measured in its child, named with the API; 2 usage error, a bad\n"
-	"file or an --impl that cannot be loaded (see verify), 4 nothing could be\n"
-	"measured.\n";
+	"file, an --impl that cannot be loaded (see verify) or an --output file\n"
+	"not written, 4 nothing could be measured.\n";
 
 struct compare {
 	struct vk_compare_report rep;
@@ -165,9 +166,12 @@ static const struct vk_output files[] = {
 
 static int report(const char *cmd, struct compare *c, int format)
 {
+	static struct vk_files s;
+
+	s.cmd = cmd;
 	vk_report_compare(stdout, format, &c->rep);
 	if (c->outdir &&
-	    vk_output_write(cmd, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
+	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
 		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,26 +31,28 @@ static int write_all(int fd, const unsigned char *p, size_t len)
 
 static int dump(const char *cmd, const char *path)
 {
-	int to_stdout = strcmp(path, "-") == 0;
+	static struct vk_files s = { 0 };
 	struct vk_image im;
-	int fd, status, err;
+	int status;
+	FILE *f;
 
 	status = vk_open_image(cmd, NULL, &im);
 	if (status)
 		return status;
-	fd = to_stdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
-		return VK_EXIT_USAGE;
+	if (strcmp(path, "-") == 0) {
+		if (write_all(STDOUT_FILENO, im.elf.base, im.elf.size)) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+			return VK_EXIT_USAGE;
+		}
+		return VK_EXIT_OK;
 	}
-	err = write_all(fd, im.elf.base, im.elf.size);
-	if (!to_stdout && close(fd))
-		err = -1;
-	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+	s.cmd = cmd;
+	f = vk_files_open(&s, path);
+	if (!f)
 		return VK_EXIT_USAGE;
-	}
-	return VK_EXIT_OK;
+	fwrite(im.elf.base, 1, im.elf.size, f);
+	vk_files_flush(&s);
+	return vk_files_commit(&s);
 }
 
 int cmd_dump(int argc, char **argv)

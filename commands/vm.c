@@ -72,15 +72,17 @@ static const char usage[] =
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
 static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm_result *r)
 {
+	static struct vk_files s;
 	const char *names[VK_VM_MAX_CMDS];
 	char path[PATH_MAX], name[64];
-	int n = 0, bad = 0;
+	int n = 0;
 
 	/* Each command's first word: after the start, or after an empty one. */
 	for (int i = 0; i < o->nwords && n < VK_VM_MAX_CMDS; i++) {
 		if (o->words[i][0] && (i == 0 || !o->words[i - 1][0]))
 			names[n++] = o->words[i];
 	}
+	s.cmd = cmd;
 	for (int k = 0; k < r->ncmds && k < n; k++) {
 		int same = 0;
 		FILE *f;
@@ -89,17 +91,19 @@ static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct 
 			same += !strcmp(names[j], names[k]);
 		snprintf(name, sizeof(name), same ? "%s.%d" : "%s", names[k], same + 1);
 		snprintf(path, sizeof(path), "%s/%s.log", o->output, name);
-		f = fopen(path, "we");
-		bad |= !f || fwrite(r->out[k] ? r->out[k] : "", 1, r->outlen[k], f) != r->outlen[k];
-		bad |= f && fclose(f);
+		if (!(f = vk_files_open(&s, path)))
+			goto fail;
+		fwrite(r->out[k] ? r->out[k] : "", 1, r->outlen[k], f);
+		vk_files_flush(&s);
 		snprintf(path, sizeof(path), "%s/%s.status", o->output, name);
-		f = fopen(path, "we");
-		bad |= !f || fprintf(f, "%d\n", r->status[k]) < 0;
-		bad |= f && fclose(f);
+		if (!(f = vk_files_open(&s, path)))
+			goto fail;
+		fprintf(f, "%d\n", r->status[k]);
 	}
-	if (bad)
-		fprintf(stderr, "%s: cannot write the logs in %s: %s\n", cmd, o->output, strerror(errno));
-	return bad ? -1 : 0;
+	return vk_files_commit(&s) ? -1 : 0;
+fail:
+	vk_files_drop(&s);
+	return -1;
 }
 
 /* "-- A ARGS -- B ARGS": the guest's words have an empty one between two

@@ -184,14 +184,11 @@ static void merged_reference(struct vk_json *j, const struct side *s)
 }
 
 /* The first boot's bench file, its results' samples those of every boot. */
-static int write_bench(const struct side *s, const char *path)
+static void write_bench(const struct side *s, FILE *f)
 {
 	const struct vk_jval *first = s->bench[0], *r = vk_jget(first, "results");
-	FILE *f = fopen(path, "we");
 	struct vk_json j;
 
-	if (!f)
-		return -1;
 	vk_json_init(&j, f);
 	vk_json_object(&j, NULL);
 	vk_json_str(&j, "schema", vk_ab_str(vk_jget(first, "schema"), "?"));
@@ -221,7 +218,6 @@ static int write_bench(const struct side *s, const char *path)
 	vk_json_end(&j);
 	vk_json_end(&j);
 	fputc('\n', f);
-	return fclose(f) ? -1 : 0;
 }
 
 /* compare's table of B's file against A's, by this same binary. */
@@ -285,7 +281,9 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY] },
 		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY] },
 	};
+	static struct vk_files files;
 	struct vk_ab_diffs ds;
+	FILE *f;
 	char dir[PATH_MAX], file[2][PATH_MAX + 8];
 	int status = VK_EXIT_OK;
 	struct vk_ab ab = { .rounds = o->rounds, .emulated = !s[0].first.kvm,
@@ -294,18 +292,22 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 	vk_ab_diff(&ds, &d[0], &d[1]);
 	if (output_dir(cmd, o, dir, sizeof(dir)))
 		return VK_EXIT_USAGE;
+	files.cmd = cmd;
 	for (int k = 0; k < 2; k++) {
 		ab.kernel[k] = s[k].kernel;
 		ab.release[k] = vk_ab_str(vk_jget(vk_jget(s[k].doc[INFO], "kernel"), "release"), "?");
 		if (!s[0].nbench || !s[1].nbench)
 			continue;
 		snprintf(file[k], sizeof(file[k]), "%s/%s.json", dir, k ? "b" : "a");
-		if (write_bench(&s[k], file[k])) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", cmd, file[k], strerror(errno));
+		if (!(f = vk_files_open(&files, file[k]))) {
+			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
+		write_bench(&s[k], f);
 		ab.bench[k] = file[k];
 	}
+	if (vk_files_commit(&files))
+		return VK_EXIT_USAGE;
 	ab.diffs = ds.d;
 	ab.ndiffs = ds.n;
 	vk_report_ab(stdout, &ab);

@@ -30,8 +30,11 @@
 #include "commands/commands.h"
 
 #define MAX_ARGS 64
-/* syslog(2)'s SYSLOG_ACTION_CONSOLE_LEVEL, which libc does not name. */
+/* syslog(2)'s SYSLOG_ACTION_*, which libc does not name. */
+#define READ_ALL 3
+#define CLEAR 5
 #define CONSOLE_LEVEL 8
+#define SIZE_BUFFER 10
 
 static struct vk_vm_frames frames;
 
@@ -217,6 +220,31 @@ static int run(char **argv, unsigned timeout)
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
+/*
+ * The kernel's messages since the last CLEAR, each line a 'k' frame: the
+ * console showed only emergencies while the command ran, and a reader
+ * of the console log would otherwise never see them.
+ */
+static void relay_kernel(void)
+{
+	static char *buf;
+	static int size;
+	int n, start = 0;
+
+	if (!buf && (size = klogctl(SIZE_BUFFER, NULL, 0)) > 0)
+		buf = malloc(size);
+	n = buf ? klogctl(READ_ALL, buf, size) : -1;
+	for (int i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			vk_vm_frame_text(&frames, 'k', buf + start, i - start);
+			start = i + 1;
+		}
+	}
+	if (start < n)
+		vk_vm_frame_text(&frames, 'k', buf + start, n - start);
+	klogctl(CLEAR, NULL, 0);
+}
+
 int vk_vm_init(void)
 {
 	static char buf[4096];
@@ -235,9 +263,11 @@ int vk_vm_init(void)
 		timeout = strtoul(p, NULL, 10);
 		p += strlen(p) + 1;
 	}
+	klogctl(CLEAR, NULL, 0);
 	while (n >= 0 && p < buf + n) {
 		next_command(&p, buf + n, argv);
 		vk_vm_frame_exit(&frames, run(argv, timeout));
+		relay_kernel();
 	}
 	vk_vm_frame_end(&frames);
 	/* Power off only once the serial line has sent it all. */

@@ -127,11 +127,14 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 			cmd, r->version, VK_VM_FRAMING);
 		return VK_EXIT_USAGE;
 	}
+	if (r->klost)
+		fprintf(stderr, "%s: the console lost %lu of the guest kernel's messages (the commands' output is not concerned); console log: %s\n",
+			cmd, r->klost, log);
 	/* A guest cut short is said as such, whatever it lost on the way. */
 	if (!whole(r, ncmds) && (r->ncmds == ncmds || r->ended))
 		return lost_output(cmd, r, ncmds, log);
 	if (r->ncmds == ncmds) {
-		if (!named)
+		if (!named && !r->klost)
 			unlink(log);
 		return -1;
 	}

@@ -408,7 +408,10 @@ static int refused(const struct vk_abi_case *c, const struct outcome *s)
  */
 static int faulted(const struct outcome *p)
 {
-	return p->done == 2 && (p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN));
+	/* si_code <= 0: sent by kill() or raise(), as by code that chose to
+	 * die, which is no memory access. */
+	return p->done == 2 && p->code > 0 &&
+	       (p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN));
 }
 
 /* Whether a pointer libc declares __nonnull is NULL in this case. */
@@ -460,8 +463,38 @@ static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 	return NULL;
 }
 
-static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path path,
-		     const struct vk_abi_case *c, const struct outcome *p,
+static void api_name(char *buf, size_t len, const struct vk_abi_case *c)
+{
+	struct vk_clock clock = { .id = c->clock };
+	const char *named = vk_clock_name(c->clock);
+
+	if (vk_funcs[c->func].shape != VK_SHAPE_CLOCK_TS) {
+		snprintf(buf, len, "%s", vk_funcs[c->func].name);
+		return;
+	}
+	snprintf(clock.name, sizeof(clock.name), "%s", named ? named : c->clock_name);
+	vk_clock_api(buf, len, c->func, &clock);
+}
+
+/* A call this process's handler caught dying, told as the watchdog's
+ * are: "impl (LIB) was killed by SIGSEGV (...) in clock_gettime
+ * (clock-gettime-monotonic)". */
+static void crashed(struct vk_results *rs, struct vk_result *r, const char *lib,
+		    enum vk_path path, const struct vk_abi_case *c, const struct outcome *p,
+		    const char *ds, const struct outcome *s)
+{
+	char api[40];
+
+	api_name(api, sizeof(api), c);
+	vk_result_fail(rs, r, "unexpected: %s%s%s%s was killed by %s (si_code %d, address %#lx) in %s (%s), wrote %d/%d/%d bytes; syscall %s (wrote %d/%d/%d bytes)",
+		       vk_path_name(path), lib ? " (" : "", lib ? lib : "", lib ? ")" : "",
+		       sig_name(p->sig), p->code, (unsigned long)p->addr, vk_funcs[c->func].name,
+		       api, p->inside[0], p->inside[1], p->inside[2], ds, s->inside[0],
+		       s->inside[1], s->inside[2]);
+}
+
+static void classify(struct vk_results *rs, struct vk_result *r, const char *lib,
+		     enum vk_path path, const struct vk_abi_case *c, const struct outcome *p,
 		     const struct outcome *s)
 {
 	const char *name = vk_path_name(path), *rule;
@@ -475,25 +508,14 @@ static void classify(struct vk_results *rs, struct vk_result *r, enum vk_path pa
 	else if ((rule = allowed(c, path, p, s)))
 		snprintf(r->detail, sizeof(r->detail), "allowed (%s): %s %s; syscall %s", rule,
 			 name, dp, ds);
+	else if (p->done == 2)
+		crashed(rs, r, lib, path, c, p, ds, s);
 	else
 		vk_result_fail(rs, r, "unexpected: %s %s (wrote %d/%d/%d bytes); syscall %s (wrote %d/%d/%d bytes)",
 			       name, dp, p->inside[0], p->inside[1], p->inside[2], ds,
 			       s->inside[0], s->inside[1], s->inside[2]);
 	if (r->status == VK_FAIL && p->done == 1 && s->done == 1 && !same_return(c, p, s))
 		vk_result_returns(r, p->ret, s->ret);
-}
-
-static void api_name(char *buf, size_t len, const struct vk_abi_case *c)
-{
-	struct vk_clock clock = { .id = c->clock };
-	const char *named = vk_clock_name(c->clock);
-
-	if (vk_funcs[c->func].shape != VK_SHAPE_CLOCK_TS) {
-		snprintf(buf, len, "%s", vk_funcs[c->func].name);
-		return;
-	}
-	snprintf(clock.name, sizeof(clock.name), "%s", named ? named : c->clock_name);
-	vk_clock_api(buf, len, c->func, &clock);
 }
 
 static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, enum vk_path p,
@@ -520,7 +542,7 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 				       lib ? " (" : "", lib ? lib : "", lib ? ")" : "",
 				       strncmp(why, "killed", 6) ? "" : "was ", why);
 		} else {
-			classify(a->rs, r, p, &c[i], &o, &sys[i]);
+			classify(a->rs, r, lib, p, &c[i], &o, &sys[i]);
 		}
 	}
 }

@@ -27,9 +27,12 @@
 #define GETRANDOM VK_FN_BIT(VK_FN_GETRANDOM)
 
 /*
- * Syscall numbers, in enum vk_func's order, from each ABI's <sys/syscall.h>
- * (Debian's cross compilers). x32's are x86_64's with __X32_SYSCALL_BIT.
- * loongarch64 shares aarch64's and riscv64's asm-generic table.
+ * Syscall numbers, in enum vk_func's order, from each ABI's <asm/unistd.h>
+ * (Debian's cross compilers; tests/cases/syscall_numbers.sh compares).
+ * x32's are x86_64's with __X32_SYSCALL_BIT. loongarch64 shares aarch64's
+ * and riscv64's asm-generic table; riscv32 has its 32-bit half, which
+ * has only the time64 calls. mips's are the kernel's syscall_o32.tbl and
+ * syscall_n64.tbl past their bases, __NR_Linux 4000 and 5000.
  */
 #define X32(n) (0x40000000L | (n))
 static const long x86_64_nr[] = { 228, 229, 96, 201, 309, 318, -1, -1 };
@@ -40,6 +43,9 @@ static const long arm_nr[] = { 263, 264, 78, -1, 345, 384, 403, 406 };
 static const long ppc64_nr[] = { 246, 247, 78, 13, 302, 359, -1, -1 };
 static const long ppc_nr[] = { 246, 247, 78, 13, 302, 359, 403, 406 };
 static const long s390x_nr[] = { 260, 261, 78, -1, 311, 349, -1, -1 };
+static const long riscv32_nr[] = { -1, -1, -1, -1, 168, 278, 403, 406 };
+static const long mips64_nr[] = { 5222, 5223, 5094, -1, 5271, 5313, -1, -1 };
+static const long mips_nr[] = { 4263, 4264, 4078, 4013, 4312, 4353, 4403, 4406 };
 
 static const struct vk_arch arches[] = {
 	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
@@ -58,9 +64,10 @@ static const struct vk_arch arches[] = {
 	  s390x_nr },
 	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
 	  generic_nr },
-	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU, NULL },
-	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, NULL },
-	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, NULL },
+	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
+	  riscv32_nr },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, mips64_nr },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, mips_nr },
 	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
 	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr },
 };

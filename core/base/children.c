@@ -14,6 +14,14 @@
 
 static volatile sig_atomic_t children[MAX_CHILDREN];
 
+/* The files to remove, read by the handler as the children are. */
+#define MAX_LEFT 32
+
+static const char *volatile left[MAX_LEFT];
+/* Whose they are: a child that forked without vk_fork() and exits
+ * leaves its parent's files alone. */
+static volatile pid_t left_by;
+
 static void remember(pid_t pid)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++) {
@@ -38,6 +46,8 @@ static void child_started(pid_t parent)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		children[i] = 0;
+	for (int i = 0; i < MAX_LEFT; i++)
+		left[i] = NULL;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		raise(SIGKILL);
@@ -77,11 +87,51 @@ void vk_children_end(void)
 	}
 }
 
+int vk_children_leave(const char *path)
+{
+	for (int i = 0; i < MAX_LEFT; i++) {
+		if (!left[i]) {
+			left_by = getpid();
+			left[i] = path;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void vk_children_unleave(const char *path)
+{
+	for (int i = 0; i < MAX_LEFT; i++) {
+		if (left[i] == path)
+			left[i] = NULL;
+	}
+}
+
+/* Async-signal-safe: unlink() only. */
+static void remove_left(void)
+{
+	if (left_by != getpid())
+		return;
+	for (int i = 0; i < MAX_LEFT; i++) {
+		const char *path = left[i];
+
+		if (path)
+			unlink(path);
+	}
+}
+
+static void at_exit(void)
+{
+	vk_children_end();
+	remove_left();
+}
+
 /* Ends the children, then the run, by the same signal: the status the
  * shell sees is 128 + sig. */
 static void on_signal(int sig)
 {
 	vk_children_end();
+	remove_left();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -97,5 +147,5 @@ void vk_children_catch(void)
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(sigs[i], &sa, NULL);
 	}
-	atexit(vk_children_end);
+	atexit(at_exit);
 }

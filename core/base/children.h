@@ -3,7 +3,8 @@
  * Every process this run started, so that none outlives it: each child
  * dies with its parent (even a SIGKILLed one), and a SIGINT, SIGTERM or
  * SIGHUP, or the run's own exit, ends every child still running, with
- * whatever the child forked into its process group.
+ * whatever the child forked into its process group. The same moments
+ * remove the files the run was still writing (temporaries, sockets).
  */
 #ifndef VK_CHILDREN_H
 #define VK_CHILDREN_H
@@ -19,5 +20,9 @@ void vk_children_end(void);
 /* Once, in main: end them at exit, and on the signals not ignored at
  * start (as under nohup), which then end the run as they would have. */
 void vk_children_catch(void);
+/* path is removed if the run ends before vk_children_unleave(path); the
+ * string must live until then. -1 when the table is full. */
+int vk_children_leave(const char *path);
+void vk_children_unleave(const char *path);
 
 #endif /* VK_CHILDREN_H */

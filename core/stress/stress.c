@@ -24,11 +24,19 @@ struct cell {
 	char first[160];			/* the first failure */
 };
 
+/* The call a reader is in, to name the code that crashed, exited or
+ * hung: path + 1 (0: none), the function and its clock. */
+struct in_call {
+	int path, fn, clock;
+};
+
 /* Shared by the parent and the child, which may die at any point. */
 struct shared {
 	int step;		/* the step being injected */
 	unsigned gen;		/* odd while a fault is being injected */
+	int unstarted;		/* no reader thread could start */
 	int done;
+	struct in_call in[VK_STRESS_MAX_THREADS];
 	int64_t max_jump;	/* ns a monotonic clock may move on between two reads */
 	unsigned long long beat[VK_STRESS_MAX_THREADS];
 	int64_t latest[VK_NPATHS][VK_STRESS_MAX_CLOCKS];	/* across threads */
@@ -116,6 +124,20 @@ static struct cell *cell_now(const struct reader *r, int p)
 	return cell_of(r, __atomic_load_n(&r->sh->step, __ATOMIC_ACQUIRE), p);
 }
 
+static void enter(struct reader *r, int p, int fn, int clock)
+{
+	struct in_call *in = &r->sh->in[r->id];
+
+	__atomic_store_n(&in->fn, fn, __ATOMIC_RELAXED);
+	__atomic_store_n(&in->clock, clock, __ATOMIC_RELAXED);
+	__atomic_store_n(&in->path, p + 1, __ATOMIC_RELEASE);
+}
+
+static void leave(struct reader *r)
+{
+	__atomic_store_n(&r->sh->in[r->id].path, 0, __ATOMIC_RELEASE);
+}
+
 static void read_clock(struct reader *r, int p, int ci)
 {
 	const struct vk_callset *cs = r->st->cs;
@@ -128,9 +150,11 @@ static void read_clock(struct reader *r, int p, int ci)
 	int ret, quiet, bad;
 
 	sys(clock, &a);
+	enter(r, p, VK_FN_CLOCK_GETTIME, clock);
 	t0 = raw_ns();
 	ret = cs->fn[p][VK_FN_CLOCK_GETTIME].clock(clock, &b);
 	t1 = raw_ns();
+	leave(r);
 	sys(clock, &d);
 	c = cell_now(r, p);
 	c->calls++;
@@ -159,11 +183,15 @@ static void read_clock(struct reader *r, int p, int ci)
 static void read_getcpu(struct reader *r, int p)
 {
 	unsigned cpu = ~0u, node = ~0u;
-	int64_t t0 = raw_ns(), t1;
-	int ret = r->st->cs->fn[p][VK_FN_GETCPU].getcpu(&cpu, &node, NULL);
+	int64_t t0, t1;
 	struct cell *c;
+	int ret;
 
+	enter(r, p, VK_FN_GETCPU, -1);
+	t0 = raw_ns();
+	ret = r->st->cs->fn[p][VK_FN_GETCPU].getcpu(&cpu, &node, NULL);
 	t1 = raw_ns();
+	leave(r);
 	c = cell_now(r, p);
 	c->calls++;
 	if (t1 - t0 > c->latency)
@@ -224,6 +252,7 @@ static void child(const struct vk_stress *st, struct shared *sh, const struct vk
 		if (pthread_create(&t[started], NULL, reader_main, &r[started]))
 			break;
 	}
+	sh->unstarted = !started;
 	for (int i = 0; i < n; i++) {
 		__atomic_store_n(&sh->step, i, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
@@ -260,6 +289,71 @@ static void end_child(pid_t pid)
 		;
 }
 
+/* The API a function and clock are, "getcpu" or "clock-gettime-monotonic". */
+static const char *api_of(int fn, int clock)
+{
+	for_each_api(a) {
+		if ((int)a->func == fn && a->clock == clock)
+			return a->name;
+	}
+	return vk_funcs[fn].name;
+}
+
+/* " in LIB's clock_gettime (clock-gettime-monotonic), on the impl path",
+ * or "" when the reader was in no call. */
+static void call_of(const struct vk_stress *st, const struct in_call *in, char *buf,
+		    size_t len)
+{
+	int p = __atomic_load_n(&in->path, __ATOMIC_ACQUIRE) - 1;
+	int fn = __atomic_load_n(&in->fn, __ATOMIC_RELAXED);
+
+	buf[0] = 0;
+	if (p < 0 || p >= VK_NPATHS || fn < 0 || fn >= VK_NFUNCS)
+		return;
+	snprintf(buf, len, " in %s%s%s (%s), on the %s path",
+		 p == VK_PATH_IMPL && st->cs->impl_path ? st->cs->impl_path : "",
+		 p == VK_PATH_IMPL && st->cs->impl_path ? "'s " : "", vk_funcs[fn].name,
+		 api_of(fn, __atomic_load_n(&in->clock, __ATOMIC_RELAXED)), vk_path_name(p));
+}
+
+/* The call the readers were in when the child ended: the impl path's
+ * first, the code most likely to have ended it. */
+static void where_ended(const struct vk_stress *st, const struct shared *sh, char *buf,
+			size_t len)
+{
+	buf[0] = 0;
+	for (int i = 0; i < VK_STRESS_MAX_THREADS; i++) {
+		if (__atomic_load_n(&sh->in[i].path, __ATOMIC_ACQUIRE) == VK_PATH_IMPL + 1) {
+			call_of(st, &sh->in[i], buf, len);
+			return;
+		}
+	}
+	for (int i = 0; i < VK_STRESS_MAX_THREADS && !buf[0]; i++)
+		call_of(st, &sh->in[i], buf, len);
+}
+
+/* The child ended with status: 0 when it ran to its end, else what
+ * became of it, and in which call. An exit before the end is no pass,
+ * whatever its status. */
+static int ended(const struct vk_stress *st, const struct shared *sh, int status, char *what,
+		 size_t len)
+{
+	char where[320];
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && sh->done)
+		return 0;
+	where_ended(st, sh, where, sizeof(where));
+	if (WIFSIGNALED(status))
+		snprintf(what, len, "crashed: the readers were killed by signal %d (%s)%s",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)), where);
+	else if (sh->unstarted)
+		snprintf(what, len, "no reader thread could start");
+	else
+		snprintf(what, len, "exited with status %d before its end%s", WEXITSTATUS(status),
+			 where);
+	return -1;
+}
+
 /*
  * Wait for the child; a reader that makes no call for HANG seconds is a
  * hang. 0 when it ended well, else what became of it in what.
@@ -270,21 +364,14 @@ static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int t
 	const int64_t hang = VK_STRESS_HANG_SECONDS * NSEC;
 	int64_t since[VK_STRESS_MAX_THREADS], start = mono_ns(), now;
 	unsigned long long last[VK_STRESS_MAX_THREADS] = { 0 };
+	char where[320];
 	int status;
 
 	for (int i = 0; i < threads; i++)
 		since[i] = start;
 	for (;;) {
-		if (vk_waitpid(pid, &status, WNOHANG) == pid) {
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-				return 0;
-			if (WIFSIGNALED(status))
-				snprintf(what, len, "crashed: the readers died of signal %d (%s)",
-					 WTERMSIG(status), strsignal(WTERMSIG(status)));
-			else
-				snprintf(what, len, "no reader thread could start");
-			return -1;
-		}
+		if (vk_waitpid(pid, &status, WNOHANG) == pid)
+			return ended(st, sh, status, what, len);
 		if (*st->stop) {
 			end_child(pid);
 			snprintf(what, len, "interrupted");
@@ -299,8 +386,9 @@ static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int t
 				since[i] = now;
 			} else if (now - since[i] > hang) {
 				end_child(pid);
-				snprintf(what, len, "hang: reader %d made no call for %d s", i,
-					 VK_STRESS_HANG_SECONDS);
+				call_of(st, &sh->in[i], where, sizeof(where));
+				snprintf(what, len, "hang: reader %d made no call for %d s%s", i,
+					 VK_STRESS_HANG_SECONDS, where);
 				return -1;
 			}
 		}

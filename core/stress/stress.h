@@ -110,7 +110,7 @@ int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len);
 /* How a run ended, and whether the machine was put back as it was. */
 struct vk_stress_end {
 	struct vk_stress_saved saved;
-	char what[128];		/* "" if it ran to its end: a crash, a hang, "interrupted" */
+	char what[512];		/* "" if it ran to its end: a crash, a hang, "interrupted" */
 	int restored;
 	char restore_err[160];
 	int threads;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* verify's checks of clock_gettime and clock_getres, for every clock id. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct clock_checks {
 	int id;
 	int64_t prev;
 	int64_t floor;		/* the least tv_sec a monotonic clock may read */
+	int64_t tightest;	/* the narrowest syscall bracket, ns */
 };
 
 static void check_reading(struct vk_results *rs, struct clock_checks *k, int r,
@@ -72,6 +74,8 @@ static void check_order(struct vk_results *rs, struct clock_checks *k, const str
 {
 	char sa[32], sx[32], sb[32];
 
+	if (vk_ts_ns(b) - vk_ts_ns(a) < k->tightest && vk_ts_ns(a) <= vk_ts_ns(b))
+		k->tightest = vk_ts_ns(b) - vk_ts_ns(a);
 	if (vk_ts_ns(a) <= vk_ts_ns(x) && vk_ts_ns(x) <= vk_ts_ns(b))
 		return;
 	fmt_ts(sa, sizeof(sa), a);
@@ -79,6 +83,26 @@ static void check_order(struct vk_results *rs, struct clock_checks *k, const str
 	fmt_ts(sb, sizeof(sb), b);
 	vk_result_fail(rs, k->ordered, "clock %d: syscall %s, then %s %s, then syscall %s",
 		       k->id, sa, k->path, sx, sb);
+}
+
+enum vk_status vk_ordered_judge(int64_t tightest, char *detail, size_t len)
+{
+	if (tightest == INT64_MAX) {
+		snprintf(detail, len, "no reading was bracketed by the syscall's: an error was not tested");
+		return VK_SKIP;
+	}
+	snprintf(detail, len, "the tightest bracket was %lld ns: an error %s that was %stested",
+		 (long long)tightest, tightest < VK_ORDERED_BOUND ? "over" : "under",
+		 tightest < VK_ORDERED_BOUND ? "" : "not ");
+	return tightest < VK_ORDERED_BOUND ? VK_PASS : VK_SKIP;
+}
+
+/* A rule that held says what it could detect. */
+static void judge_order(struct clock_checks *k)
+{
+	if (k->ordered->status == VK_PASS)
+		k->ordered->status = vk_ordered_judge(k->tightest, k->ordered->detail,
+						      sizeof(k->ordered->detail));
 }
 
 /* How many times the checks of one clock's readings broke. */
@@ -173,7 +197,9 @@ void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 		if (is_monotonic(k.id))
 			k.monotonic = vk_results_add(v->rs, api, p, "monotonic");
 		k.prev = INT64_MIN;
+		k.tightest = INT64_MAX;
 		loop_clock(v, &k, sys, fn, t64, budget);
+		judge_order(&k);
 	}
 }
 

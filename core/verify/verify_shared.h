@@ -49,6 +49,17 @@ int64_t vk_threads_reach(const int64_t *tightest, int n, int *from, int *to);
 enum vk_status vk_threads_judge(const int64_t *tightest, int n, char *detail, size_t len);
 
 /*
+ * The ordered rule (syscall, path, syscall read in turn: the path's
+ * reading between the two) sees a path off by more than the tightest
+ * such bracket; it must see one off by this much (ns), the threads
+ * rule's skew.
+ */
+#define VK_ORDERED_BOUND VK_THREADS_SKEW
+/* VK_PASS where the tightest bracket (ns, INT64_MAX: none) was under
+ * VK_ORDERED_BOUND, else VK_SKIP; detail says what the run could detect. */
+enum vk_status vk_ordered_judge(int64_t tightest, char *detail, size_t len);
+
+/*
  * coarse-step's judgement of n steps of coarse clock id, whose resolution
  * is res (ns): VK_FAIL only for what the kernel promises, VK_PASS with a
  * note in detail (or none) for a step of part of a resolution.

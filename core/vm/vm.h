@@ -76,7 +76,7 @@ int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigne
  * checksum, so that the host finds whatever the line lost or damaged.
  */
 #define VK_VM_MARK "vdsokit-vm:"
-#define VK_VM_FRAMING 2
+#define VK_VM_FRAMING 3
 #define VK_VM_FRAME_TEXT 1024	/* a frame's text at most, unescaped */
 #define VK_VM_SUM_BASIS 0x811c9dc5u
 
@@ -84,25 +84,28 @@ int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigne
 struct vk_vm_frames {
 	int fd;				/* the console */
 	unsigned long seq;		/* the last frame's number */
+	unsigned long kseq;		/* the last kernel message's */
 	int cmd;			/* the commands that exited */
 	unsigned long long bytes;	/* the running command's output */
 	uint32_t sum;
 };
 
 void vk_vm_frames_start(struct vk_vm_frames *f, int fd);
-/* kind: 'o' a line of stdout, 'O' the same without its newline; 'e', 'E'. */
+/* kind: 'o' a line of stdout, 'O' the same without its newline; 'e', 'E';
+ * 'k' a kernel message logged while the command ran, in no output. */
 void vk_vm_frame_text(struct vk_vm_frames *f, char kind, const char *s, size_t n);
 void vk_vm_frame_exit(struct vk_vm_frames *f, int status);
 void vk_vm_frame_end(struct vk_vm_frames *f);
 
 /* The host's end: one console line, read. kind is the text's ('o', 'O',
- * 'e', 'E'), or 's' start, 'x' exit, 'z' end, 'p' pause. */
+ * 'e', 'E', 'k'), or 's' start, 'x' exit, 'z' end, 'p' pause. */
 struct vk_vm_frame {
 	char kind;
 	int version;			/* start's */
 	int status;			/* exit's, or pause's seconds */
 	int cmd;			/* exit's */
 	unsigned long seq;
+	unsigned long kseq;		/* end's: the kernel messages sent */
 	char *text;			/* in the line, unescaped */
 	size_t n;
 	unsigned long long bytes;	/* exit's */
@@ -147,6 +150,10 @@ struct vk_vm_result {
 	/* Frames the console lost (a gap in their numbers) or damaged. */
 	unsigned long seq, lost, bad;
 	unsigned long first_lost;	/* the first missing number */
+	/* The kernel's messages ('k' frames) have numbers of their own, and
+	 * the end frame their count: one lost is said, but harms no
+	 * command's output. */
+	unsigned long kseq, klost;
 };
 
 /* What a guest needs besides the kernel image and the command words. */

@@ -430,7 +430,7 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 	}
 	if (got <= 0)
 		return;
-	if (fr.seq)
+	if (fr.seq && fr.kind != 'k')
 		sequence(r, fr.seq);
 	switch (fr.kind) {
 	case 's':
@@ -442,9 +442,17 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 		break;
 	case 'z':
 		r->ended = 1;
+		if (fr.kseq > r->kseq)
+			r->klost += fr.kseq - r->kseq;
 		break;
 	case 'x':
 		command_exit(r, &fr);
+		break;
+	case 'k':
+		/* The kernel's, for the console log: in no command's output. */
+		if (fr.seq > r->kseq + 1)
+			r->klost += fr.seq - r->kseq - 1;
+		r->kseq = fr.seq;
 		break;
 	default:
 		if (r->ncmds >= VK_VM_MAX_CMDS)
@@ -533,9 +541,13 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		tmp = "/tmp";
 	snprintf(qmp, sizeof(qmp), "%s/vdsokit-qmp-%d-%u", tmp, (int)getpid(), boots++);
 	v.qmp = qmp;
+	/* qemu makes the socket; a signal that ends the run removes it. */
+	vk_children_leave(qmp);
 	pid = start_qemu(&v, &fd);
-	if (pid < 0)
+	if (pid < 0) {
+		vk_children_unleave(qmp);
 		return;
+	}
 	for (;;) {
 		double left = (probe && !r->started ? start_by : deadline) - now();
 		struct pollfd pf = { fd, POLLIN, 0 };
@@ -570,6 +582,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	kill(pid, SIGKILL);
 	vk_waitpid(pid, &status, 0);
 	unlink(qmp);
+	vk_children_unleave(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
 }

@@ -12,9 +12,14 @@
  *   vdsokit-vm:o SEQ TEXT               a line of the command's stdout
  *   vdsokit-vm:O SEQ TEXT               the same, no newline yet
  *   vdsokit-vm:e SEQ TEXT, E SEQ TEXT   the same for stderr
+ *   vdsokit-vm:k KSEQ TEXT              a kernel message the command's run
+ *                                       logged (the console shows only
+ *                                       emergencies meanwhile), after its
+ *                                       exit; KSEQ counts these alone
  *   vdsokit-vm:exit N SEQ CMD BYTES SUM command CMD (from 1) exited N; its
  *                                       output was BYTES bytes, FNV-1a SUM
- *   vdsokit-vm:end SEQ                  every command ran
+ *   vdsokit-vm:end SEQ KSEQ             every command ran; KSEQ kernel
+ *                                       messages were sent
  *   vdsokit-vm:pause N                  (stress) pause the guest N s
  *
  * SEQ counts the numbered frames from 1. TEXT has \, CR and NUL escaped
@@ -68,7 +73,8 @@ void vk_vm_frame_text(struct vk_vm_frames *f, char kind, const char *s, size_t n
 {
 	/* One write a frame: a kernel message can only land between two. */
 	char buf[2 * VK_VM_FRAME_TEXT + 64];
-	size_t m = snprintf(buf, sizeof(buf), VK_VM_MARK "%c %lu ", kind, ++f->seq);
+	size_t m = snprintf(buf, sizeof(buf), VK_VM_MARK "%c %lu ", kind,
+			    kind == 'k' ? ++f->kseq : ++f->seq);
 
 	for (size_t i = 0; i < n && i < VK_VM_FRAME_TEXT; i++) {
 		char c = s[i];
@@ -80,7 +86,8 @@ void vk_vm_frame_text(struct vk_vm_frames *f, char kind, const char *s, size_t n
 		buf[m++] = c;
 	}
 	buf[m++] = '\n';
-	account(&f->sum, &f->bytes, kind, s, n < VK_VM_FRAME_TEXT ? n : VK_VM_FRAME_TEXT);
+	if (kind != 'k')
+		account(&f->sum, &f->bytes, kind, s, n < VK_VM_FRAME_TEXT ? n : VK_VM_FRAME_TEXT);
 	vk_write_all(f->fd, buf, m);
 }
 
@@ -97,8 +104,8 @@ void vk_vm_frame_exit(struct vk_vm_frames *f, int status)
 
 void vk_vm_frame_end(struct vk_vm_frames *f)
 {
-	char line[48];
-	int n = snprintf(line, sizeof(line), VK_VM_MARK "end %lu\n", ++f->seq);
+	char line[64];
+	int n = snprintf(line, sizeof(line), VK_VM_MARK "end %lu %lu\n", ++f->seq, f->kseq);
 
 	vk_write_all(f->fd, line, n);
 }
@@ -162,7 +169,7 @@ int vk_vm_frame_parse(char *line, size_t n, struct vk_vm_frame *fr)
 	if (n < m || memcmp(line, VK_VM_MARK, m))
 		return 0;
 	fr->kind = *s;
-	if (*s && strchr("oOeE", *s) && s[1] == ' ')
+	if (*s && strchr("oOeEk", *s) && s[1] == ' ')
 		return parse_text(s, n - m, fr);
 	/* Version 1 said no version, and numbered nothing. */
 	if (!strcmp(s, "start")) {
@@ -180,7 +187,11 @@ int vk_vm_frame_parse(char *line, size_t n, struct vk_vm_frame *fr)
 	}
 	if (!strncmp(s, "end ", 4)) {
 		fr->kind = 'z';
-		return (p = number(s + 4, v)) && !*p ? (fr->seq = v[0], 1) : -1;
+		if (!(p = number(s + 4, v)) || *p != ' ' || !(p = number(p + 1, v + 1)) || *p)
+			return -1;
+		fr->seq = v[0];
+		fr->kseq = v[1];
+		return 1;
 	}
 	if (strncmp(s, "exit ", 5))
 		return -1;

@@ -75,6 +75,16 @@ for h in exit0 hang; do
 		"FAIL: the probe of $(lib "$h")'s getcpu (exited with status 0|hung for more than [0-9.]+ s)"
 done
 
+# abi's own handler catches a call's signal in its child: one the library
+# raised is no memory fault (never "allowed"), and is told with the
+# library, the function and the API, as the watchdog's deaths are.
+bounded 120 1 "abi: a clock_gettime that raises SIGSEGV fails" \
+	"$VK" abi -t 0.5 --paths impl --impl "$(lib segv)" clock-gettime-monotonic
+contains "abi: and names the library, the function and the API" "$TMP/out" \
+	"clock-gettime-monotonic impl ts:valid: unexpected: impl \\($(lib segv)\\) was killed by SIGSEGV \\(si_code -?[0-9]+, address 0x[0-9a-f]+\\) in clock_gettime \\(clock-gettime-monotonic\\)"
+contains "abi: a raised SIGSEGV is never an allowed fault" "$TMP/out" \
+	"^clock_gettime +impl +[0-9]+ +0 +0 +[0-9]+ +0$"
+
 # compare --impl: the library's exit, crash or hang is compare's failure
 # (1), with the library, the API and what it did; not its own status.
 for h in exit0 exit3 segv hang; do
@@ -112,6 +122,22 @@ else
 		"$VK" timens -d 0.05 --impl "$(lib hang)"
 	contains "timens: and blames the library and the function" "$TMP/out" \
 		"clock-gettime-monotonic impl small:survives: $(lib hang)'s time32 clock_gettime hung for more than [0-9.]+ s"
+fi
+
+# stress: its readers run in a child under a watchdog. One that exits,
+# even with status 0, crashes or hangs fails its step, named with the
+# library, the function and API, and the path. Outside vm stress changes
+# the clock; here in a user namespace, with no fault, it changes nothing
+# (and cannot restore the clock either, which it says).
+if ! unshare -U -r true 2>/dev/null; then
+	skip "stress: a library that exits, crashes or hangs" "no user namespace can be made here"
+else
+	for h in exit0 exit3 segv hang; do
+		bounded 120 1 "stress: a library whose getcpu does $h fails" unshare -U -r \
+			"$VK" stress --i-accept-clock-changes -d 1 --faults none --paths impl --impl "$(lib "$h")" getcpu
+		contains "stress: and names the library, the function and the path" "$TMP/out" \
+			"^none +impl +[0-9]+ +FAIL: (exited with status [03] before its end|crashed: the readers were killed by signal 11 \\(Segmentation fault\\)|hang: reader [0-9]+ made no call for [0-9]+ s) in $(lib "$h")'s getcpu \\(getcpu\\), on the impl path;"
+	done
 fi
 
 # A file that is no ELF, or another machine's, is named as such, not as

@@ -38,6 +38,10 @@ for id in id:15 id:-1 cpu:self fd:closed id:INT_MIN id:INT_MAX; do
 	contains "clock_gettime is checked for clock $id" "$TMP/ktap" "^(not )?ok [0-9]+ clock-gettime-$id vdso errno"
 done
 contains "the threads rule runs" "$TMP/ktap" '^(not )?ok [0-9]+ clock-gettime-monotonic vdso threads( # SKIP .+)?$'
+# The ordered rule says what it could detect: its tightest bracket.
+"$O/tests/ordered_judge"
+check "the ordered rule says its tightest bracket" sh -c \
+	"grep -A1 -E '^ok [0-9]+ clock-gettime-monotonic vdso ordered( # SKIP .+)?$' '$TMP/ktap' | grep -Eq 'the tightest bracket was [0-9]+ ns: an error (over that was|under that was not) tested$'"
 
 expect_status 0 "verify of one API runs only it" "$VK" verify -d 0.1 --format ktap clock-gettime-id:1 --paths vdso
 check "the one API is the only one reported" sh -c "! grep -E '^(not )?ok' '$TMP/out' | grep -v ' clock-gettime-id:1 '"

@@ -1,0 +1,96 @@
+# Files written whole: --output DIR (all, bench, compare) and dump FILE
+# write beside the final names and rename into place once every file is
+# complete. A full disk (a file size limit, and a full tmpfs where this
+# user may mount one) or a signal leaves the previous files as they were,
+# no temporary behind, and an error that names the file and the reason.
+. "$TOP/tests/lib.sh"
+
+mkdir -p "$TMP/whole" && cd "$TMP/whole" || exit 1
+# Two bench files as compare.sh writes them, the second 10% slower.
+sed -n '/^bench() {/,/^# row API VERDICT/p' "$TOP/tests/cases/compare.sh" | sed '/^mkdir/,$d' >bench.sh
+. ./bench.sh
+bench old.json 1
+bench slower.json 1.10
+
+REPORTS="report.txt report.json report.ktap report.html"
+
+# old DIR: a previous run's report, each file "old".
+old() {
+	mkdir -p "$1"
+	for f in $REPORTS; do echo old >"$1/$f"; done
+}
+
+# kept DESC DIR: every report file is still "old", and no temporary is left.
+kept() {
+	local f bad=
+	for f in $REPORTS; do
+		[ "$(cat "$1/$f" 2>&1)" = old ] || bad="$bad $f"
+	done
+	if [ -z "$bad" ]; then ok "$2: the previous report is intact"; else
+		not_ok "$2: the previous report is intact" "replaced or damaged:$bad"; fi
+	check "$2: no temporary is left behind" test -z "$(ls -A "$1" | grep -v '^report\.')"
+}
+
+# limited BLOCKS CMD...: CMD with files limited to BLOCKS KiB, its writes
+# beyond them failing with EFBIG (SIGXFSZ ignored), as on a full disk.
+limited() {
+	(trap '' XFSZ; ulimit -f "$1"; shift; exec "$@")
+}
+
+# report.html (2.6 kB) is past a limit of 2 KiB, the three before it not:
+# a set renamed file by file would replace those three.
+"$VK" compare --output co old.json slower.json >/dev/null 2>&1
+check "compare --output's report.html is over 2 KiB" test "$(stat -c %s co/report.html)" -gt 2048
+check "compare --output's report.txt is under 2 KiB" test "$(stat -c %s co/report.txt)" -lt 2048
+old co
+expect_status 2 "compare --output on a full disk exits 2" limited 2 "$VK" compare --output co old.json slower.json
+contains "the failed file and the reason are named" "$TMP/err" "^vdsokit compare: cannot write co/report\.html: File too large; none of its set was replaced$"
+kept co "compare --output on a full disk"
+expect_status 1 "compare --output with room writes its report and exits as compare does" "$VK" compare --output co old.json slower.json
+check "the new report.html replaced the old" grep -q '<html' co/report.html
+check "no temporary is left after a whole write" test -z "$(ls -A co | grep -v '^report\.')"
+
+# A real full disk: a tmpfs of 7 pages holds the 4 old files and 3 new
+# ones. The mount is the namespace's own: what it held is copied out.
+cat >full.sh <<'EOF'
+mount -t tmpfs -o size=28k vk mnt || exit 99
+for f in $REPORTS; do echo old >mnt/$f; done
+"$VK" compare --output mnt old.json slower.json >/dev/null 2>err
+echo $? >status
+cp mnt/report.* tmpfs/
+ls -A mnt >left
+EOF
+mkdir -p mnt tmpfs
+if unshare -m true 2>/dev/null; then
+	REPORTS=$REPORTS VK=$VK unshare -m sh full.sh
+	check "compare --output on a full tmpfs exits 2" test "$(cat status)" = 2
+	contains "the full tmpfs's file and reason are named" err "^vdsokit compare: cannot write mnt/report\.[a-z]+: No space left on device; none of its set was replaced$"
+	kept tmpfs "compare --output on a full tmpfs"
+	check "no temporary is left on the full tmpfs" test -z "$(grep -v '^report\.' left)"
+else
+	skip "compare --output on a full tmpfs" "this user cannot make a mount namespace"
+fi
+
+# dump FILE: the image is written whole or not at all.
+echo old >image
+expect_status 2 "dump on a full disk exits 2" limited 1 "$VK" dump image
+contains "dump names the file and the reason" "$TMP/err" "^vdsokit dump: cannot write image: File too large; it was not replaced$"
+check "dump on a full disk keeps the previous file" grep -qx old image
+check "dump leaves no temporary" test -z "$(ls -A | grep '\.part$')"
+
+# A signal while all's report.json is being written (all the run long):
+# the run ends by it, the previous report intact, the temporary removed.
+for sig in TERM HUP; do
+	old all-$sig
+	"$VK" all --output all-$sig >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		ls -A all-$sig | grep -q '\.part$' && break
+		sleep 0.1
+	done
+	check "all --output has report.json's temporary while it runs ($sig)" sh -c "ls -A all-$sig | grep -q '^\.report\.json\..*\.part$'"
+	kill -$sig $pid
+	{ wait $pid; } 2>/dev/null
+	check "SIG$sig ends all --output with its status" test $? = $((128 + $(kill -l $sig)))
+	kept all-$sig "all --output ended by SIG$sig"
+done
