@@ -245,6 +245,23 @@ static void relay_kernel(void)
 	klogctl(CLEAR, NULL, 0);
 }
 
+/*
+ * No kernel line on the console while the commands run, emergencies
+ * included: a line in the middle of a frame damages it (a starved
+ * guest's hard-lockup report did). relay_kernel() sends them after each
+ * command, and a panic still shows, as panic() makes the console
+ * verbose. syslog(2) stops at level 1, emergencies; the sysctl goes to 0.
+ */
+static void quiet_console(void)
+{
+	int fd = open("/proc/sys/kernel/printk", O_WRONLY);
+
+	if (fd < 0 || write(fd, "0\n", 2) != 2)
+		klogctl(CONSOLE_LEVEL, NULL, 1);
+	if (fd >= 0)
+		close(fd);
+}
+
 int vk_vm_init(void)
 {
 	static char buf[4096];
@@ -253,10 +270,7 @@ int vk_vm_init(void)
 	ssize_t n;
 
 	setup();
-	/* Only emergencies on the console while the commands run: a kernel
-	 * line in the middle of a frame would damage it. A panic still
-	 * shows, as panic() makes the console verbose. */
-	klogctl(CONSOLE_LEVEL, NULL, 1);
+	quiet_console();
 	vk_vm_frames_start(&frames, STDOUT_FILENO);
 	n = read_args(buf, sizeof(buf));
 	if (n > 0) {
