@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "../core/image.h"
-#include "../core/result.h"
+#include "core/image/image.h"
+#include "core/result/result.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/targets.h"
-#include "../report/bench.h"
-#include "commands.h"
+#include "core/call/targets.h"
+#include "report/bench.h"
+#include "commands/commands.h"
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/apis.h"
-#include "commands.h"
+#include "report/apis.h"
+#include "commands/commands.h"
 
 static const char usage[] =
 	"Usage: vdsokit list-apis [--image FILE] [--format text|json]\n\n"

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/api.h"
-#include "../core/image.h"
-#include "../core/stress.h"
-#include "../report/stress.h"
-#include "commands.h"
+#include "core/base/api.h"
+#include "core/image/image.h"
+#include "core/stress/stress.h"
+#include "report/stress.h"
+#include "commands/commands.h"
 
 static const char usage[] =
 	"Usage: vdsokit stress [OPTIONS] [API...]\n\n"

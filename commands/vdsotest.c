@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/api.h"
-#include "../core/children.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/base/api.h"
+#include "core/base/children.h"
+#include "commands/commands.h"
+#include "report/report.h"
 
 /* vdsotest's statuses: argp's for a usage error, error(1)'s for a name
  * it does not know. */

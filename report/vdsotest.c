@@ -10,8 +10,8 @@
  */
 #include <string.h>
 
-#include "report.h"
-#include "safe.h"
+#include "report/report.h"
+#include "report/safe.h"
 
 static int verbose = 1;
 
