@@ -13,11 +13,17 @@
 #include "report/report.h"
 #include "report/safe.h"
 
-static int verbose = 1;
+/* -1: vdsokit's own --format vdsotest, every result line; else vdsotest's -v. */
+static int verbose = -1;
 
 void vk_report_vdsotest_verbose(int on)
 {
 	verbose = on;
+}
+
+int vk_report_vdsotest_counts(void)
+{
+	return verbose == 1;
 }
 
 static const char *word(enum vk_status s)
