@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,6 +43,56 @@ static const char *const headline[] = {
 	"gettimeofday", "time", "getcpu", "getrandom",
 };
 
+/* What all knows of a step besides its name, runner and weight. */
+enum {
+	STEP_SKIP_NEUTRAL = 1,	/* its SKIP says nothing about this vDSO: no verdict */
+	STEP_COVERAGE = 2,	/* its results tell which functions were verified */
+	STEP_CALL_MAP = 4,	/* its results say where each call runs */
+	STEP_VM_ONLY = 8,	/* it changes the clock: inside vdsokit vm only */
+};
+
+/* The command's run with its defaults, printing in format (VK_FMT_*). */
+typedef int step_fn(const char *cmd, int format, struct vk_step *s);
+
+static int info(const char *cmd, int format, struct vk_step *s)
+{
+	s->info = calloc(1, sizeof(*s->info));
+	if (!s->info) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return VK_EXIT_USAGE;
+	}
+	return vk_run_info(cmd, NULL, format, s->info, vk_step_out(s));
+}
+
+static int bench(const char *cmd, int format, struct vk_step *s)
+{
+	return vk_run_bench(cmd, format == VK_FMT_JSON ? VK_BENCH_JSON :
+			    format == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
+}
+
+/*
+ * The steps, in order; a command joins `all` as one row. weight is the
+ * seconds it takes on an x86_64 VM, which weigh the progress line's
+ * percent and time left. Where no time namespace can be made, timens's
+ * SKIP leaves the verdict alone.
+ */
+static const struct {
+	const char *name;
+	step_fn *run;
+	double weight;
+	unsigned flags;
+} steps[] = {
+	{ "info", info, 0.1, 0 },
+	{ "verify", vk_run_verify, 7, STEP_COVERAGE },
+	{ "abi", vk_run_abi, 1, 0 },
+	{ "timens", vk_run_timens, 2, STEP_SKIP_NEUTRAL },
+	{ "fallback", vk_run_fallback, 0.2, STEP_CALL_MAP },
+	{ "bench", bench, 7, 0 },
+	{ "stress", vk_run_stress, 30, STEP_VM_ONLY },
+};
+
+#define ALL_STEPS (sizeof(steps) / sizeof(steps[0]))
+
 struct all {
 	const char *cmd;
 	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
@@ -49,9 +100,13 @@ struct all {
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
 	double begin;		/* when the first step began, for the progress line */
-	size_t current;		/* the step running */
-	struct vk_info info;
-	struct vk_step step[VK_SUMMARY_STEPS];
+	size_t current;		/* the step running, an index into run */
+	size_t run[ALL_STEPS];	/* the rows that run here, in order */
+	size_t nrun;
+	struct vk_step step[ALL_STEPS];	/* by index into run */
+	int status[ALL_STEPS];
+	double seconds[ALL_STEPS];
+	struct vk_summary_step sumstep[ALL_STEPS];
 	struct vk_findings findings;
 	struct vk_summary sum;
 };
@@ -62,6 +117,12 @@ static int worst(int a, int b)
 				    [VK_EXIT_FAIL] = 2, [VK_EXIT_USAGE] = 3 };
 
 	return rank[b] > rank[a] ? b : a;
+}
+
+static enum vk_outcome outcome(int status)
+{
+	return status == VK_EXIT_OK ? VK_OUTCOME_OK : status == VK_EXIT_SKIP ? VK_OUTCOME_SKIP :
+	       status == VK_EXIT_FAIL ? VK_OUTCOME_FAIL : VK_OUTCOME_ERROR;
 }
 
 /* What a command prints while it runs: its JSON into report.json with
@@ -76,65 +137,15 @@ static int fmt(const struct all *a)
 	return VK_FMT_NONE;
 }
 
-static int info(struct all *a, struct vk_step *s)
+/* Every row, but those that change the clock outside vdsokit vm. */
+static void choose_steps(struct all *a)
 {
-	return vk_run_info(a->cmd, NULL, fmt(a), &a->info, vk_step_out(s));
-}
+	int in_vm = vk_stress_refusal(0) == NULL;
 
-static int verify(struct all *a, struct vk_step *s)
-{
-	return vk_run_verify(a->cmd, fmt(a), s);
-}
-
-static int abi(struct all *a, struct vk_step *s)
-{
-	return vk_run_abi(a->cmd, fmt(a), s);
-}
-
-static int timens(struct all *a, struct vk_step *s)
-{
-	return vk_run_timens(a->cmd, fmt(a), s);
-}
-
-static int fallback(struct all *a, struct vk_step *s)
-{
-	return vk_run_fallback(a->cmd, fmt(a), s);
-}
-
-static int bench(struct all *a, struct vk_step *s)
-{
-	int f = fmt(a);
-
-	return vk_run_bench(a->cmd, f == VK_FMT_JSON ? VK_BENCH_JSON :
-			    f == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
-}
-
-static int stress(struct all *a, struct vk_step *s)
-{
-	return vk_run_stress(a->cmd, fmt(a), s);
-}
-
-/* Each step with the seconds it takes on an x86_64 VM, which weigh the
- * progress line's percent and time left. stress, last, changes the clock:
- * it is one of them only inside vdsokit vm. */
-static const struct {
-	const char *name;
-	int (*run)(struct all *a, struct vk_step *s);
-	double weight;
-} steps[] = {
-	{ "info", info, 0.1 }, { "verify", verify, 7 }, { "abi", abi, 1 },
-	{ "timens", timens, 2 }, { "fallback", fallback, 0.2 }, { "bench", bench, 7 },
-	{ "stress", stress, 30 },
-};
-
-#define ALL_STEPS (sizeof(steps) / sizeof(steps[0]))
-
-/* The steps that run here: the first nsteps of them. */
-static size_t nsteps;
-
-static void choose_steps(void)
-{
-	nsteps = ALL_STEPS - (vk_stress_refusal(0) != NULL);
+	for (size_t i = 0; i < ALL_STEPS; i++) {
+		if (in_vm || !(steps[i].flags & STEP_VM_ONLY))
+			a->run[a->nrun++] = i;
+	}
 }
 
 static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
@@ -211,45 +222,73 @@ static void headlines(struct vk_summary *sum, const struct vk_step *s)
 	}
 }
 
-/* Gather what the steps kept into the summary its reporters print. */
-static void summarize(struct all *a, const double *seconds, const int *status)
+/* The pass, fail and skip counts of what a step kept. */
+static void count(struct vk_summary_step *st, const struct vk_step *s)
 {
+	if (s->info)
+		count_info(st, s->info);
+	else if (s->bench)
+		count_bench(st, s);
+	else
+		count_results(st, &s->rs);
+}
+
+/* Gather what step k kept into the summary its reporters print. */
+static void summarize_step(struct all *a, size_t k)
+{
+	const struct vk_step *s = &a->step[k];
+	unsigned flags = steps[a->run[k]].flags;
+	struct vk_summary_step *st = &a->sumstep[k];
+	struct vk_summary *sum = &a->sum;
+
+	st->name = steps[a->run[k]].name;
+	st->outcome = outcome(a->status[k]);
+	st->seconds = a->seconds[k];
+	st->info = s->info;
+	count(st, s);
+	if (s->info)
+		sum->info = s->info;
+	if (s->rs.n) {
+		st->rs = &s->rs;
+		vk_findings_add(&a->findings, st->name, &s->rs);
+	}
+	if (flags & STEP_COVERAGE)
+		sum->unverified = unverified(&s->rs);
+	if (flags & STEP_CALL_MAP)
+		sum->call_map = st->rs;
+	if (s->nbench)
+		headlines(sum, s);
+	if (s->bench_run)
+		sum->warnings = &s->bench_run->warnings;
+}
+
+static void summarize(struct all *a)
+{
+	static const struct vk_info none;
 	struct vk_summary *sum = &a->sum;
 
 	sum->version = vk_version;
-	sum->info = &a->info;
+	sum->info = &none;
 	sum->findings = &a->findings;
-	for (size_t i = 0; i < nsteps; i++) {
-		struct vk_summary_step *st = &sum->steps[sum->nsteps++];
-		const struct vk_step *s = &a->step[i];
-
-		st->name = steps[i].name;
-		st->status = status[i];
-		st->seconds = seconds[i];
-		if (!strcmp(st->name, "info"))
-			count_info(st, &a->info);
-		else if (!strcmp(st->name, "bench"))
-			count_bench(st, s);
-		else
-			count_results(st, &s->rs);
-		if (s->rs.n) {
-			st->rs = &s->rs;
-			vk_findings_add(&a->findings, st->name, &s->rs);
-		}
-		if (!strcmp(st->name, "verify"))
-			sum->unverified = unverified(&s->rs);
-		if (!strcmp(st->name, "bench"))
-			headlines(sum, s);
-		if (s->bench_run)
-			sum->warnings = &s->bench_run->warnings;
-	}
+	sum->steps = a->sumstep;
+	sum->nsteps = a->nrun;
+	for (size_t k = 0; k < a->nrun; k++)
+		summarize_step(a, k);
 }
 
-/* Where no time namespace can be made, timens's SKIP says nothing about
- * this vDSO and leaves the status alone. */
-static int counts_toward(const char *name, int status)
+/* The run's exit status: the worst of the steps' that count. */
+static int verdict(const struct all *a)
 {
-	return !strcmp(name, "timens") && status == VK_EXIT_SKIP ? VK_EXIT_OK : status;
+	int status = VK_EXIT_OK;
+
+	for (size_t k = 0; k < a->nrun; k++) {
+		int st = a->status[k];
+
+		if ((steps[a->run[k]].flags & STEP_SKIP_NEUTRAL) && st == VK_EXIT_SKIP)
+			st = VK_EXIT_OK;
+		status = worst(status, st);
+	}
+	return status;
 }
 
 static void summary_text(FILE *f, const void *s)
@@ -307,40 +346,47 @@ static void progress(void *ctx, double frac)
 	double done = 0, total = 0, left, elapsed = vk_monotonic() - a->begin;
 	size_t i = a->current;
 
-	for (size_t k = 0; k < nsteps; k++) {
-		done += k < i ? steps[k].weight : k == i ? frac * steps[k].weight : 0;
-		total += steps[k].weight;
+	for (size_t k = 0; k < a->nrun; k++) {
+		double w = steps[a->run[k]].weight;
+
+		done += k < i ? w : k == i ? frac * w : 0;
+		total += w;
 	}
 	/* Until a tenth is done, the pace seen says too little to scale by. */
 	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
 	fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
-		steps[i].name, i + 1, nsteps, 100 * done / total, left);
+		steps[a->run[i]].name, i + 1, a->nrun, 100 * done / total, left);
 }
 
-static void run_steps(struct all *a, double *seconds, int *st)
+static void run_step(struct all *a, size_t k, FILE *out)
+{
+	const char *name = steps[a->run[k]].name;
+	double start = vk_monotonic();
+
+	a->current = k;
+	if (show_progress(a)) {
+		a->step[k].progress = progress;
+		a->step[k].ctx = a;
+		progress(a, 0);
+	}
+	if (fmt(a) == VK_FMT_JSON)
+		fprintf(out, "%s\"%s\": ", k ? ", " : "{", name);
+	else if (a->verbose)
+		fprintf(out, "%s== %s ==\n", k ? "\n" : "", name);
+	fflush(out);
+	a->step[k].out = out;
+	a->status[k] = steps[a->run[k]].run(a->cmd, fmt(a), &a->step[k]);
+	fflush(out);
+	a->seconds[k] = vk_monotonic() - start;
+}
+
+static void run_steps(struct all *a)
 {
 	FILE *out = a->json ? a->json : stdout;
 
 	a->begin = vk_monotonic();
-	for (size_t i = 0; i < nsteps; i++) {
-		double start = vk_monotonic();
-
-		a->current = i;
-		if (show_progress(a)) {
-			a->step[i].progress = progress;
-			a->step[i].ctx = a;
-			progress(a, 0);
-		}
-		if (fmt(a) == VK_FMT_JSON)
-			fprintf(out, "%s\"%s\": ", i ? ", " : "{", steps[i].name);
-		else if (a->verbose)
-			fprintf(out, "%s== %s ==\n", i ? "\n" : "", steps[i].name);
-		fflush(out);
-		a->step[i].out = out;
-		st[i] = steps[i].run(a, &a->step[i]);
-		fflush(out);
-		seconds[i] = vk_monotonic() - start;
-	}
+	for (size_t k = 0; k < a->nrun; k++)
+		run_step(a, k, out);
 	if (show_progress(a))
 		fprintf(stderr, "\r\033[K");
 	if (fmt(a) == VK_FMT_JSON)
@@ -349,16 +395,14 @@ static void run_steps(struct all *a, double *seconds, int *st)
 
 static int run_all(struct all *a)
 {
-	double seconds[ALL_STEPS];
-	int status = VK_EXIT_OK, st[ALL_STEPS];
+	int status;
 
 	if (a->outdir && !(a->json = vk_output_open(a->cmd, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
-	run_steps(a, seconds, st);
-	for (size_t i = 0; i < nsteps; i++)
-		status = worst(status, counts_toward(steps[i].name, st[i]));
-	summarize(a, seconds, st);
-	a->sum.status = status;
+	run_steps(a);
+	status = verdict(a);
+	summarize(a);
+	a->sum.outcome = outcome(status);
 	if (a->json && vk_output_close(a->cmd, a->outdir, a->json, "report.json"))
 		return VK_EXIT_USAGE;
 	if (a->outdir && vk_output_write(a->cmd, a->outdir, files, sizeof(files) / sizeof(files[0]),
@@ -432,12 +476,12 @@ int cmd_all(int argc, char **argv)
 	int status;
 
 	a.cmd = argv[0];
-	choose_steps();
+	choose_steps(&a);
 	status = parse_opts(argc, argv, &a);
 	if (status != VK_OPT_GO_ON)
 		return status;
 	status = run_all(&a);
-	for (size_t i = 0; i < nsteps; i++)
-		vk_step_free(&a.step[i]);
+	for (size_t k = 0; k < a.nrun; k++)
+		vk_step_free(&a.step[k]);
 	return status;
 }

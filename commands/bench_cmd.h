@@ -9,7 +9,7 @@
 #ifndef VK_BENCH_CMD_H
 #define VK_BENCH_CMD_H
 
-#include "core/bench/bench.h"
+#include "core/bench/bench_pool.h"
 #include "commands/commands.h"
 
 #define VK_BENCH_DEFAULT_PROCESSES 10
@@ -21,16 +21,6 @@ struct vk_bench_cmd_opts {
 	const char *outdir;	/* --output */
 	const char *worker;	/* --worker: the parent's timer, "NS_PER_TICK:OVERHEAD" */
 	struct vk_call_opts call;
-};
-
-/* One run's measurements: rows in case order, each path in turn. */
-struct vk_bench_rows {
-	const struct vk_bench_case *cases;
-	size_t ncases;
-	struct vk_bench_result *r;	/* ncases * paths */
-	size_t n;
-	struct vk_bench_ref ref[VK_BENCH_MAX_GROUPS];	/* each process's */
-	int nref;
 };
 
 /* Fill rows from o->processes workers, one after the other; an exit status. */

@@ -63,13 +63,16 @@ int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 struct vk_bench_result;
 struct vk_bench_report;
 
+struct vk_info;
+
 /*
  * What a command run by `all` keeps for all's own report: its results,
- * or bench's rows and the run's description. all frees it with
- * vk_step_free().
+ * info's facts, or bench's rows and the run's description. all frees it
+ * with vk_step_free().
  */
 struct vk_step {
 	struct vk_results rs;
+	struct vk_info *info;		/* malloc()ed */
 	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
 	size_t nbench;
 	struct vk_bench_report *bench_run;	/* malloc()ed */
@@ -90,7 +93,6 @@ FILE *vk_step_out(const struct vk_step *step);
  * The commands with their defaults, for `all`: each prints in format
  * (VK_FMT_NONE or VK_BENCH_NONE: nothing) and keeps what it found in step.
  */
-struct vk_info;
 int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
 		FILE *out);
 int vk_run_abi(const char *cmd, int format, struct vk_step *step);
@@ -146,7 +148,6 @@ struct vk_bench_opts {
 	{ "duration", required_argument, NULL, 'd' },                           \
 	{ "samples", required_argument, NULL, 'n' },                            \
 	{ "cpu", required_argument, NULL, 'c' }
-#define VK_BENCH_MAX_CASES 256
 
 struct vk_bench_case;
 struct vk_timer;

@@ -222,6 +222,7 @@ void vk_step_keep(struct vk_step *step, struct vk_results *rs)
 void vk_step_free(struct vk_step *step)
 {
 	vk_results_free(&step->rs);
+	free(step->info);
 	free(step->bench);
 	free(step->bench_run);
 	memset(step, 0, sizeof(*step));

@@ -19,6 +19,7 @@
 #include "core/base/children.h"
 #include "core/base/json_read.h"
 #include "core/bench/stats.h"
+#include "core/vm/vm_ab.h"
 #include "report/bench.h"
 #include "report/json.h"
 #include "report/vm_ab.h"
@@ -26,7 +27,6 @@
 #include "commands/vm_cmd.h"
 
 #define MAX_WORDS 96
-#define MAX_DIFFS 256
 enum { INFO, FALLBACK, VERIFY, BENCH, NDOCS };
 
 struct side {
@@ -116,157 +116,6 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 	return -1;
 }
 
-/* --- what differs in kind --- */
-
-struct diffs {
-	struct vk_ab_diff *d;
-	size_t n;
-};
-
-static void add(struct diffs *ds, const char *kind, const char *what, const char *a,
-		const char *b)
-{
-	struct vk_ab_diff *d;
-
-	if (ds->n == MAX_DIFFS)
-		return;
-	d = &ds->d[ds->n++];
-	d->kind = kind;
-	snprintf(d->what, sizeof(d->what), "%s", what);
-	snprintf(d->a, sizeof(d->a), "%s", a);
-	snprintf(d->b, sizeof(d->b), "%s", b);
-}
-
-static const char *str_or(const struct vk_jval *v, const char *none)
-{
-	const char *s = vk_jstr(v);
-
-	return s ? s : none;
-}
-
-/* How a function stands in a vDSO: its symbol and where it runs, or why it is absent. */
-static void function_state(const struct vk_jval *fn, char *buf, size_t len)
-{
-	const struct vk_jval *sym = vk_jget(fn, "symbol");
-
-	if (!fn)
-		snprintf(buf, len, "not an entry of this ABI");
-	else if (vk_jget(fn, "found")->type == VK_JTRUE)
-		snprintf(buf, len, "%s@%s, %s", str_or(vk_jget(sym, "name"), "?"),
-			 str_or(vk_jget(sym, "version"), "?"), str_or(vk_jget(fn, "runs"), "?"));
-	else
-		snprintf(buf, len, "absent: %s", str_or(vk_jget(fn, "absent"), "?"));
-}
-
-static const struct vk_jval *find_by(const struct vk_jval *arr, const char *key,
-				     const char *val)
-{
-	for (size_t i = 0; i < vk_jarray_len(arr); i++) {
-		const struct vk_jval *e = vk_jarray_at(arr, i);
-
-		if (!strcmp(str_or(vk_jget(e, key), ""), val))
-			return e;
-	}
-	return NULL;
-}
-
-static void diff_functions(struct diffs *ds, const struct vk_jval *a, const struct vk_jval *b)
-{
-	const struct vk_jval *fa = vk_jget(vk_jget(a, "vdso"), "functions");
-	const struct vk_jval *fb = vk_jget(vk_jget(b, "vdso"), "functions");
-	char sa[128], sb[128];
-
-	for (int side = 0; side < 2; side++) {
-		const struct vk_jval *mine = side ? fb : fa, *other = side ? fa : fb;
-
-		for (size_t i = 0; i < vk_jarray_len(mine); i++) {
-			const char *name = str_or(vk_jget(vk_jarray_at(mine, i), "function"), "?");
-			const struct vk_jval *x = find_by(fa, "function", name);
-			const struct vk_jval *y = find_by(fb, "function", name);
-
-			/* B's own functions once: those A lacks. */
-			if (side && find_by(other, "function", name))
-				continue;
-			function_state(x, sa, sizeof(sa));
-			function_state(y, sb, sizeof(sb));
-			if (strcmp(sa, sb))
-				add(ds, "function", name, sa, sb);
-		}
-	}
-}
-
-static void diff_clocksource(struct diffs *ds, const struct vk_jval *a, const struct vk_jval *b)
-{
-	char sa[128], sb[128];
-
-	for (int k = 0; k < 2; k++) {
-		const struct vk_jval *cs = vk_jget(k ? b : a, "clocksource");
-
-		snprintf(k ? sb : sa, 128, "%s (vDSO-capable: %s)", str_or(vk_jget(cs, "current"), "?"),
-			 str_or(vk_jget(cs, "vdso_capable"), "?"));
-	}
-	if (strcmp(sa, sb))
-		add(ds, "clocksource", "current", sa, sb);
-}
-
-/* A result's key and state, as the reports of fallback and verify give them. */
-static void result_key(const struct vk_jval *r, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s %s %s", str_or(vk_jget(r, "api"), "?"),
-		 str_or(vk_jget(r, "path"), "?"), str_or(vk_jget(r, "check"), "?"));
-}
-
-static void result_state(const struct vk_jval *r, int with_detail, char *buf, size_t len)
-{
-	if (!r)
-		snprintf(buf, len, "not run");
-	else if (with_detail || strcmp(str_or(vk_jget(r, "status"), ""), "pass"))
-		snprintf(buf, len, "%s: %s", str_or(vk_jget(r, "status"), "?"),
-			 str_or(vk_jget(r, "detail"), str_or(vk_jget(r, "reason"), "")));
-	else
-		snprintf(buf, len, "pass");
-}
-
-static const struct vk_jval *find_result(const struct vk_jval *arr, const char *key)
-{
-	char k[160];
-
-	for (size_t i = 0; i < vk_jarray_len(arr); i++) {
-		result_key(vk_jarray_at(arr, i), k, sizeof(k));
-		if (!strcmp(k, key))
-			return vk_jarray_at(arr, i);
-	}
-	return NULL;
-}
-
-/* Results whose state differs; *worse counts those B fails and A does not. */
-static void diff_results(struct diffs *ds, const char *kind, int with_detail,
-			 const struct vk_jval *a, const struct vk_jval *b, int *worse)
-{
-	const struct vk_jval *ra = vk_jget(a, "results"), *rb = vk_jget(b, "results");
-	char key[160], sa[128], sb[128];
-
-	for (int side = 0; side < 2; side++) {
-		const struct vk_jval *mine = side ? rb : ra;
-
-		for (size_t i = 0; i < vk_jarray_len(mine); i++) {
-			const struct vk_jval *x, *y;
-
-			result_key(vk_jarray_at(mine, i), key, sizeof(key));
-			x = find_result(ra, key);
-			y = find_result(rb, key);
-			if (side && x)
-				continue;
-			result_state(x, with_detail, sa, sizeof(sa));
-			result_state(y, with_detail, sb, sizeof(sb));
-			if (strcmp(sa, sb))
-				add(ds, kind, key, sa, sb);
-			*worse += y && !strcmp(str_or(vk_jget(y, "status"), ""), "fail") &&
-				  !(x && !strcmp(str_or(vk_jget(x, "status"), ""), "fail"));
-		}
-	}
-}
-
 /* --- the speed: every boot's samples of a side in one bench file --- */
 
 static void numbers(struct vk_json *j, const struct vk_jval *arr)
@@ -290,8 +139,8 @@ static void merged(struct vk_json *j, const struct side *s, const char *api, con
 		for (size_t i = 0; i < vk_jarray_len(r); i++) {
 			const struct vk_jval *e = vk_jarray_at(r, i), *ns = vk_jget(e, key);
 
-			if (strcmp(str_or(vk_jget(e, "api"), ""), api) ||
-			    strcmp(str_or(vk_jget(e, "path"), ""), path))
+			if (strcmp(vk_ab_str(vk_jget(e, "api"), ""), api) ||
+			    strcmp(vk_ab_str(vk_jget(e, "path"), ""), path))
 				continue;
 			if (strcmp(key, "process_samples_ns")) {
 				numbers(j, ns);
@@ -345,11 +194,11 @@ static int write_bench(const struct side *s, const char *path)
 		return -1;
 	vk_json_init(&j, f);
 	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", str_or(vk_jget(first, "schema"), "?"));
-	vk_json_str(&j, "tool_version", str_or(vk_jget(first, "tool_version"), "?"));
+	vk_json_str(&j, "schema", vk_ab_str(vk_jget(first, "schema"), "?"));
+	vk_json_str(&j, "tool_version", vk_ab_str(vk_jget(first, "tool_version"), "?"));
 	vk_json_object(&j, "kernel");
-	vk_json_str(&j, "release", str_or(vk_jget(vk_jget(first, "kernel"), "release"), "?"));
-	vk_json_str(&j, "machine", str_or(vk_jget(vk_jget(first, "kernel"), "machine"), "?"));
+	vk_json_str(&j, "release", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "release"), "?"));
+	vk_json_str(&j, "machine", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "machine"), "?"));
 	vk_json_end(&j);
 	vk_json_str(&j, "clocksource", vk_jstr(vk_jget(first, "clocksource")));
 	vk_json_uint(&j, "boots", s->nbench);
@@ -357,7 +206,7 @@ static int write_bench(const struct side *s, const char *path)
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < vk_jarray_len(r); i++) {
 		const struct vk_jval *e = vk_jarray_at(r, i);
-		const char *api = str_or(vk_jget(e, "api"), "?"), *p = str_or(vk_jget(e, "path"), "?");
+		const char *api = vk_ab_str(vk_jget(e, "api"), "?"), *p = vk_ab_str(vk_jget(e, "path"), "?");
 
 		vk_json_object(&j, NULL);
 		vk_json_str(&j, "api", api);
@@ -366,7 +215,7 @@ static int write_bench(const struct side *s, const char *path)
 			merged(&j, s, api, p, "samples_ns");
 			merged(&j, s, api, p, "process_samples_ns");
 		} else
-			vk_json_str(&j, "skipped", str_or(vk_jget(e, "skipped"), "skipped"));
+			vk_json_str(&j, "skipped", vk_ab_str(vk_jget(e, "skipped"), "skipped"));
 		vk_json_end(&j);
 	}
 	vk_json_end(&j);
@@ -432,22 +281,22 @@ static int run_rounds(const char *cmd, const struct vk_vm_opts *o, struct side *
 
 static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 {
-	struct vk_ab_diff all[MAX_DIFFS];
-	struct diffs ds = { all, 0 };
+	const struct vk_ab_docs d[2] = {
+		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY] },
+		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY] },
+	};
+	struct vk_ab_diffs ds;
 	char dir[PATH_MAX], file[2][PATH_MAX + 8];
-	int worse = 0, status = VK_EXIT_OK;
+	int status = VK_EXIT_OK;
 	struct vk_ab ab = { .rounds = o->rounds, .emulated = !s[0].first.kvm,
 			    .arch = s[0].first.arch->name };
 
-	diff_clocksource(&ds, s[0].doc[INFO], s[1].doc[INFO]);
-	diff_functions(&ds, s[0].doc[INFO], s[1].doc[INFO]);
-	diff_results(&ds, "fallback", 1, s[0].doc[FALLBACK], s[1].doc[FALLBACK], &worse);
-	diff_results(&ds, "verify", 0, s[0].doc[VERIFY], s[1].doc[VERIFY], &worse);
+	vk_ab_diff(&ds, &d[0], &d[1]);
 	if (output_dir(cmd, o, dir, sizeof(dir)))
 		return VK_EXIT_USAGE;
 	for (int k = 0; k < 2; k++) {
 		ab.kernel[k] = s[k].kernel;
-		ab.release[k] = str_or(vk_jget(vk_jget(s[k].doc[INFO], "kernel"), "release"), "?");
+		ab.release[k] = vk_ab_str(vk_jget(vk_jget(s[k].doc[INFO], "kernel"), "release"), "?");
 		if (!s[0].nbench || !s[1].nbench)
 			continue;
 		snprintf(file[k], sizeof(file[k]), "%s/%s.json", dir, k ? "b" : "a");
@@ -457,14 +306,14 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 		}
 		ab.bench[k] = file[k];
 	}
-	ab.diffs = all;
+	ab.diffs = ds.d;
 	ab.ndiffs = ds.n;
 	vk_report_ab(stdout, &ab);
 	if (!ab.emulated && ab.bench[0]) {
 		printf("\n");
 		status = compare(file[0], file[1]);
 	}
-	return worse && status == VK_EXIT_OK ? VK_EXIT_FAIL : status;
+	return ds.worse && status == VK_EXIT_OK ? VK_EXIT_FAIL : status;
 }
 
 /* Two kernels of one arch, as their headers say; 0, or -1 said. */

@@ -32,11 +32,6 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-static const char *result_name(int status)
-{
-	return status == 0 ? "ok" : status == 1 ? "FAIL" : status == 4 ? "SKIP" : "ERROR";
-}
-
 static void head(FILE *f, const char *version, const char *what)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -107,7 +102,7 @@ static void machine(FILE *f, const struct vk_summary *s)
 static void verdict(FILE *f, const struct vk_summary *s)
 {
 	fprintf(f, "<h1>vdsokit %s: <span class=\"%s\">%s</span>, %zu finding%s</h1>\n",
-		s->version, result_name(s->status), result_name(s->status), s->findings->n,
+		s->version, vk_outcome_name(s->outcome), vk_outcome_name(s->outcome), s->findings->n,
 		s->findings->n == 1 ? "" : "s");
 	fprintf(f, "<table class=\"verdict\"><tr><th>command</th><th>result</th><th>passed</th>"
 		   "<th>failed</th><th>skipped</th><th>seconds</th></tr>\n");
@@ -115,8 +110,8 @@ static void verdict(FILE *f, const struct vk_summary *s)
 		const struct vk_summary_step *st = &s->steps[i];
 
 		fprintf(f, "<tr><td>%s</td><td class=\"%s\">%s</td><td>%zu</td><td>%zu</td>"
-			   "<td>%zu</td><td>%.1f</td></tr>\n", st->name, result_name(st->status),
-			result_name(st->status), st->pass, st->fail, st->skip, st->seconds);
+			   "<td>%zu</td><td>%.1f</td></tr>\n", st->name, vk_outcome_name(st->outcome),
+			vk_outcome_name(st->outcome), st->pass, st->fail, st->skip, st->seconds);
 	}
 	fprintf(f, "</table>\n");
 }
@@ -275,15 +270,6 @@ static void dist_chart(FILE *f, const struct vk_bench_result *rows, size_t nrows
 	fprintf(f, "</svg>\n");
 }
 
-static const struct vk_results *fallback_results(const struct vk_summary *s)
-{
-	for (size_t i = 0; i < s->nsteps; i++) {
-		if (!strcmp(s->steps[i].name, "fallback"))
-			return s->steps[i].rs;
-	}
-	return NULL;
-}
-
 static void fallback_cell(FILE *f, const struct vk_results *rs, const char *api, enum vk_path p)
 {
 	for (size_t i = 0; i < rs->n; i++) {
@@ -306,7 +292,7 @@ static void fallback_cell(FILE *f, const struct vk_results *rs, const char *api,
 /* API by path: where each call runs, as fallback proved it. */
 static void fallback_map(FILE *f, const struct vk_summary *s)
 {
-	const struct vk_results *rs = fallback_results(s);
+	const struct vk_results *rs = s->call_map;
 	unsigned paths = 0;
 
 	fprintf(f, "<h2>Fallback map: where each call runs</h2>\n");

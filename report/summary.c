@@ -7,14 +7,12 @@
 #include "report/safe.h"
 #include "report/summary.h"
 
-static const char *result_name(int status)
+const char *vk_outcome_name(enum vk_outcome o)
 {
-	switch (status) {
-	case 0: return "ok";
-	case 1: return "FAIL";
-	case 4: return "SKIP";
-	default: return "ERROR";
-	}
+	static const char *const name[] = { [VK_OUTCOME_OK] = "ok", [VK_OUTCOME_FAIL] = "FAIL",
+					    [VK_OUTCOME_SKIP] = "SKIP", [VK_OUTCOME_ERROR] = "ERROR" };
+
+	return name[o];
 }
 
 static void header(FILE *f, const struct vk_summary *s)
@@ -49,7 +47,7 @@ static void steps(FILE *f, const struct vk_summary *s)
 	for (size_t i = 0; i < s->nsteps; i++) {
 		const struct vk_summary_step *st = &s->steps[i];
 
-		fprintf(f, "%-10s %-6s %7zu %7zu %7zu %8.1f", st->name, result_name(st->status),
+		fprintf(f, "%-10s %-6s %7zu %7zu %7zu %8.1f", st->name, vk_outcome_name(st->outcome),
 			st->pass, st->fail, st->skip, st->seconds);
 		if (st->note)
 			fprintf(f, "  %s", st->note);
@@ -135,7 +133,7 @@ static void verdict(FILE *f, const struct vk_summary *s)
 {
 	size_t n = s->findings->n;
 
-	fprintf(f, "\nVerdict: %s: ", result_name(s->status));
+	fprintf(f, "\nVerdict: %s: ", vk_outcome_name(s->outcome));
 	if (n)
 		fprintf(f, "%zu finding%s", n, n == 1 ? "" : "s");
 	else
@@ -183,8 +181,8 @@ static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summa
 {
 	struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
 
-	if (!strcmp(st->name, "info"))
-		info_ktap(f, s->info);
+	if (st->info)
+		info_ktap(f, st->info);
 	else if (st->bench_run)
 		vk_report_bench(f, VK_BENCH_KTAP, st->bench_run);
 	else if (st->rs)
@@ -223,16 +221,16 @@ void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
 		const struct vk_summary_step *st = &s->steps[i];
 
 		indented(f, s, st);
-		if (st->status == 0) {
+		if (st->outcome == VK_OUTCOME_OK) {
 			fprintf(f, "ok %zu %s\n", i + 1, st->name);
 			pass++;
-		} else if (st->status == 4) {
+		} else if (st->outcome == VK_OUTCOME_SKIP) {
 			fprintf(f, "ok %zu %s # SKIP %s\n", i + 1, st->name,
 				st->note ? st->note : "nothing could run");
 			skip++;
 		} else {
 			fprintf(f, "not ok %zu %s%s\n", i + 1, st->name,
-				st->status == 1 ? "" : " # ERROR");
+				st->outcome == VK_OUTCOME_FAIL ? "" : " # ERROR");
 			fail++;
 		}
 	}

@@ -5,18 +5,14 @@
 
 #include <stdio.h>
 
-struct vk_ab_diff {
-	const char *kind;	/* "function", "symbol", "clocksource", "fallback", "verify" */
-	char what[96];		/* the function, symbol or API path check */
-	char a[128], b[128];	/* what A and B said */
-};
+#include "core/vm/vm_ab.h"
 
 struct vk_ab {
 	const char *kernel[2], *release[2], *arch;
 	unsigned long rounds;
 	int emulated;		/* a boot ran under TCG */
 	const char *bench[2];	/* A's and B's bench files, or NULL: none */
-	struct vk_ab_diff *diffs;
+	const struct vk_ab_diff *diffs;
 	size_t ndiffs;
 };
 

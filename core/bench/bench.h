@@ -19,6 +19,7 @@
 
 #define VK_BENCH_MAX_SAMPLES 512
 #define VK_BENCH_MAX_GROUPS 64
+#define VK_BENCH_MAX_CASES 256	/* APIs of one run */
 
 struct vk_bench_case {
 	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */

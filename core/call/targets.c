@@ -50,9 +50,40 @@ static pid_t dead_pid(void)
 	return pid > 0 ? pid : INT_MAX / 8;
 }
 
+/* The clock ids beyond 0-31 and -1 that every run tries, by the names
+ * results give them, which vk_clock_parse() takes back. */
+static const char *const specials[] = {
+	"cpu:self", "cpu:thread", "cpu:dead-pid", "fd:closed", "id:INT_MIN", "id:INT_MAX",
+};
+#define NSPECIALS (int)(sizeof(specials) / sizeof(specials[0]))
+
+static clockid_t special_id(int i)
+{
+	int fd;
+
+	switch (i) {
+	case 0:
+		return MAKE_CPUCLOCK(getpid(), CPUCLOCK_SCHED);
+	case 1:
+		return MAKE_CPUCLOCK(gettid(), CPUCLOCK_SCHED | CPUCLOCK_PERTHREAD);
+	case 2:
+		return MAKE_CPUCLOCK(dead_pid(), CPUCLOCK_SCHED);
+	case 3:
+		/* An fd clock of an fd that was open and is now closed. */
+		fd = dup(0);
+		if (fd >= 0)
+			close(fd);
+		return MAKE_CPUCLOCK(fd < 0 ? 1000 : fd, CLOCKFD);
+	case 4:
+		return INT_MIN;
+	default:
+		return INT_MAX;
+	}
+}
+
 int vk_clocks_all(struct vk_clock *clocks, int max)
 {
-	int n = 0, fd = dup(0);
+	int n = 0;
 	char name[24];
 
 	for (int id = 0; id < 32; id++) {
@@ -62,16 +93,8 @@ int vk_clocks_all(struct vk_clock *clocks, int max)
 		add(clocks, &n, max, id, named ? named : name);
 	}
 	add(clocks, &n, max, -1, "id:-1");
-	add(clocks, &n, max, MAKE_CPUCLOCK(getpid(), CPUCLOCK_SCHED), "cpu:self");
-	add(clocks, &n, max, MAKE_CPUCLOCK(gettid(), CPUCLOCK_SCHED | CPUCLOCK_PERTHREAD),
-	    "cpu:thread");
-	add(clocks, &n, max, MAKE_CPUCLOCK(dead_pid(), CPUCLOCK_SCHED), "cpu:dead-pid");
-	/* An fd clock of an fd that was open and is now closed. */
-	if (fd >= 0)
-		close(fd);
-	add(clocks, &n, max, MAKE_CPUCLOCK(fd < 0 ? 1000 : fd, CLOCKFD), "fd:closed");
-	add(clocks, &n, max, INT_MIN, "id:INT_MIN");
-	add(clocks, &n, max, INT_MAX, "id:INT_MAX");
+	for (int i = 0; i < NSPECIALS; i++)
+		add(clocks, &n, max, special_id(i), specials[i]);
 	return n;
 }
 
@@ -87,6 +110,13 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 		if (named && strcmp(name, named) == 0) {
 			c->id = i;
 			snprintf(c->name, sizeof(c->name), "%s", named);
+			return 0;
+		}
+	}
+	for (int i = 0; i < NSPECIALS; i++) {
+		if (strcmp(name, specials[i]) == 0) {
+			c->id = special_id(i);
+			snprintf(c->name, sizeof(c->name), "%s", specials[i]);
 			return 0;
 		}
 	}

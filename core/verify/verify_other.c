@@ -60,6 +60,16 @@ static long getcpu2(union vk_fn fn, void *cpu, void *node)
 	return fn.getcpu(cpu, node, NULL);
 }
 
+
+/* Two checks of one loop share its failure limit: reaching it stops, and
+ * so cuts short, both. The limit is looked at before the time, so that
+ * whether a run says so does not hang on when its deadline fell. */
+static int cut_both(const struct vk_results *rs, struct vk_result *a, struct vk_result *b)
+{
+	unsigned long long fails = a->fails + b->fails;
+
+	return vk_result_cut(rs, a, fails) | vk_result_cut(rs, b, fails);
+}
 /*
  * With each of two pointers NULL or valid, the path returns what the
  * syscall does; the path's call is guarded, as a libc may crash on NULL.
@@ -131,7 +141,7 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 		}
 		real->calls += ROUND;
 		norm->calls += ROUND;
-	} while (vk_monotonic() < deadline && !vk_result_cut(v->rs, real, real->fails + norm->fails));
+	} while (!cut_both(v->rs, real, norm) && vk_monotonic() < deadline);
 }
 
 /* time() reads the seconds of the coarse realtime clock. */
@@ -158,8 +168,7 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 		}
 		ptr->calls += ROUND;
 		coarse->calls += ROUND;
-	} while (vk_monotonic() < deadline &&
-		 !vk_result_cut(v->rs, coarse, ptr->fails + coarse->fails));
+	} while (!cut_both(v->rs, ptr, coarse) && vk_monotonic() < deadline);
 }
 
 static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,

@@ -39,6 +39,8 @@ else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
 fi
 
+# The pool of workers on planted ones: lines read, deaths told (tests/unit/bench_pool.c).
+"$O/tests/bench_pool"
 # Environment warnings: core/bench/envcheck.c on made-up /sys and /proc trees,
 # then the JSON's environment block, with a warning bench itself causes.
 "$O/tests/envcheck"

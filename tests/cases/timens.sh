@@ -3,6 +3,9 @@
 # the options and the SKIP without privilege are.
 . "$TOP/tests/lib.sh"
 
+# The offset and y2038 rules on planted readings (tests/unit/timens_rules.c).
+"$O/tests/timens_rules"
+
 if [ ! -e /proc/self/timens_offsets ]; then
 	expect_status 4 "without time namespaces, timens is a SKIP (exit 4)" "$VK" timens
 	exit 0

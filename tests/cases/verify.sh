@@ -64,3 +64,18 @@ if variant static STATIC=1; then
 else
 	not_ok "--impl in a static build is refused" "the static build failed: $(tail -n 3 "$TMP/variant-static.log")"
 fi
+
+# Every API name a result carries is one verify takes back: the
+# reproduce lines of findings name them (clock-getres-id:INT_MAX, ...).
+"$VK" verify -d 0.001 --paths syscall --format json clock_gettime clock_getres 2>/dev/null |
+	grep -o '"api": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u >"$TMP/names"
+refused=
+while read -r api; do
+	"$VK" verify -d 0.001 --paths syscall "$api" >/dev/null 2>&1
+	[ $? = 2 ] && refused="$refused $api"
+done <"$TMP/names"
+if [ "$(wc -l <"$TMP/names")" -ge 70 ] && [ -z "$refused" ]; then
+	ok "verify takes back every API name its results give ($(wc -l <"$TMP/names"))"
+else
+	not_ok "verify takes back every API name its results give" "of $(wc -l <"$TMP/names"), refused:$refused"
+fi

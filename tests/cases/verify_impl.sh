@@ -232,3 +232,15 @@ else
 	contains "--max-fails cuts the repeats of a clock that keeps breaking" "$out" \
 		'^# checks whose repeats --max-fails cut short: 1$'
 fi
+
+# Whether --max-fails cut a run short does not hang on when its deadline
+# fell: a run of a microsecond reaches the limit in its first round as a
+# long one does, and both checks of the loop (time-pointer, the one that
+# fails, and coarse-seconds) are cut.
+if [ -f "$O/tests/impl/bug-time-pointer.so" ]; then
+	for d in 0.000001 10; do
+		"$VK" verify --impl "$O/tests/impl/bug-time-pointer.so" --paths impl -d $d --max-fails 1 time >"$TMP/cut" 2>&1
+		contains "-d $d --max-fails 1: both checks of the time loop say they were cut short" "$TMP/cut" \
+			'^Checks whose repeats --max-fails cut short: 2\.$'
+	done
+fi

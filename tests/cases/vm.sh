@@ -4,6 +4,9 @@
 # SKIP saying which is missing.
 . "$TOP/tests/lib.sh"
 
+# The A/B diff on two planted kernels' reports (tests/unit/vm_ab.c).
+"$O/tests/vm_ab"
+
 printf 'not a kernel\n' >"$TMP/text"
 expect_status 2 "no --kernel is a usage error" "$VK" vm
 expect_status 2 "--accel bogus is a usage error" "$VK" vm --kernel "$TMP/text" --accel bogus

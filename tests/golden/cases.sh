@@ -50,7 +50,7 @@ run verify --threads 0
 run verify --format csv
 run verify no-such-api
 run verify clock-gettime-id:abc
-run verify clock-getres-id:INT_MAX
+run verify clock-getres-id:INT_MAX1
 run verify --impl impl/missing.so
 run verify --impl in/bench/old1.json
 run verify --impl impl/hostile-ctor-exit0.so

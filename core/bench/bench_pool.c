@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/bench/bench_pool.h"
+#include "core/base/children.h"
+#include "core/base/isolate.h"
+#include "core/bench/stats.h"
+
+/* Append one worker's samples of a row to the run's. */
+static int add_samples(struct vk_bench_result *r, int k, char *rest)
+{
+	unsigned long batch;
+	unsigned long long calls;
+	long switches;
+	int n, used;
+
+	if (sscanf(rest, "%lu %llu %ld %d%n", &batch, &calls, &switches, &n, &used) != 4 ||
+	    n < 1 || r->n + n > VK_BENCH_MAX_SAMPLES || k >= VK_BENCH_MAX_GROUPS)
+		return -1;
+	/* A row another worker could not run is skipped for all. */
+	if (r->skipped)
+		return 0;
+	rest += used;
+	for (int i = 0; i < n; i++) {
+		char *end;
+
+		r->samples[r->n + i] = strtod(rest, &end);
+		if (end == rest)
+			return -1;
+		rest = end;
+	}
+	if (!r->ngroups)
+		r->batch = batch;
+	r->n += n;
+	r->group_n[r->ngroups++] = n;
+	r->calls += calls;
+	r->involuntary_switches += switches;
+	return 0;
+}
+
+/* "I ...": row I's result, or NULL; *rest is what follows I. */
+static struct vk_bench_result *row_of(struct vk_bench_rows *rows, char *s, char **rest,
+				      long *at)
+{
+	unsigned long i = strtoul(s, rest, 10);
+
+	if (*rest == s || **rest != ' ' || i >= rows->n)
+		return NULL;
+	*at = (long)i;
+	(*rest)++;
+	return &rows->r[i];
+}
+
+static void add_skip(struct vk_bench_result *r, const char *why)
+{
+	if (r->skipped)
+		return;
+	snprintf(r->why, sizeof(r->why), "%.*s", (int)strcspn(why, "\n"), why);
+	r->skipped = r->why;
+}
+
+static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t *n)
+{
+	char *end;
+
+	for (int k = 0; k < VK_REF_KINDS; k++, s = end)
+		ref[k][*n] = strtod(s, &end);
+	if (*s != '\n')
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+enum vk_worker_end vk_bench_pool_read(char *buf, struct vk_bench_rows *rows, int k, long *at)
+{
+	double ref[VK_REF_KINDS][VK_BENCH_MAX_CASES + 1];
+	struct vk_bench_result *r;
+	size_t nref = 0;
+	char *line, *nl, *rest, next;
+	int done = 0, bad = 0;
+
+	for (line = buf; !done && !bad && (nl = strchr(line, '\n')); line = nl + 1) {
+		/* One line at a time, its newline kept, as the parsers want it. */
+		next = nl[1];
+		nl[1] = '\0';
+		if (!strcmp(line, "end\n"))
+			done = 1;
+		else if (!strncmp(line, "ref ", 4) && nref < sizeof(ref[0]) / sizeof(ref[0][0]))
+			bad = add_ref(line + 4, ref, &nref);
+		else if (!strncmp(line, "row ", 4) && (r = row_of(rows, line + 4, &rest, at)))
+			bad = add_samples(r, k, rest);
+		else if (!strncmp(line, "skip ", 5) && (r = row_of(rows, line + 5, &rest, at)))
+			add_skip(r, rest);
+		else
+			bad = 1;
+		nl[1] = next;
+	}
+	for (int kind = 0; kind < VK_REF_KINDS; kind++)
+		rows->ref[k].ns[kind] = nref ? vk_median(ref[kind], nref) : NAN;
+	return bad ? VK_WORKER_BAD : done ? VK_WORKER_OK : VK_WORKER_SHORT;
+}
+
+/*
+ * A worker's output until it closes it, NUL-terminated in *buf; 1 if it
+ * was silent for longer than limit seconds first (a call that never
+ * returns), -1 if it could not be kept.
+ */
+static int slurp(int fd, double limit, char **buf)
+{
+	size_t len = 0, cap = 4096;
+	char *p = malloc(cap);
+	int r;
+
+	*buf = p;
+	if (!p)
+		return -1;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		r = poll(&pfd, 1, (int)(limit * 1000));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			break;
+		if (cap - len < 2048) {
+			p = realloc(*buf, cap *= 2);
+			if (!p)
+				return -1;
+			*buf = p;
+		}
+		n = read(fd, p + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	p[len] = '\0';
+	return r == 0;
+}
+
+/* Exec path with its stdout to out; where that fails, its errno down err. */
+static void child(const char *path, char *const argv[], int out, int err)
+{
+	int e;
+
+	if (dup2(out, STDOUT_FILENO) >= 0)
+		execv(path, argv);
+	e = errno;
+	vk_write_all(err, &e, sizeof(e));
+	_exit(127);
+}
+
+/* The exec's errno, or 0 once the exec closed the pipe (or there was none). */
+static int exec_errno(int fd)
+{
+	int e = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	return n == sizeof(e) ? e : 0;
+}
+
+static int no_start(struct vk_worker *w, int err)
+{
+	w->end = VK_WORKER_NO_START;
+	w->err = err;
+	return -1;
+}
+
+/*
+ * Fork a worker: its pid and its stdout's read end in *out, and in *err
+ * the exec's errno (0: it runs); -1 and errno if no worker was forked.
+ */
+static pid_t start(const char *path, char *const argv[], int *out, int *err)
+{
+	int fd[2], efd[2], e;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	if (pipe2(efd, O_CLOEXEC)) {
+		e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		errno = e;
+		return -1;
+	}
+	pid = vk_fork();
+	if (pid == 0) {
+		close(fd[0]);
+		close(efd[0]);
+		child(path, argv, fd[1], efd[1]);
+	}
+	e = errno;
+	close(fd[1]);
+	close(efd[1]);
+	*err = pid > 0 ? exec_errno(efd[0]) : 0;
+	close(efd[0]);
+	if (pid < 0)
+		close(fd[0]);
+	*out = fd[0];
+	errno = e;
+	return pid;
+}
+
+int vk_bench_pool_run(const char *path, char *const argv[], double silence,
+		      struct vk_bench_rows *rows, int k, struct vk_worker *w)
+{
+	char *buf = NULL;
+	int fd, got = -1;
+	pid_t pid;
+
+	*w = (struct vk_worker){ .end = VK_WORKER_BAD, .at = -1 };
+	pid = start(path, argv, &fd, &w->err);
+	if (pid < 0)
+		return no_start(w, errno);
+	if (!w->err)
+		got = slurp(fd, silence, &buf);
+	close(fd);
+	if (got >= 0)
+		w->end = vk_bench_pool_read(buf, rows, k, &w->at);
+	if (got == 1) {
+		kill(pid, SIGKILL);
+		w->end = VK_WORKER_SILENT;
+	}
+	free(buf);
+	if (vk_waitpid(pid, &w->wstatus, 0) != pid)
+		return no_start(w, errno);
+	if (w->err) {
+		w->end = VK_WORKER_NO_EXEC;
+		return -1;
+	}
+	return w->end == VK_WORKER_OK && WIFEXITED(w->wstatus) && !WEXITSTATUS(w->wstatus) ? 0 : -1;
+}

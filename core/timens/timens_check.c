@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "core/timens/timens_check.h"
+#include "core/timens/timens_rules.h"
+#include "core/verify/verify.h"
+
+static int64_t read_clock(vk_clock_fn fn, int t64, int id)
+{
+	struct vk_ts ts;
+
+	if (!fn || vk_clock_call(fn, t64, id, &ts))
+		return VK_TIMENS_NONE;
+	return vk_ts_ns(&ts);
+}
+
+#define IMPL_TIMEOUT 5.0
+
+struct impl_read {
+	vk_clock_fn fn;
+	int id;
+	int ret;
+	struct vk_ts ts;
+};
+
+static void impl_child(void *arg, int fd)
+{
+	struct impl_read *i = arg;
+
+	i->ret = vk_clock_call(i->fn, 0, i->id, &i->ts);
+	vk_write_all(fd, i, sizeof(*i));
+}
+
+/*
+ * The --impl library's time32 clock_gettime, in a child of its own under
+ * a watchdog: its crash, exit or hang is the library's, told within
+ * seconds, not the namespace's child's; 1 and how in died if it failed.
+ */
+static int read_impl(vk_clock_fn fn, int id, struct vk_ts *ts, char *died, size_t len)
+{
+	struct impl_read i = { .fn = fn, .id = id, .ret = 1 };
+	struct vk_isolated out;
+
+	if (vk_isolate(impl_child, &i, IMPL_TIMEOUT, &out)) {
+		snprintf(died, len, "could not be run: fork failed");
+		return 1;
+	}
+	if (out.len == sizeof(i))
+		memcpy(&i, out.data, sizeof(i));
+	else
+		vk_isolated_describe(&out, IMPL_TIMEOUT, died, len);
+	vk_isolated_free(&out);
+	*ts = i.ts;
+	return i.ret;
+}
+
+/* On a 32-bit ABI, what the time32 clock_gettime says past 2^31 s. */
+static void read_time32(const struct vk_timens_check *c, struct vk_timens_readings *r)
+{
+	const int *ids = vk_timens_time32_ids;
+
+	for (int k = 0; k < 2; k++) {
+		r->impl_died[k][0] = '\0';
+		for (int p = 0; p < VK_NPATHS; p++) {
+			vk_clock_fn fn = c->cs->fn[p][VK_FN_CLOCK_GETTIME].clock;
+			struct vk_ts ts = { 0, 0 };
+
+			/* Once is enough to tell that it dies, and each time costs. */
+			if (fn && p == VK_PATH_IMPL && k && r->impl_died[0][0])
+				r->y2038_ret[k][p] = 1;
+			else if (fn && p == VK_PATH_IMPL)
+				r->y2038_ret[k][p] = read_impl(fn, ids[k], &ts, r->impl_died[k],
+							       sizeof(r->impl_died[k]));
+			else
+				r->y2038_ret[k][p] = fn ? vk_clock_call(fn, 0, ids[k], &ts) : 1;
+			r->y2038_sec[k][p] = ts.sec;
+		}
+	}
+}
+
+static void inner(void *arg, int fd)
+{
+	struct vk_timens_check *c = arg;
+	struct vk_results rs = { 0 };
+	struct vk_verify v = { .cs = c->cs, .rs = &rs, .seconds = c->seconds,
+			       .paths = VK_PATH_BIT(VK_PATH_VDSO), .mono_offset = c->mono_offset };
+	int t64 = vk_funcs[c->gettime].time64;
+	struct vk_timens_readings r;
+
+	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++) {
+		for (int k = 0; k < 2; k++)
+			r.ns[i][k] = read_clock(c->cs->fn[vk_timens_read_paths[k]][c->gettime].clock,
+						t64, vk_timens_clocks[i].id);
+	}
+	read_time32(c, &r);
+	vk_write_all(fd, &r, sizeof(r));
+	for (int i = 0; i < c->nt; i++)
+		vk_verify_run(&v, &c->t[i]);
+	for (size_t i = 0; i < rs.n; i++)
+		vk_write_all(fd, rs.r[i], sizeof(struct vk_result));
+}
+
+static void read_outside(const struct vk_timens_check *c, int64_t *ns)
+{
+	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++)
+		ns[i] = read_clock(c->cs->fn[VK_PATH_SYSCALL][c->gettime].clock,
+				   vk_funcs[c->gettime].time64, vk_timens_clocks[i].id);
+}
+
+static void read_own_offsets(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/timens_offsets", "re");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* The paths with a time32 clock_gettime, whose y2038 rules apply. */
+static unsigned time32_paths(const struct vk_callset *cs)
+{
+	unsigned paths = 0;
+
+	for (int p = 0; p < VK_NPATHS; p++)
+		paths |= cs->fn[p][VK_FN_CLOCK_GETTIME].p ? VK_PATH_BIT(p) : 0;
+	return paths;
+}
+
+/* One set: 0 if it ran, else the errno that kept the namespace from being made. */
+int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s,
+			struct vk_results *rs, char *why, size_t len)
+{
+	struct vk_timens_outside o = { .set = s, .paths = time32_paths(c->cs),
+				       .time32 = sizeof(long) == 4, .impl = c->cs->impl_path };
+	char own_before[256], own_after[256];
+	double timeout = 8 * c->seconds * c->nt + 30;
+	struct vk_isolated out;
+	int err;
+
+	c->mono_offset = s->mono;
+	read_own_offsets(own_before, sizeof(own_before));
+	read_outside(c, o.before);
+	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))
+		return err ? err : -1;
+	read_outside(c, o.after);
+	read_own_offsets(own_after, sizeof(own_after));
+	vk_timens_judge(rs, &o, out.data, out.len);
+	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "parent-unaffected",
+			 strcmp(own_before, own_after) ? "this process's own time namespace offsets changed" : NULL);
+	vk_isolated_free(&out);
+	return 0;
+}
+
+void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs)
+{
+	static const char *const names[] = { "realtime", "monotonic", "process-cputime",
+		"thread-cputime", "monotonic-raw", "realtime-coarse", "monotonic-coarse",
+		"boottime", "realtime-alarm", "boottime-alarm", "tai" };
+	const char *prefix[2] = { "clock-gettime-", "clock-getres-" };
+	char api[48];
+
+	if (sizeof(long) == 4) {
+		prefix[0] = "clock-gettime64-";
+		prefix[1] = "clock-getres-time64-";
+	}
+	c->cs = cs;
+	c->nt = 0;
+	for (int f = 0; f < 2; f++) {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(api, sizeof(api), "%s%s", prefix[f], names[i]);
+			vk_targets_add(c->t, &c->nt, api);
+		}
+	}
+	c->gettime = sizeof(long) == 4 ? VK_FN_CLOCK_GETTIME64 : VK_FN_CLOCK_GETTIME;
+}

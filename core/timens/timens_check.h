@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timens's run of one set of offsets: a child in a new time namespace
+ * reads every clock (and, on a 32-bit ABI, each time32 entry) and runs
+ * verify's clock checks on the vdso path; the parent reads the clocks
+ * outside before and after, and timens_rules.h judges the lot.
+ */
+#ifndef VK_TIMENS_CHECK_H
+#define VK_TIMENS_CHECK_H
+
+#include <stdint.h>
+
+#include "core/call/call.h"
+#include "core/result/result.h"
+#include "core/call/targets.h"
+#include "core/timens/timens.h"
+
+struct vk_timens_check {
+	const struct vk_callset *cs;
+	double seconds;		/* verify's budget per API inside */
+	struct vk_target t[VK_NFUNCS];
+	int nt;
+	enum vk_func gettime;	/* the 64-bit-time clock_gettime of this ABI */
+	int64_t mono_offset;	/* the set's, in seconds */
+};
+
+/* The clock APIs checked inside, on cs; seconds is the caller's. */
+void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs);
+/* One set's results into rs: 0 if it ran, else the errno that kept the
+ * namespace from being made (-1: another reason), said in why. */
+int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s,
+			struct vk_results *rs, char *why, size_t len);
+
+#endif /* VK_TIMENS_CHECK_H */

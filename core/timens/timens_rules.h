@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timens's rules, on what a child in a time namespace read and what its
+ * parent read outside just before and after: each clock inside is the
+ * clock outside plus its offset (MONOTONIC's, BOOTTIME's or none), and a
+ * time32 clock_gettime past 2^31 s does what the kernel's time32 syscall
+ * does (the vDSO's) or fails or is right (libc's). Results only: no clock
+ * is read here.
+ */
+#ifndef VK_TIMENS_RULES_H
+#define VK_TIMENS_RULES_H
+
+#include <stdint.h>
+
+#include "core/result/result.h"
+#include "core/timens/timens.h"
+
+#define VK_TIMENS_NCLOCKS 9
+#define VK_TIMENS_NONE INT64_MIN	/* a clock that could not be read */
+
+/* The clocks read inside and outside, and the offset each must show. */
+enum vk_timens_offset { VK_TIMENS_NO_OFFSET, VK_TIMENS_MONO, VK_TIMENS_BOOT };
+struct vk_timens_clock {
+	int id;
+	enum vk_timens_offset offset;
+};
+extern const struct vk_timens_clock vk_timens_clocks[VK_TIMENS_NCLOCKS];
+/* The paths each clock is read on inside. */
+extern const enum vk_path vk_timens_read_paths[2];
+/* What the time32 clock_gettime is read on past 2^31 s: MONOTONIC, BOOTTIME. */
+extern const int vk_timens_time32_ids[2];
+
+/* What the child in the namespace read, in ns (VK_TIMENS_NONE: not read). */
+struct vk_timens_readings {
+	int64_t ns[VK_TIMENS_NCLOCKS][2];	/* by vk_timens_read_paths */
+	int64_t y2038_sec[2][VK_NPATHS];	/* by vk_timens_time32_ids */
+	int y2038_ret[2][VK_NPATHS];
+	char impl_died[2][64];	/* how --impl's call died, or "" */
+};
+
+/* What the parent knows of one set's run. */
+struct vk_timens_outside {
+	const struct vk_timens_set *set;
+	int64_t before[VK_TIMENS_NCLOCKS], after[VK_TIMENS_NCLOCKS];	/* ns */
+	unsigned paths;		/* the paths that have a clock_gettime */
+	int time32;		/* a 32-bit ABI: its time32 entries are judged */
+	const char *impl;	/* --impl's library, to name it */
+};
+
+/*
+ * Judge what the child wrote, data and len: its readings, then the
+ * results of the checks it ran, which are appended named for the set.
+ * Too short for the readings is a child that died first.
+ */
+void vk_timens_judge(struct vk_results *rs, const struct vk_timens_outside *o,
+		     const void *data, size_t len);
+/* A result of the set's: its check is "SET:RULE"; failed with fail if set. */
+struct vk_result *vk_timens_result(struct vk_results *rs, const char *api, enum vk_path p,
+				   const struct vk_timens_set *s, const char *rule,
+				   const char *fail);
+
+#endif /* VK_TIMENS_RULES_H */
