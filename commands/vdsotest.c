@@ -4,15 +4,17 @@
  * under vdsotest's names (links to vdsokit, which main() dispatches on
  * by argv[0]), vdsokit takes vdsotest's place:
  *   vdsotest [OPTIONS] API TEST-TYPE     verify, bench or abi of one API
- *   vdsotest list-apis | list-test-types one word a line
+ *   vdsotest list-apis | list-test-types one tab-indented word a line
  *   vdsotest-all [OPTIONS]               every API and test type
  *   vdsotest-bench [OPTIONS]             every API's bench
  * Options go before or after the arguments, as argp lets vdsotest's:
  * -d SEC (also "-d 10" as one word, which Linaro's script passes), -f NUM,
  * -g, -v, their long forms, and vdsokit's -I LIB.so. Each run prints
- * vdsotest's lines (see report/vdsotest.c). Unlike vdsotest, -d 0 and
- * junk are refused instead of hanging or being read as 0, and
- * vdsotest-all's status is the worst of its runs, not its last run's.
+ * vdsotest's lines (see report/vdsotest.c), the result lines only with
+ * -v or -g, as vdsotest's. A usage error exits 64 and an unknown API or
+ * test type 1, as vdsotest's do. Unlike vdsotest, -d 0 and junk are
+ * refused instead of hanging or being read as 0, and vdsotest-all's
+ * status is the worst of its runs, not its last run's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -24,6 +26,12 @@
 #include "core/base/api.h"
 #include "core/base/children.h"
 #include "commands/commands.h"
+#include "report/report.h"
+
+/* vdsotest's statuses: argp's for a usage error, error(1)'s for a name
+ * it does not know. */
+#define VT_EXIT_USAGE 64
+#define VT_EXIT_UNKNOWN 1
 
 static const char usage[] =
 	"Usage: vdsotest [OPTIONS] API TEST-TYPE\n"
@@ -33,29 +41,48 @@ static const char usage[] =
 	"vdsotest's command line, run by vdsokit: TEST-TYPE is verify, bench or\n"
 	"abi, API a name from list-apis. Each result is a line: a description\n"
 	"padded to 70 columns and its outcome, or a bench figure per path.\n\n"
-	"  -d, --duration SEC   verify's and bench's budget per API and path\n"
+	"  -d, --duration SEC   a test's duration (default 1): verify's whole run,\n"
+	"                       bench's per path, as vdsotest's\n"
 	"  -f, --maxfails NUM   stop verify after NUM failed checks (default 10)\n"
-	"  -g, --debug          accepted; every result is always printed\n"
-	"  -v, --verbose        accepted; every result is always printed\n"
+	"  -g, --debug          print each result line (as -v)\n"
+	"  -v, --verbose        print each result line, not only failures, and\n"
+	"                       bench's calls per path\n"
 	"  -I, --impl LIB.so    also test the __vdso_* functions LIB.so exports\n"
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n\n"
-	"Exit status: 0 success, 1 a check failed, 2 usage error, 4 nothing could\n"
-	"run; vdsotest-all and vdsotest-bench: the worst of their runs, 4 only if\n"
-	"no run had anything to run.\n";
+	"Exit status: 0 success, 1 a check failed or an unknown API or test type,\n"
+	"2 bad input to a run, 4 nothing could run, 64 usage error; vdsotest-all\n"
+	"and vdsotest-bench: the worst of their runs, 4 only if no run had\n"
+	"anything to run.\n";
 
 static const char *const types[] = { "verify", "bench", "abi" };
 
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
+/* vdsotest's APIs in its list-apis order; vdsokit's others follow. */
+static const char *const vdsotest_apis[] = {
+	"clock-gettime-monotonic", "clock-getres-monotonic",
+	"clock-gettime-monotonic-coarse", "clock-getres-monotonic-coarse",
+	"clock-gettime-monotonic-raw", "clock-getres-monotonic-raw",
+	"clock-gettime-tai", "clock-getres-tai",
+	"clock-gettime-boottime", "clock-getres-boottime",
+	"clock-gettime-realtime", "clock-getres-realtime",
+	"clock-gettime-realtime-coarse", "clock-getres-realtime-coarse",
+	"getcpu", "gettimeofday",
+};
+
+#define NVDSOTEST_APIS (sizeof(vdsotest_apis) / sizeof(vdsotest_apis[0]))
+
 struct vt {
 	const char *cmd;		/* the name errors carry */
+	const char *argv0;		/* as typed: vdsotest's errors carry it */
 	const char *arg[3];		/* positionals: API and TEST-TYPE */
 	int nargs;
 	const char *seconds;		/* -d, or NULL */
+	double whole;			/* -d's seconds, vdsotest's 1; 0: vdsokit's -d */
 	const char *max_fails;		/* -f, or NULL */
 	const char *impl;		/* -I, or NULL */
-	int help, version;
+	int help, version, verbose;
 };
 
 /* A long option, with its value after '=' or in the next word. */
@@ -77,7 +104,7 @@ static int set(struct vt *o, char key, const char *val)
 	case 'I': o->impl = val; return 0;
 	case 'h': case '?': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
-	case 'g': case 'v': return 0;
+	case 'g': case 'v': o->verbose = 1; return 0;
 	default: return -1;
 	}
 }
@@ -174,7 +201,8 @@ static int find_type(const char *name)
 	return -1;
 }
 
-/* Whether the positionals are vdsotest's: a listing, or API TEST-TYPE. */
+/* Whether the positionals are vdsotest's: a listing, or API TEST-TYPE;
+ * -1 with why in bad, or 1 for a name vdsotest does not know either. */
 static int shape(const struct vt *o, char *bad, size_t len)
 {
 	const char *list = o->nargs ? o->arg[0] : "";
@@ -187,33 +215,69 @@ static int shape(const struct vt *o, char *bad, size_t len)
 		snprintf(bad, len, "%s", o->nargs < 2 ? "API and TEST-TYPE are needed" :
 			 "too many arguments");
 	} else if (!find_api(o->arg[0])) {
-		snprintf(bad, len, "unknown API '%s' (see '%s list-apis')", o->arg[0], o->cmd);
+		snprintf(bad, len, "%s: Unknown test suite '%s' specified", o->argv0, o->arg[0]);
+		return 1;
 	} else if (find_type(o->arg[1]) < 0) {
-		snprintf(bad, len, "unknown test type '%s' (verify, bench or abi)", o->arg[1]);
+		snprintf(bad, len, "%s: Unknown test function '%s' specified", o->argv0,
+			 o->arg[1]);
+		return 1;
 	} else {
 		return 0;
 	}
 	return -1;
 }
 
+static int is_vdsotests(const char *name)
+{
+	for (size_t i = 0; i < NVDSOTEST_APIS; i++) {
+		if (!strcmp(name, vdsotest_apis[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The APIs in list-apis order: vdsotest's, then the rest of the table's
+ * that apply here; n from 0 until NULL. */
+static const char *nth_api(size_t n)
+{
+	if (n < NVDSOTEST_APIS)
+		return vdsotest_apis[n];
+	n -= NVDSOTEST_APIS;
+	for_each_api(a) {
+		if (find_api(a->name) && !is_vdsotests(a->name) && !n--)
+			return a->name;
+	}
+	return NULL;
+}
+
 static int list(const char *what)
 {
+	const char *name;
+
 	if (!strcmp(what, "list-test-types")) {
 		for (size_t i = 0; i < NTYPES; i++)
-			puts(types[i]);
+			printf("\t%s\n", types[i]);
 		return VK_EXIT_OK;
 	}
-	for_each_api(a) {
-		if (find_api(a->name))
-			puts(a->name);
-	}
+	for (size_t i = 0; (name = nth_api(i)); i++)
+		printf("\t%s\n", name);
 	return VK_EXIT_OK;
+}
+
+/* vdsotest's -d is the whole test's time, verify's each path's (vdso
+ * and libc, and impl with -I): each path gets its share. */
+static char *verify_seconds(const struct vt *o, char *buf, size_t len)
+{
+	double share = o->whole / (o->impl ? 3 : 2);
+
+	snprintf(buf, len, "%.6f", share > 1e-6 ? share : 1e-6);
+	return buf;
 }
 
 /* One run: vdsokit's command of that type on the API, in vdsotest's lines. */
 static int run_one(const struct vt *o, const char *api, const char *type)
 {
-	char *args[16], name[32];
+	char *args[16], name[32], share[32];
 	int n = 0, t = find_type(type);
 
 	snprintf(name, sizeof(name), "%s %s", o->cmd, type);
@@ -224,7 +288,10 @@ static int run_one(const struct vt *o, const char *api, const char *type)
 		args[n++] = "--max-fails";
 		args[n++] = (char *)o->max_fails;
 	}
-	if (o->seconds && t != 2) {
+	if (t == 0 && o->whole) {
+		args[n++] = "--duration";
+		args[n++] = verify_seconds(o, share, sizeof(share));
+	} else if (o->seconds && t != 2) {
 		args[n++] = "--duration";
 		args[n++] = (char *)o->seconds;
 	}
@@ -286,11 +353,13 @@ static int start(int argc, char **argv, struct vt *o)
 {
 	unsigned long long n;
 	char bad[160];
-	double d;
 
+	o->argv0 = argv[0];
 	o->cmd = base(argv[0]);
-	if (parse(argc, argv, o, bad, sizeof(bad)))
-		return vk_usage_error(o->cmd, "%s", bad);
+	if (parse(argc, argv, o, bad, sizeof(bad))) {
+		vk_usage_error(o->cmd, "%s", bad);
+		return VT_EXIT_USAGE;
+	}
 	if (o->help) {
 		fputs(usage, stdout);
 		return VK_EXIT_OK;
@@ -300,9 +369,11 @@ static int start(int argc, char **argv, struct vt *o)
 		return VK_EXIT_OK;
 	}
 	/* Refused once here, rather than by every run of vdsotest-all. */
-	if ((o->seconds && vk_parse_seconds(o->cmd, "-d", o->seconds, &d)) ||
+	o->whole = 1;
+	if ((o->seconds && vk_parse_seconds(o->cmd, "-d", o->seconds, &o->whole)) ||
 	    (o->max_fails && vk_parse_count(o->cmd, "-f", o->max_fails, &n)))
-		return VK_EXIT_USAGE;
+		return VT_EXIT_USAGE;
+	vk_report_vdsotest_verbose(o->verbose);
 	return -1;
 }
 
@@ -314,8 +385,15 @@ int vk_vdsotest(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	if (shape(&o, bad, sizeof(bad)))
-		return vk_usage_error(o.cmd, "%s", bad);
+	status = shape(&o, bad, sizeof(bad));
+	if (status > 0) {
+		fprintf(stderr, "%s\n", bad);
+		return VT_EXIT_UNKNOWN;
+	}
+	if (status < 0) {
+		vk_usage_error(o.cmd, "%s", bad);
+		return VT_EXIT_USAGE;
+	}
 	if (o.nargs == 1)
 		return list(o.arg[0]);
 	return run_one(&o, o.arg[0], o.arg[1]);
@@ -334,12 +412,14 @@ static int run_all(int argc, char **argv, size_t first, size_t last)
 
 	if (status >= 0)
 		return status;
-	if (o.nargs)
-		return vk_usage_error(o.cmd, "unexpected argument '%s'", o.arg[0]);
+	if (o.nargs) {
+		vk_usage_error(o.cmd, "unexpected argument '%s'", o.arg[0]);
+		return VT_EXIT_USAGE;
+	}
 	status = VK_EXIT_OK;
-	for_each_api(a) {
-		for (size_t t = first; find_api(a->name) && t <= last; t++) {
-			int s = run_child(&o, a->name, types[t]);
+	for (size_t i = 0; nth_api(i); i++) {
+		for (size_t t = first; t <= last; t++) {
+			int s = run_child(&o, nth_api(i), types[t]);
 
 			runs++;
 			skips += s == VK_EXIT_SKIP;
@@ -362,7 +442,7 @@ int vk_vdsotest_bench(int argc, char **argv)
 
 int vk_vdsotest_compat(int argc, char **argv)
 {
-	struct vt o = { .cmd = "vdsokit" };
+	struct vt o = { .cmd = "vdsokit", .argv0 = "vdsokit" };
 	char bad[160];
 
 	if (parse(argc, argv, &o, bad, sizeof(bad)) || o.help || o.version ||

@@ -4,6 +4,7 @@
 
 #include "report/bench.h"
 #include "report/json.h"
+#include "report/report.h"
 
 int vk_bench_format_parse(const char *name)
 {
@@ -234,6 +235,17 @@ static void ktap(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
+/* vdsotest's -v line of one API's calls per path. */
+static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
+{
+	unsigned long long calls[VK_NPATHS] = { 0 };
+
+	for (size_t k = 0; k < n; k++)
+		calls[r[k].path] += r[k].calls;
+	fprintf(f, "%s: syscalls = %llu, vdso calls = %llu, libc calls = %llu\n", r[0].api,
+		calls[VK_PATH_SYSCALL], calls[VK_PATH_VDSO], calls[VK_PATH_LIBC]);
+}
+
 /*
  * vdsotest's own lines, which LKFT and MMTests parse: syscall, libc and
  * vdso, whole nanoseconds. Where vdsotest said "not tested", SKIP, so
@@ -250,6 +262,8 @@ static void vdsotest(FILE *f, const struct vk_bench_report *rep)
 	for (size_t i = 0; i < rep->n; i = end) {
 		for (end = i; end < rep->n && !strcmp(rep->r[end].api, rep->r[i].api); end++)
 			;
+		if (vk_report_vdsotest_counts())
+			counts(f, rep->r + i, end - i);
 		for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
 			for (size_t k = i; k < end; k++) {
 				const struct vk_bench_result *r = &rep->r[k];

@@ -38,6 +38,11 @@ void vk_report_ktap(FILE *f, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
 /* vdsotest's "DESCRIPTION<pad> OK|FAIL|SKIP" lines; r->legacy's first. */
 void vk_report_vdsotest(FILE *f, const struct vk_report *r);
+/* Under vdsotest's names, its -v: 1 prints the result lines and bench's
+ * call counts, 0, as vdsotest without -v, only failures' reasons and
+ * their count. Unset, the result lines print and the counts do not. */
+void vk_report_vdsotest_verbose(int on);
+int vk_report_vdsotest_counts(void);
 /* Print r in format: KTAP, JSON, vdsotest's, or text by the command's own text reporter. */
 void vk_report_results(FILE *f, int format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *));

@@ -5,12 +5,26 @@
  * own cases keep its descriptions, "passing NULL to clock_gettime (VDSO)";
  * vdsokit's are "API COMMAND CHECK (PATH)", which the farms' parsing
  * turns into a name unique to that result. Why a check failed goes to
- * stderr, as vdsotest's failures do.
+ * stderr, as vdsotest's failures do. vdsotest prints its result lines
+ * only when -v or -g asks; vdsokit's own --format vdsotest always does.
  */
 #include <string.h>
 
 #include "report/report.h"
 #include "report/safe.h"
+
+/* -1: vdsokit's own --format vdsotest, every result line; else vdsotest's -v. */
+static int verbose = -1;
+
+void vk_report_vdsotest_verbose(int on)
+{
+	verbose = on;
+}
+
+int vk_report_vdsotest_counts(void)
+{
+	return verbose == 1;
+}
 
 static const char *word(enum vk_status s)
 {
@@ -47,7 +61,8 @@ static void legacy(FILE *f, const struct vk_results *rs)
 
 		snprintf(desc, sizeof(desc), "%s (%s)", x->check,
 			 x->path == VK_PATH_SYSCALL ? "syscall" : "VDSO");
-		fprintf(f, "%-70s %s\n", desc, word(x->status));
+		if (verbose)
+			fprintf(f, "%-70s %s\n", desc, word(x->status));
 		why(f, desc, x);
 	}
 }
@@ -65,7 +80,8 @@ void vk_report_vdsotest(FILE *f, const struct vk_report *r)
 		clean(check, sizeof(check), x->check);
 		snprintf(desc, sizeof(desc), "%s %s %s (%s)", x->api, r->command, check,
 			 vk_path_name(x->path));
-		fprintf(f, "%-70s %s\n", desc, word(x->status));
+		if (verbose)
+			fprintf(f, "%-70s %s\n", desc, word(x->status));
 		why(f, desc, x);
 	}
 	if (fails && first->n)

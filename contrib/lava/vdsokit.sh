@@ -36,11 +36,24 @@ RESULT_FILE="$OUTPUT/result.txt"
 # KTAP v1 on stdin to result lines: "ok|not ok N DESCRIPTION [# DIRECTIVE]",
 # a SKIP directive a skip; a subtest is a KTAP block indented by two
 # spaces more than its parent's result line, which follows it. Names keep
-# only [A-Za-z0-9_.-]; a repeated name gets _dupN, as the kselftest
-# parser's do.
+# only [A-Za-z0-9_.-]: a run of spaces and punctuation becomes "-", and a
+# sign that tells two descriptions apart becomes its word ("size+1" is
+# size-plus-1, "size-1" size-1), so that distinct descriptions get
+# distinct names whatever their order; only a description repeated under
+# the same parent gets _dupN, as the kselftest parser's do.
 ktap_results() {
 	awk '
 	function clean(s) {
+		gsub(/\+/, " plus ", s)
+		gsub(/</, " lt ", s)
+		gsub(/>/, " gt ", s)
+		gsub(/=/, " eq ", s)
+		gsub(/%/, " pct ", s)
+		gsub(/\*/, " star ", s)
+		gsub(/&/, " and ", s)
+		gsub(/\|/, " or ", s)
+		gsub(/!/, " not ", s)
+		gsub(/~/, " tilde ", s)
 		gsub(/[^A-Za-z0-9_.-]+/, "-", s)
 		gsub(/^-+|-+$/, "", s)
 		return s

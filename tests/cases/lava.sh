@@ -67,6 +67,19 @@ check "abi's KTAP becomes result lines" results "$TMP/abi.ktap"
 check "in the grammar, one per result" \
 	test "$(grammar "$TMP/res" && wc -l <"$TMP/res")" = "$(top "$TMP/abi.ktap")"
 
+# Distinct descriptions get distinct names by construction, not a _dupN
+# that depends on which came first: a sign is spelled out.
+"$VK" abi --format ktap getrandom >"$TMP/abi.ktap"
+check "getrandom's abi KTAP becomes result lines" results "$TMP/abi.ktap"
+check "in the grammar, one per result, none a _dupN" \
+	test "$(grammar "$TMP/res" && grep -vc _dup "$TMP/res")" = "$(top "$TMP/abi.ktap")"
+contains "state_len:size+1 is size-plus-1" "$TMP/res" '^getrandom-vdso-state_len-size-plus-1 pass$'
+contains "state_len:size-1 is size-1" "$TMP/res" '^getrandom-vdso-state_len-size-1 pass$'
+printf 'KTAP version 1\n1..3\nok 1 a+1\nok 2 a-1\nnot ok 3 a <= b%%\n' >"$TMP/signs.ktap"
+check "signs become words" results "$TMP/signs.ktap"
+check "each its own name" \
+	test "$(cat "$TMP/res")" = "$(printf 'a-plus-1 pass\na-1 pass\na-lt-eq-b-pct fail')"
+
 # KTAP v1 nesting, as 'vdsokit all --format ktap' and kselftest print it.
 cat >"$TMP/nested.ktap" <<'EOF'
 KTAP version 1

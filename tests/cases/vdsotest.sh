@@ -6,6 +6,7 @@ B="$TMP/bin"
 mkdir -p "$B"
 for l in vdsotest vdsotest-all vdsotest-bench; do ln -s "$VK" "$B/$l"; done
 impl="$O/tests/impl"
+REF="$TOP/tests/vdsotest-ref"
 
 # Linaro test-definitions' automated/linux/vdsotest/vdsotest.sh, which
 # LKFT, tuxrun and lava-test-plans run, parses the output (stdout and
@@ -45,25 +46,38 @@ contains "prints a result line" "$TMP/out" "^$api verify ordered \\(vdso\\) +OK\
 expect_status 0 "vdsotest API bench --duration=0.02 -gv" "$B/vdsotest" $api bench --duration=0.02 -gv
 expect_status 0 "vdsotest -d0.02 -f 3 API bench" "$B/vdsotest" -d0.02 -f 3 $api bench
 expect_status 0 "vdsotest -- API abi" "$B/vdsotest" -- $api abi
+check "prints nothing without -v, as vdsotest" test ! -s "$TMP/out"
+# vdsotest-ref: what the real vdsotest printed (tests/vdsotest-ref/README.md).
 expect_status 0 "vdsotest list-test-types" "$B/vdsotest" list-test-types
-check "is three words, one a line" test "$(cat "$TMP/out")" = "$(printf 'verify\nbench\nabi')"
+check "is vdsotest's, byte for byte" cmp "$TMP/out" "$REF/list-test-types.out"
 expect_status 0 "vdsokit list-test-types, too" "$VK" list-test-types
 for h in vdsotest vdsotest-all vdsotest-bench; do
 	expect_status 0 "$h --help" "$B/$h" --help
 	check "has no word a farm would take for a result" test "$(grep -cE 'OK|FAIL|SKIP|nsec/call' "$TMP/out")" = 0
 done
 expect_status 0 "vdsotest list-apis" "$B/vdsotest" list-apis
-"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' >"$TMP/table"
-check "is the API table's names, one a line" cmp "$TMP/out" "$TMP/table"
+check "starts with vdsotest's, byte for byte" \
+	cmp "$REF/list-apis.out" <(head -n "$(wc -l <"$REF/list-apis.out")" "$TMP/out")
+"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\t\1/' >"$TMP/table"
+check "then the API table's others, tab-indented, each once" \
+	cmp <(sort "$TMP/out") <(sort "$TMP/table")
 expect_status 0 "vdsokit \"-d 0.1\" API verify: vdsotest's line through vdsokit" "$VK" "-d 0.1" $api verify
-for bad in "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" "--bogus $api abi" "-d" "$api" \
-	   "nope abi" "$api frob" "$api abi extra" "list-apis extra" "--debug=1 $api abi"; do
+for bad in "" "--bogus" "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" "--bogus $api abi" \
+	   "-d" "$api" "$api abi extra" "list-apis extra" "--debug=1 $api abi"; do
 	# shellcheck disable=SC2086
-	expect_status 2 "vdsotest $bad is a usage error" "$B/vdsotest" $bad
+	expect_status "$(cat "$REF/no-arguments.status")" "vdsotest $bad is a usage error, as vdsotest's" \
+		"$B/vdsotest" $bad
 	contains "saying why" "$TMP/err" "^vdsotest: .+"
 done
-expect_status 2 "vdsotest-all takes no argument" "$B/vdsotest-all" $api
-expect_status 2 "vdsotest-all refuses -d 0 once, up front" "$B/vdsotest-all" -d 0
+# On PATH, as the record was made, so that argv[0] is the bare name.
+for c in unknown-api:"nope abi" unknown-test-type:"$api frob"; do
+	# shellcheck disable=SC2086
+	expect_status "$(cat "$REF/${c%%:*}.status")" "vdsotest ${c#*:}: vdsotest's status" \
+		env PATH="$B:$PATH" vdsotest ${c#*:}
+	check "and its message" cmp "$TMP/err" "$REF/${c%%:*}.err"
+done
+expect_status 64 "vdsotest-all takes no argument" "$B/vdsotest-all" $api
+expect_status 64 "vdsotest-all refuses -d 0 once, up front" "$B/vdsotest-all" -d 0
 check "with one message" test "$(grep -c . "$TMP/err")" = 2
 
 # vdsotest's abi lines, byte for byte: description, padded to 70, outcome.
@@ -94,22 +108,35 @@ descs=()
 for a in "${kinds[@]}"; do for b in "${kinds[@]}"; do for p in syscall VDSO; do
 	descs+=("gettimeofday($a, $b) ($p)")
 done; done; done
-expect_status 0 "vdsotest gettimeofday abi" "$B/vdsotest" gettimeofday abi
+expect_status 0 "vdsotest gettimeofday abi" "$B/vdsotest" gettimeofday abi -v
 check "has vdsotest's 50 gettimeofday descriptions" same_descriptions "$TMP/out" "${descs[@]}"
 descs=()
 for a in "${kinds[@]}"; do for b in "${kinds[@]}"; do for c in "${kinds[@]}"; do for p in syscall VDSO; do
 	descs+=("getcpu($a, $b, $c) ($p)")
 done; done; done; done
-expect_status 0 "vdsotest getcpu abi" "$B/vdsotest" getcpu abi
+expect_status 0 "vdsotest getcpu abi" "$B/vdsotest" getcpu abi -v
 check "has vdsotest's 250 getcpu descriptions" same_descriptions "$TMP/out" "${descs[@]}"
 farm_results "$TMP/out" >"$TMP/res"
 contains "which the farm names as vdsotest's were" "$TMP/res" '^getcpu-page-PROT_NONE-NULL-valid-syscall pass$'
 
+# Every API's abi -g -v: vdsotest's lines byte for byte and in its order
+# (getcpu's and gettimeofday's alternate syscall and VDSO), then vdsokit's.
+for f in "$REF"/abi-*.out; do
+	a=${f##*/abi-}
+	a=${a%.out}
+	expect_status "$(cat "${f%.out}.status")" "vdsotest $a abi -g -v: vdsotest's status" \
+		"$B/vdsotest" "$a" abi -g -v
+	check "starts with vdsotest's lines, byte for byte" \
+		cmp "$f" <(head -n "$(wc -l <"$f")" "$TMP/out")
+	check "the rest are vdsokit's own abi results" \
+		test "$(tail -n +"$(($(wc -l <"$f") + 1))" "$TMP/out" | grep -cvE "^$a abi [^ ].* (OK|SKIP)\$")" = 0
+done
+
 # Stable names: two runs give the same ones (their outcomes may differ: a
 # check that could not look closely enough in one run is a SKIP there).
 for t in verify abi; do
-	"$B/vdsotest" -d 0.05 $api $t >"$TMP/a" 2>&1
-	"$B/vdsotest" -d 0.05 $api $t >"$TMP/b" 2>&1
+	"$B/vdsotest" -d 0.05 $api $t -v >"$TMP/a" 2>&1
+	"$B/vdsotest" -d 0.05 $api $t -v >"$TMP/b" 2>&1
 	check "two runs of $api $t give the same result names" \
 		cmp <(farm_results "$TMP/a" | cut -d' ' -f1 | sort) <(farm_results "$TMP/b" | cut -d' ' -f1 | sort)
 done
@@ -138,6 +165,19 @@ check "named API-path, whole nanoseconds per call" \
 	test "$(grep -cvE '^[a-z0-9-]+-(syscall|libc|vdso) pass [0-9]+ nsec/call$' "$TMP/met")" = 0
 check "each name once" test "$(cut -d' ' -f1 "$TMP/met" | sort | uniq -d | grep -c .)" = 0
 contains "as vdsotest's were" "$TMP/met" '^clock-gettime-monotonic-vdso pass [0-9]+ nsec/call$'
+# vdsotest's set of result and nsec/call lines, numbers masked, is in vdsokit's.
+sed -E 's/[0-9]+/N/g' "$TMP/all" | LC_ALL=C sort -u >"$TMP/all.lines"
+check "every result, nsec/call and call count line of vdsotest-all's record is there" \
+	test "$(grep -E ' OK$|nsec/call$|calls = N$' "$REF/all.lines" | LC_ALL=C comm -23 - "$TMP/all.lines" |
+		grep -c .)" = 0
+# Under Linaro's parsing, the drop-in's run differs from vdsotest's only by
+# the names it adds: every name of vdsotest's is there, with its result,
+# so a failure only vdsokit reports is under a name of its own.
+farm_results "$REF/all.lines" | LC_ALL=C sort -u >"$TMP/ref.res"
+check "every result name of vdsotest's parsed run is there, with its result" \
+	test "$(LC_ALL=C sort -u "$TMP/res" | LC_ALL=C comm -13 - "$TMP/ref.res" | grep -c .)" = 0
+check "and every measurement name" test "$(farm_metrics "$REF/all.lines" | cut -d' ' -f1 | LC_ALL=C sort -u |
+	LC_ALL=C comm -13 <(cut -d' ' -f1 "$TMP/met" | LC_ALL=C sort -u) - | grep -c .)" = 0
 
 # On i386: the time64 APIs too, and a run with nothing to run (the
 # kernel's vDSO lacks clock_getres_time64 before Linux 7.0) is no failure.
@@ -186,7 +226,7 @@ check "the reasons on stderr are no results" only_results "$TMP/both"
 check "and nothing else of the bug's" test "$(grep ' fail$' "$TMP/res" | grep -cv -- '-impl fail$')" = 0
 expect_status 0 "the correct passthrough.so passes the same cases" \
 	"$B/vdsotest" gettimeofday abi -I "$impl/passthrough.so"
-"$B/vdsotest" -d 0.2 $api verify -I "$impl/bug-mono-stepback.so" >"$TMP/both" 2>&1
+"$B/vdsotest" -d 0.6 $api verify -v -I "$impl/bug-mono-stepback.so" >"$TMP/both" 2>&1
 farm_results "$TMP/both" >"$TMP/res"
 contains "a clock that steps back is a verify fail" "$TMP/res" "^$api-verify-monotonic-impl fail\$"
 check "and its reasons are no results" only_results "$TMP/both"
@@ -195,7 +235,7 @@ contains "bench measures the impl path too" "$TMP/both" "^$api:    impl: [0-9]+ 
 farm_metrics "$TMP/both" >"$TMP/met"
 contains "which the farm records as a measurement" "$TMP/met" "^$api-impl pass [0-9]+ nsec/call\$"
 
-last_api=$("$B/vdsotest" list-apis | tail -n 1)
+last_api=$("$B/vdsotest" list-apis | tail -n 1 | tr -d "\t")
 "$B/vdsotest" "$last_api" abi -I "$impl/abi-wrong-errno.so" >/dev/null 2>&1
 last=$?
 expect_status 1 "vdsotest-all with the planted bug exits 1" \

@@ -89,11 +89,12 @@ as() {
 	local prog=$1 f status bin=$VK
 	shift
 	[ -n "$name" ] || return 0
-	[ "$prog" = vdsokit ] || bin=$work/bin/$prog
+	# vdsotest's names from PATH: their messages carry argv[0] as typed.
+	[ "$prog" = vdsokit ] || bin=$prog
 	files "$cwd"
 	[ ${#found[@]} = 0 ] || rm -rf "${found[@]}"
 	echo "\$ $prog $*" >>"$out"
-	(cd "$cwd" && exec "$bin" "$@" </dev/null >>"$out" 2>"$out.stderr")
+	(cd "$cwd" && PATH="$work/bin:$PATH" exec "$bin" "$@" </dev/null >>"$out" 2>"$out.stderr")
 	status=$?
 	{
 		[ -s "$out.stderr" ] && echo "[stderr]" && put "$out.stderr"
