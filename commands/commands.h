@@ -60,8 +60,6 @@ int vk_usage_error(const char *cmd, const char *fmt, ...)
 /* The same for option handling: returns VK_OPT_BAD. */
 enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Print a usage error for an option getopt_long() rejected; returns 2. */
-int vk_bad_option(const char *cmd);
 /* Open FILE, or the live vDSO when it is NULL; print why not. */
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 struct vk_bench_result;

@@ -42,13 +42,6 @@ enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
 	return VK_OPT_BAD;
 }
 
-int vk_bad_option(const char *cmd)
-{
-	/* getopt_long() has already said what was wrong. */
-	fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
-	return VK_EXIT_USAGE;
-}
-
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
 {
 	int err = path ? vk_image_open_file(im, path) : vk_image_open_live(im);

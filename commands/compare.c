@@ -564,12 +564,13 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c, i
 		       .hi = MAX_COPIES, .given = &measuring),
 		VK_OPT_HELP_ROW,
 	};
+	struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r;
+
 	/* The files in order, so that those before --vs are told from those after. */
-	const struct vk_options opts = {
-		.head = head, .tail = tail, .opt = opt, .n = sizeof(opt) / sizeof(opt[0]),
-		.operand = add_arg, .operand_dest = c,
-	};
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	opts.operand = add_arg;
+	opts.operand_dest = c;
+	r = vk_options_parse(argv[0], &opts, argc, argv);
 
 	c->copies = copies;
 	while (r == VK_OPT_OK && optind < argc)	/* after "--" */

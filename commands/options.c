@@ -188,7 +188,8 @@ enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o,
 		if (c == 1) {
 			res = o->operand(cmd, optarg, o->operand_dest);
 		} else if (!r) {
-			vk_bad_option(cmd);
+			/* getopt_long() has said what was wrong. */
+			fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
 			res = VK_OPT_BAD;
 		} else {
 			res = take(cmd, o, r, optarg);

@@ -67,9 +67,12 @@ struct vk_options {
  * designated fields (.lo, .hi, .call, ...). */
 #define VK_OPT(l, n, t, a, h, d, ...)                                           \
 	{ .letter = l, .name = n, .type = t, .arg = a, .help = h, .dest = d, __VA_ARGS__ }
-/* A command's struct vk_options from its rows, an array. */
+/* A command's struct vk_options from its rows, an array of at most
+ * VK_MAX_OPTIONS (else it does not compile). */
+#define VK_NROWS(rows) (sizeof(rows) / sizeof((rows)[0]))
 #define VK_OPTIONS(h, t, rows)                                                  \
-	{ .head = h, .tail = t, .opt = rows, .n = sizeof(rows) / sizeof((rows)[0]) }
+	{ .head = h, .tail = t, .opt = rows,                                    \
+	  .n = VK_NROWS(rows) + 0 * sizeof(char[VK_NROWS(rows) <= VK_MAX_OPTIONS ? 1 : -1]) }
 
 /* Rows every command shares. */
 #define VK_OPT_HELP_ROW VK_OPT('h', "help", VK_OPT_PRINT_HELP, NULL, "show this help", NULL)

@@ -267,12 +267,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       &o->dry_run),
 		VK_OPT_HELP_ROW,
 	};
-	/* What follows the first operand is the guest's. */
-	const struct vk_options opts = {
-		.head = head, .tail = tail, .opt = opt, .n = sizeof(opt) / sizeof(opt[0]),
-		.stop = 1,
-	};
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r;
+
+	opts.stop = 1;	/* what follows the first operand is the guest's */
+	r = vk_options_parse(argv[0], &opts, argc, argv);
 
 	o->setup.smp = smp;
 	o->setup.memory = memory;
