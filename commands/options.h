@@ -16,7 +16,7 @@
 /* What handling options decided: go on, or exit (with vk_opt_exit()). */
 enum vk_opt_result {
 	VK_OPT_OK,	/* parsed: go on */
-	VK_OPT_HELP,	/* --help was printed: exit 0 */
+	VK_OPT_HELP,	/* --help (or --version) was printed: exit 0 */
 	VK_OPT_BAD,	/* a usage error was printed: exit 2 */
 };
 
