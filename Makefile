@@ -1,6 +1,7 @@
 # vdsokit: test and benchmark the Linux vDSO. 'make help' lists the targets.
 
-VERSION := 0.1.0
+# The version's one place is debian/changelog's first line.
+VERSION := $(shell awk -F'[()]' 'NR == 1 { print $$2 }' debian/changelog)
 
 # Build knobs: O=DIR, CROSS_COMPILE=prefix-, STATIC=1, SANITIZE=1, V=1.
 # A sanitized build gets its own directory, so the two never mix objects.
@@ -26,6 +27,8 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
 	-Wstrict-prototypes -Wpointer-arith -Wundef
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -pthread $(WARNINGS) -D_GNU_SOURCE -DVK_VERSION='"$(VERSION)"'
+# Every #include "..." names its file from the top: "core/call/call.h".
+override CFLAGS += -iquote .
 # A static binary has no dlopen(), so --impl is compiled out of it.
 ifeq ($(STATIC),1)
 override LDFLAGS += -static
@@ -51,7 +54,7 @@ QUIET_AR = @echo '  AR      $@';
 QUIET_LINK = @echo '  LINK    $@';
 endif
 
-CORE_SRCS := $(wildcard core/*.c)
+CORE_SRCS := $(wildcard core/*/*.c)
 TOOL_SRCS := main.c $(wildcard commands/*.c) $(wildcard report/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
@@ -63,7 +66,10 @@ all: $(BIN)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# --version is debian/changelog's.
+$(O)/main.o: debian/changelog
 
 $(LIB): $(CORE_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
@@ -100,19 +106,34 @@ cross:
 	+$(foreach a,$(filter $(CROSS_ARCHES),$(ARCH)),$(MAKE) O=$(O)/cross/$(a) \
 		CROSS_COMPILE=$(CROSS_$(a)) STATIC=1 $(O)/cross/$(a)/vdsokit &&) true
 
+# A release: a static vdsokit per architecture (musl's for x86_64 where
+# it is smaller), the vdsotest links, the man page and SHA256SUMS.
+.PHONY: dist
+dist: cross
+	+$(if $(shell command -v musl-gcc),$(MAKE) O=$(O)/musl CC=musl-gcc STATIC=1 $(O)/musl/vdsokit)
+	scripts/dist.sh $(VERSION) $(O) $(filter $(CROSS_ARCHES),$(ARCH))
+
 # vdsotest's programs are links to vdsokit, which is them by argv[0]: test
 # farms look for $(PREFIX)/bin/vdsotest and vdsotest-all.
 VDSOTEST_LINKS := vdsotest vdsotest-all vdsotest-bench
 
-install: $(BIN)
+# The man page says which version it describes.
+$(O)/vdsokit.1: doc/vdsokit.1 debian/changelog
+	@mkdir -p $(dir $@)
+	sed '1s/"vdsokit [^"]*"/"vdsokit $(VERSION)"/' $< >$@
+
+install: $(BIN) $(O)/vdsokit.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/vdsokit
-	for l in $(VDSOTEST_LINKS); do ln -sf vdsokit $(DESTDIR)$(BINDIR)/$$l || exit 1; done
-	install -m 644 doc/vdsokit.1 $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+	install -m 644 $(O)/vdsokit.1 $(DESTDIR)$(MANDIR)/man1/vdsokit.1
+	for l in $(VDSOTEST_LINKS); do \
+		ln -sf vdsokit $(DESTDIR)$(BINDIR)/$$l && \
+		ln -sf vdsokit.1 $(DESTDIR)$(MANDIR)/man1/$$l.1 || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vdsokit $(VDSOTEST_LINKS:%=$(DESTDIR)$(BINDIR)/%) \
-		$(DESTDIR)$(MANDIR)/man1/vdsokit.1
+		$(DESTDIR)$(MANDIR)/man1/vdsokit.1 $(VDSOTEST_LINKS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
 
 clean:
 	rm -rf $(O)
@@ -126,6 +147,7 @@ help:
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
 	@echo '                 (VDSOKIT_SOAK_LOAD=1: under CPU hogs and a starved vm relay, plus 20 relay boots)'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
+	@echo '  dist           a release tarball: a static vdsokit per arch, man page, SHA256SUMS'
 	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'

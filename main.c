@@ -10,9 +10,17 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
-#include "core/children.h"
+#include "core/base/children.h"
+#include "core/base/sysinfo.h"
 
 const char vk_version[] = VK_VERSION;
+
+/* --version says which build this is: a release has one per arch. */
+#ifdef VK_STATIC
+#define STATIC_NOTE ", static"
+#else
+#define STATIC_NOTE ""
+#endif
 
 static const struct vk_cmd commands[] = {
 	{ "abi", cmd_abi, "hostile arguments on every path, outcomes against the syscall's" },
@@ -115,7 +123,7 @@ int main(int argc, char **argv)
 		return finish(VK_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("vdsokit %s\n", vk_version);
+		printf("vdsokit %s\nbuild: %s%s\n", vk_version, vk_build_abi(), STATIC_NOTE);
 		return finish(VK_EXIT_OK);
 	}
 	/* "vdsokit help CMD" is "vdsokit CMD --help". */

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/abi.h"
-#include "../core/targets.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/abi/abi.h"
+#include "core/call/targets.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"

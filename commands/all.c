@@ -4,13 +4,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/findings.h"
-#include "../core/isolate.h"
-#include "../core/stress.h"
-#include "../report/bench.h"
-#include "../report/report.h"
-#include "../report/summary.h"
-#include "commands.h"
+#include "core/result/findings.h"
+#include "core/base/isolate.h"
+#include "core/stress/stress.h"
+#include "report/bench.h"
+#include "report/report.h"
+#include "report/summary.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"

@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/stats.h"
-#include "../core/sysinfo.h"
-#include "../core/targets.h"
-#include "../report/bench.h"
-#include "bench_cmd.h"
+#include "core/bench/stats.h"
+#include "core/base/sysinfo.h"
+#include "core/call/targets.h"
+#include "report/bench.h"
+#include "commands/bench_cmd.h"
 
 static const char head[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"

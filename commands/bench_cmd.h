@@ -9,8 +9,8 @@
 #ifndef VK_BENCH_CMD_H
 #define VK_BENCH_CMD_H
 
-#include "../core/bench.h"
-#include "commands.h"
+#include "core/bench/bench.h"
+#include "commands/commands.h"
 
 #define VK_BENCH_DEFAULT_PROCESSES 10
 

@@ -23,9 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/children.h"
-#include "../core/stats.h"
-#include "bench_cmd.h"
+#include "core/base/children.h"
+#include "core/bench/stats.h"
+#include "commands/bench_cmd.h"
 
 #define MAX_ARGS (24 + VK_BENCH_MAX_CASES)
 

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "../core/image.h"
-#include "../core/result.h"
-#include "options.h"
+#include "core/image/image.h"
+#include "core/result/result.h"
+#include "commands/options.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/targets.h"
-#include "../report/bench.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/call/targets.h"
+#include "report/bench.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static void usage_error(const char *cmd, const char *fmt, va_list ap)
 {

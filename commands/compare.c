@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/bench.h"
-#include "../core/compare.h"
-#include "../core/isolate.h"
-#include "../core/stats.h"
-#include "compare_cmd.h"
+#include "core/bench/bench.h"
+#include "core/bench/compare.h"
+#include "core/base/isolate.h"
+#include "core/bench/stats.h"
+#include "commands/compare_cmd.h"
 #define MAX_COPIES 32
 #define DEFAULT_COPIES 24
 

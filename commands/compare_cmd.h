@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "../core/compare.h"
-#include "../report/compare.h"
-#include "commands.h"
+#include "core/bench/compare.h"
+#include "report/compare.h"
+#include "commands/commands.h"
 
 #define VK_COMPARE_MAX_RUNS 64	/* files a side */
 

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/json_read.h"
-#include "../core/stats.h"
-#include "../report/bench.h"
-#include "../report/safe.h"
-#include "compare_cmd.h"
+#include "core/base/json_read.h"
+#include "core/bench/stats.h"
+#include "report/bench.h"
+#include "report/safe.h"
+#include "commands/compare_cmd.h"
 
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
 /*

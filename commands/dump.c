@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit dump FILE\n\n"

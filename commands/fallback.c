@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/fallback.h"
-#include "../core/targets.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/fallback/fallback.h"
+#include "core/call/targets.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit fallback [OPTIONS] [API...]\n\n"

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/fallback.h"
-#include "../report/info.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/fallback/fallback.h"
+#include "report/info.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 #define NT_GNU_BUILD_ID_TYPE 3
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../report/apis.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "report/apis.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit list-apis [--image FILE] [--format text|json]\n\n"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "commands/commands.h"
 
 /* Rows wider than this do not push every help line's text to the right. */
 #define MAX_COLUMN 26

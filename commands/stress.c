@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/api.h"
-#include "../core/image.h"
-#include "../core/stress.h"
-#include "../report/stress.h"
-#include "commands.h"
+#include "core/base/api.h"
+#include "core/image/image.h"
+#include "core/stress/stress.h"
+#include "report/stress.h"
+#include "commands/commands.h"
 
 /* A number macro as a string, for --help. */
 #define STR_(x) #x

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/timens.h"
-#include "../core/verify.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/timens/timens.h"
+#include "core/verify/verify.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"

@@ -21,9 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/api.h"
-#include "../core/children.h"
-#include "commands.h"
+#include "core/base/api.h"
+#include "core/base/children.h"
+#include "commands/commands.h"
 
 static const char usage[] =
 	"Usage: vdsotest [OPTIONS] API TEST-TYPE\n"

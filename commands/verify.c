@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/verify.h"
-#include "../report/report.h"
-#include "commands.h"
+#include "core/verify/verify.h"
+#include "report/report.h"
+#include "commands/commands.h"
 
 static const char head[] =
 	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"

@@ -3,7 +3,7 @@
  * vdsokit vm: boot a kernel under qemu with an initramfs whose /init is a
  * static vdsokit, run one vdsokit command in it, relay that command's
  * stdout and stderr as they come, and exit with its status; or, with two
- * kernels, compare them (commands/vm_ab.c). The booting is core/vm_boot.c,
+ * kernels, compare them (commands/vm_ab.c). The booting is core/vm/vm_boot.c,
  * the guest's side commands/vm_init.c.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "vm_cmd.h"
+#include "commands/commands.h"
+#include "commands/vm_cmd.h"
 
 static const char head[] =
 	"Usage: vdsokit vm --kernel IMAGE [options] [-- COMMAND [ARGS...] [-- COMMAND ...]]\n"

@@ -16,14 +16,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/children.h"
-#include "../core/json_read.h"
-#include "../core/stats.h"
-#include "../report/bench.h"
-#include "../report/json.h"
-#include "../report/vm_ab.h"
-#include "commands.h"
-#include "vm_cmd.h"
+#include "core/base/children.h"
+#include "core/base/json_read.h"
+#include "core/bench/stats.h"
+#include "report/bench.h"
+#include "report/json.h"
+#include "report/vm_ab.h"
+#include "commands/commands.h"
+#include "commands/vm_cmd.h"
 
 #define MAX_WORDS 96
 #define MAX_DIFFS 256

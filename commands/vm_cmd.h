@@ -3,7 +3,7 @@
 #ifndef VK_VM_CMD_H
 #define VK_VM_CMD_H
 
-#include "../core/vm.h"
+#include "core/vm/vm.h"
 
 enum { VK_ACCEL_AUTO, VK_ACCEL_KVM, VK_ACCEL_TCG };
 /* Statuses of a guest that gave no result, or not all of it: timed out,

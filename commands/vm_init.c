@@ -6,7 +6,7 @@
  * NUL-terminated: first each command's timeout in seconds, 0 for none,
  * then the commands with an empty word between two) and frames their
  * stdout and stderr on the console in numbered frames, each command's
- * closed with its status, length and checksum (core/vm_frame.c), so the
+ * closed with its status, length and checksum (core/vm/vm_frame.c), so the
  * host can tell them from the kernel's own messages on the same console
  * and find whatever the line lost. Then it powers the machine off, which
  * ends qemu.
@@ -25,9 +25,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "../core/isolate.h"
-#include "../core/vm.h"
-#include "commands.h"
+#include "core/base/isolate.h"
+#include "core/vm/vm.h"
+#include "commands/commands.h"
 
 #define MAX_ARGS 64
 /* syslog(2)'s SYSLOG_ACTION_CONSOLE_LEVEL, which libc does not name. */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "vm_cmd.h"
+#include "commands/commands.h"
+#include "commands/vm_cmd.h"
 
 static int no_result(const char *cmd, const struct vk_vm_result *r, double timeout,
 		     const char *log)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "apis.h"
-#include "json.h"
-#include "safe.h"
+#include "report/apis.h"
+#include "report/json.h"
+#include "report/safe.h"
 
 static const char *status(const struct vk_api_list *l, const struct vk_api_row *r)
 {

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../core/image.h"
+#include "core/image/image.h"
 
 struct vk_api_row {
 	const struct vk_api *api;

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench.h"
-#include "json.h"
+#include "report/bench.h"
+#include "report/json.h"
 
 int vk_bench_format_parse(const char *name)
 {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <sys/utsname.h>
 
-#include "../core/bench.h"
-#include "../core/envcheck.h"
+#include "core/bench/bench.h"
+#include "core/bench/envcheck.h"
 
 #define VK_BENCH_SCHEMA "vdsokit-bench/1"
 

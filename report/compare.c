@@ -2,9 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare.h"
-#include "json.h"
-#include "safe.h"
+#include "report/compare.h"
+#include "report/json.h"
+#include "report/safe.h"
 
 static const char *pct(char *buf, size_t size, double x)
 {

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../core/compare.h"
+#include "core/bench/compare.h"
 
 enum vk_compare_format { VK_CMP_TEXT, VK_CMP_JSON, VK_CMP_MARKDOWN };
 

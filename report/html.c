@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare.h"
-#include "summary.h"
+#include "report/compare.h"
+#include "report/summary.h"
 
 #define LABEL_W 300		/* room for "clock-gettime-monotonic-coarse syscall" */
 #define PLOT_W 560

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "../core/image.h"
-#include "../core/sysinfo.h"
+#include "core/image/image.h"
+#include "core/base/sysinfo.h"
 
 struct vk_info_func {
 	enum vk_func id;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <stdint.h>
 
-#include "info.h"
-#include "json.h"
+#include "report/info.h"
+#include "report/json.h"
 
 static void json_system(struct vk_json *j, const struct vk_info *in)
 {

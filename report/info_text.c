@@ -2,8 +2,8 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "info.h"
-#include "safe.h"
+#include "report/info.h"
+#include "report/safe.h"
 
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
 
-#include "json.h"
-#include "safe.h"
+#include "report/json.h"
+#include "report/safe.h"
 
 void vk_json_init(struct vk_json *j, FILE *f)
 {

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "../core/result.h"
+#include "core/result/result.h"
 
 /* VK_FMT_NONE prints nothing: `all` keeps the results for its own report. */
 enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST, VK_FMT_NONE };

@@ -2,9 +2,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "json.h"
-#include "report.h"
-#include "safe.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "report/safe.h"
 
 int vk_format_parse(const char *name)
 {

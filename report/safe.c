@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/json_read.h"
-#include "safe.h"
+#include "core/base/json_read.h"
+#include "report/safe.h"
 
 #define RING 8	/* buffers: more than any one printf() of a reporter takes */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "json.h"
-#include "stress.h"
+#include "report/json.h"
+#include "report/stress.h"
 
 static void found(FILE *f, const char *prefix, const struct vk_stress_end *e)
 {

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "../core/stress.h"
-#include "report.h"
+#include "core/stress/stress.h"
+#include "report/report.h"
 
 void vk_report_stress(FILE *f, int format, const struct vk_report *r,
 		      const struct vk_stress_end *end);

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "safe.h"
-#include "summary.h"
+#include "report/report.h"
+#include "report/safe.h"
+#include "report/summary.h"
 
 static const char *result_name(int status)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The report of `vdsokit all`: a verdict that fits on one screen. The
- * command gathers and groups (commands/all.c, core/findings.c); these
+ * command gathers and groups (commands/all.c, core/result/findings.c); these
  * reporters print what it gathered and compute nothing.
  */
 #ifndef VK_REPORT_SUMMARY_H
@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "../core/findings.h"
-#include "bench.h"
-#include "info.h"
+#include "core/result/findings.h"
+#include "report/bench.h"
+#include "report/info.h"
 
 #define VK_SUMMARY_STEPS 8
 #define VK_HEADLINES 8

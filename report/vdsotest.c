@@ -9,8 +9,8 @@
  */
 #include <string.h>
 
-#include "report.h"
-#include "safe.h"
+#include "report/report.h"
+#include "report/safe.h"
 
 static const char *word(enum vk_status s)
 {

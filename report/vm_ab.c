@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "safe.h"
-#include "vm_ab.h"
+#include "report/safe.h"
+#include "report/vm_ab.h"
 
 void vk_report_ab(FILE *f, const struct vk_ab *ab)
 {

@@ -21,7 +21,7 @@ check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(IMPL_LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(CFLAGS) -iquote core -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
 
 $(O)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
@@ -40,7 +40,7 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(O)/tests/bench/%,$(wildcard tests/ben
 
 $(O)/tests/bench/%: tests/bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(CC) $(CFLAGS) -iquote core -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
+	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
 
 .PHONY: bench-quality
 bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
@@ -48,6 +48,14 @@ bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
 
 check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
+
+# Golden outputs (tests/golden/run.sh): check them, or rewrite them after
+# a change of output that is meant (review the diff before committing it).
+.PHONY: golden golden-update
+golden: check-build
+	O=$(abspath $(O)) tests/golden/run.sh
+golden-update: check-build
+	O=$(abspath $(O)) tests/golden/run.sh --update
 
 -include $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) $(BENCH_BINS:=.d)
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "image.h"
+#include "core/image/image.h"
 
 #define CALLS 10000L
 #define RUNS 4000

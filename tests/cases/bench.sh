@@ -39,7 +39,7 @@ else
 	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
 fi
 
-# Environment warnings: core/envcheck.c on made-up /sys and /proc trees,
+# Environment warnings: core/bench/envcheck.c on made-up /sys and /proc trees,
 # then the JSON's environment block, with a warning bench itself causes.
 "$O/tests/envcheck"
 expect_status 0 "bench in 2 processes exits 0" "$VK" bench -d 0.02 --processes 2 $api --format json

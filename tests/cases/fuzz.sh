@@ -15,7 +15,7 @@ secs=${FUZZ_SECONDS:-60}
 dir=$O/fuzz
 # shellcheck disable=SC2054 # -fsanitize=a,b is one word
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-std=gnu11 -D_GNU_SOURCE)
+	-std=gnu11 -D_GNU_SOURCE -iquote "$TOP")
 
 if ! [ "$secs" -gt 0 ] 2>/dev/null; then
 	skip "fuzz the ELF reader" "FUZZ_SECONDS=$secs is not a positive number of seconds"
@@ -37,13 +37,11 @@ if ! clang "${flags[@]}" "$TMP/probe.c" -o "$TMP/probe" 2>"$TMP/probe.err"; then
 	exit 0
 fi
 
-# The core is built without -Icore, where <elf.h> would be core/elf.h; only
-# the target, which includes "elf.h", needs it.
 # fuzz_bench also needs the reader, in commands/, and report/'s helpers.
 mkdir -p "$dir/obj" "$dir/tool" "$dir/corpus" "$dir/bench-corpus" "$dir/crashes" || exit 1
 rm -f "$dir"/obj/*.o "$dir"/tool/*.o "$dir/libcore.a" "$dir/libtool.a"
 built=1
-for src in "$TOP"/core/*.c "$TOP"/report/*.c "$TOP/commands/compare_files.c"; do
+for src in "$TOP"/core/*/*.c "$TOP"/report/*.c "$TOP/commands/compare_files.c"; do
 	case $src in */core/*) to=obj ;; *) to=tool ;; esac
 	obj=$dir/$to/$(basename "$src" .c).o
 	clang "${flags[@]}" -c "$src" -o "$obj" 2>>"$TMP/build.err" || built=0
@@ -51,7 +49,7 @@ done
 if [ $built = 1 ]; then
 	ar rcs "$dir/libcore.a" "$dir"/obj/*.o &&
 		ar rcs "$dir/libtool.a" "$dir"/tool/*.o &&
-		clang "${flags[@]}" -I"$TOP/core" "$TOP/tests/fuzz/fuzz_elf.c" "$dir/libcore.a" \
+		clang "${flags[@]}" "$TOP/tests/fuzz/fuzz_elf.c" "$dir/libcore.a" \
 			-ldl -lm -o "$dir/fuzz_elf" 2>>"$TMP/build.err" &&
 		clang "${flags[@]}" "$TOP/tests/fuzz/fuzz_bench.c" "$dir/libtool.a" "$dir/libcore.a" \
 			-ldl -lm -o "$dir/fuzz_bench" 2>>"$TMP/build.err" || built=0

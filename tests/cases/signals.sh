@@ -19,13 +19,16 @@ if ! env --default-signal=INT true 2>/dev/null; then
 	exit 0
 fi
 
-# session SID: the pids of session SID still running (zombies are not).
+# session SID: the pids of session SID still running. A zombie is not,
+# nor is a process already in exit (PF_EXITING, 0x4 in its flags): it
+# was killed, and on a loaded machine the kernel may take seconds to
+# tear a guest's memory down.
 session() {
 	local stat line f
 	for stat in /proc/[0-9]*/stat; do
 		read -r line 2>/dev/null <"$stat" || continue
-		f=(${line##*) })	# state, ppid, pgrp, session, ...
-		[ "${f[3]}" = "$1" ] && [ "${f[0]}" != Z ] && echo "${stat//[^0-9]/}"
+		f=(${line##*) })	# state, ppid, pgrp, session, tty, tpgid, flags, ...
+		[ "${f[3]}" = "$1" ] && [ "${f[0]}" != Z ] && ((!(f[6] & 4))) && echo "${stat//[^0-9]/}"
 	done
 }
 

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../commands/compare_cmd.h"
-#include "../../report/safe.h"
+#include "commands/compare_cmd.h"
+#include "report/safe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

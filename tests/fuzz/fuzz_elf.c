@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for the ELF reader: every input goes through every
- * accessor of core/elf.h (tests/unit/exercise.h). libFuzzer hands the
+ * accessor of core/image/elf.h (tests/unit/exercise.h). libFuzzer hands the
  * input over in a buffer of exactly its size, so ASan catches a read past
  * either end; a promise of elf.h that does not hold aborts, so that
  * libFuzzer saves the input as a crash too. Built and run by
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../unit/exercise.h"
+#include "tests/unit/exercise.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -172,7 +172,7 @@ abi() {
 }
 
 # The exported names and versions are those of each kernel's vDSO linker
-# script; the functions are the ones core/arch.c says the ABI exports.
+# script; the functions are the ones core/base/arch.c says the ABI exports.
 status=0
 abi x86_64 64 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc;gcc' '^x86_64-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_getcpu __vdso_time \

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "test.h"
-#include "verify_shared.h"
+#include "tests/unit/test.h"
+#include "core/verify/verify_shared.h"
 
 #define RES 4000000LL		/* HZ=250 */
 #define N 31

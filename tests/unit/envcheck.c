@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/envcheck.c on made-up /sys and /proc trees: a machine set up for
+ * core/bench/envcheck.c on made-up /sys and /proc trees: a machine set up for
  * benchmarking gets no warning, and one that is not gets each warning.
  */
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "envcheck.h"
-#include "test.h"
+#include "core/bench/envcheck.h"
+#include "tests/unit/test.h"
 
 static char root[64];
 

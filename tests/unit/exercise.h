@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Run an image through every reader of core/elf.h; shared by the
+ * Run an image through every reader of core/image/elf.h; shared by the
  * malformed-image test (tests/unit/malformed.c) and the fuzzer
  * (tests/fuzz/fuzz_elf.c). A read outside the buffer faults or trips a
  * sanitizer; a promise of elf.h that does not hold (a string or table
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "elf.h"
+#include "core/image/elf.h"
 
 #define EX_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define EX_NAMES 4
@@ -183,7 +183,7 @@ static void ex_note(struct exercise *x, const char *name, uint32_t type)
 
 /*
  * Open [data, data + size) into *e and, if that works, call every accessor
- * of core/elf.h on it. Returns vk_elf_open()'s result; *broken is NULL,
+ * of core/image/elf.h on it. Returns vk_elf_open()'s result; *broken is NULL,
  * or the promise of elf.h that did not hold.
  */
 static int exercise_elf(const void *data, size_t size, struct vk_elf *e,

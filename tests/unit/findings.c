@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/findings.c: failures of one cause make one finding, whichever
+ * core/result/findings.c: failures of one cause make one finding, whichever
  * command saw them, and failures of another cause make another. The
  * results are made by hand as verify and abi make them on a kernel whose
  * vDSO serves clock_getres for the aux clocks 16-23 that the syscall
@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "findings.h"
-#include "test.h"
+#include "core/result/findings.h"
+#include "tests/unit/test.h"
 
 static void fail(struct vk_results *rs, const char *api, enum vk_path p, const char *check,
 		 int returns)

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "image.h"
-#include "test.h"
+#include "core/image/image.h"
+#include "tests/unit/test.h"
 
-/* <elf.h> is shadowed by core/elf.h on this include path. */
+/* From <elf.h>, which this test does not include. */
 #ifndef VER_FLG_BASE
 #define VER_FLG_BASE 0x1
 #endif

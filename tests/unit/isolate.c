@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "isolate.h"
-#include "test.h"
+#include "core/base/isolate.h"
+#include "tests/unit/test.h"
 
 static void wait_then_answer(void *ctx, int fd)
 {

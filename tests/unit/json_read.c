@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/json_read.c: valid documents parse to the right tree; every kind
+ * core/base/json_read.c: valid documents parse to the right tree; every kind
  * of invalid input is refused with its line and column, and none of it,
  * nor any truncation of a valid document, crashes.
  */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
-#include "test.h"
+#include "core/base/json_read.h"
+#include "tests/unit/test.h"
 
 static const char bench[] =
 	"{\n"

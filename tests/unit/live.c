@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "image.h"
-#include "test.h"
+#include "core/image/image.h"
+#include "tests/unit/test.h"
 
 /* The kernel's timespec on every ABI: 64-bit seconds and nanoseconds. */
 struct ts64 {

@@ -4,7 +4,7 @@
  * is truncated, has its header and table bytes overwritten, its fields set
  * to huge and near-overflow values, its hash chains and version chain
  * looped, and is mutated at random, and every result goes through every
- * accessor of core/elf.h (tests/unit/exercise.h).
+ * accessor of core/image/elf.h (tests/unit/exercise.h).
  *
  * Each input is copied so that it ends exactly where a PROT_NONE page
  * begins, and again so that it starts right after one (under ASan, into
@@ -36,8 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exercise.h"
-#include "test.h"
+#include "tests/unit/exercise.h"
+#include "tests/unit/test.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_ASAN 1
@@ -47,7 +47,7 @@
 #endif
 #endif
 
-/* The ELF constants used here; <elf.h> is core/elf.h on this include path. */
+/* The ELF constants used here, without <elf.h>. */
 #define ELFMAG "\177ELF"
 #define SELFMAG 4
 enum {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/stats.c on known values and on synthetic samples from a fixed
+ * core/bench/stats.c on known values and on synthetic samples from a fixed
  * seed: medians and quantiles, the bootstrap intervals, Mann-Whitney,
  * Hodges-Lehmann and the multimodality heuristic.
  */
@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stats.h"
-#include "test.h"
+#include "core/bench/stats.h"
+#include "tests/unit/test.h"
 
 #define N_MAX 1000
 #define ITERS 2000

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "stress.h"
-#include "test.h"
+#include "core/stress/stress.h"
+#include "tests/unit/test.h"
 
 #define US 1000LL
 #define S 1000000000LL

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "test.h"
-#include "verify_shared.h"
+#include "tests/unit/test.h"
+#include "core/verify/verify_shared.h"
 
 #define NEVER INT64_MAX
 #define US 1000

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "core/base/api.h"
+
+#ifndef SYS_time
+#define SYS_time -1
+#endif
+#ifndef SYS_clock_gettime64
+#define SYS_clock_gettime64 -1
+#endif
+#ifndef SYS_clock_getres_time64
+#define SYS_clock_getres_time64 -1
+#endif
+#ifndef SYS_getrandom
+#define SYS_getrandom -1
+#endif
+
+const struct vk_func_info vk_funcs[VK_NFUNCS] = {
+	[VK_FN_CLOCK_GETTIME] = { "clock_gettime", "clock_gettime", "clock_gettime",
+				  SYS_clock_gettime, VK_SHAPE_CLOCK_TS, 0, 1 },
+	[VK_FN_CLOCK_GETRES] = { "clock_getres", "clock_getres", "clock_getres",
+				 SYS_clock_getres, VK_SHAPE_CLOCK_TS, 0, 0 },
+	[VK_FN_GETTIMEOFDAY] = { "gettimeofday", "gettimeofday", "gettimeofday",
+				 SYS_gettimeofday, VK_SHAPE_TV_TZ, 0, 1 },
+	[VK_FN_TIME] = { "time", "time", "time", SYS_time, VK_SHAPE_TIME, 0, 0 },
+	[VK_FN_GETCPU] = { "getcpu", "sched_getcpu", "getcpu", SYS_getcpu,
+			   VK_SHAPE_GETCPU, 0, 0 },
+	[VK_FN_GETRANDOM] = { "getrandom", "getrandom", "getrandom", SYS_getrandom,
+			      VK_SHAPE_GETRANDOM, 0, 0 },
+	[VK_FN_CLOCK_GETTIME64] = { "clock_gettime64", "clock_gettime", "clock_gettime64",
+				    SYS_clock_gettime64, VK_SHAPE_CLOCK_TS, 1, 1 },
+	[VK_FN_CLOCK_GETRES_TIME64] = { "clock_getres_time64", "clock_getres",
+					"clock_getres_time64", SYS_clock_getres_time64,
+					VK_SHAPE_CLOCK_TS, 1, 0 },
+};
+
+/* The named clocks, by their id in <linux/time.h>; 10 has no name. */
+#define VK_CLOCKS(X)                                                            \
+	X(0, "realtime")                                                        \
+	X(1, "monotonic")                                                       \
+	X(2, "process-cputime")                                                 \
+	X(3, "thread-cputime")                                                  \
+	X(4, "monotonic-raw")                                                   \
+	X(5, "realtime-coarse")                                                 \
+	X(6, "monotonic-coarse")                                                \
+	X(7, "boottime")                                                        \
+	X(8, "realtime-alarm")                                                  \
+	X(9, "boottime-alarm")                                                  \
+	X(11, "tai")
+
+#define CLOCK_ROW_GETTIME(id, n) { "clock-gettime-" n, VK_FN_CLOCK_GETTIME, id },
+#define CLOCK_ROW_GETRES(id, n) { "clock-getres-" n, VK_FN_CLOCK_GETRES, id },
+#define CLOCK_ROW_GETTIME64(id, n) { "clock-gettime64-" n, VK_FN_CLOCK_GETTIME64, id },
+#define CLOCK_ROW_GETRES64(id, n) { "clock-getres-time64-" n, VK_FN_CLOCK_GETRES_TIME64, id },
+
+const struct vk_api vk_apis[] = {
+	VK_CLOCKS(CLOCK_ROW_GETTIME)
+	VK_CLOCKS(CLOCK_ROW_GETRES)
+	VK_CLOCKS(CLOCK_ROW_GETTIME64)
+	VK_CLOCKS(CLOCK_ROW_GETRES64)
+	{ "gettimeofday", VK_FN_GETTIMEOFDAY, -1 },
+	{ "time", VK_FN_TIME, -1 },
+	{ "getcpu", VK_FN_GETCPU, -1 },
+	{ "getrandom", VK_FN_GETRANDOM, -1 },
+};
+
+const size_t vk_napis = sizeof(vk_apis) / sizeof(vk_apis[0]);
+
+const struct vk_api *vk_api_find(const char *name)
+{
+	for_each_api(a) {
+		if (strcmp(a->name, name) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+int vk_api_applies(const struct vk_api *api, int is64)
+{
+	return !(is64 && vk_funcs[api->func].time64);
+}
+
+const char *vk_clock_name(int clock)
+{
+#define CLOCK_NAME(id, n)                                                       \
+	if (clock == id)                                                        \
+		return n;
+	VK_CLOCKS(CLOCK_NAME)
+#undef CLOCK_NAME
+	return NULL;
+}
+
+/* Built for the host's ABI, vk_funcs has its numbers even where the table has none. */
+const long *vk_arch_sysno(const struct vk_arch *a)
+{
+	static long host[VK_NFUNCS];
+
+	if (!a || a->sysno || a != vk_arch_host())
+		return a ? a->sysno : NULL;
+	for (int f = 0; f < VK_NFUNCS; f++)
+		host[f] = vk_funcs[f].sysno;
+	return host;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The API table: every call vdsokit knows, one row each. A row names the
+ * vDSO function that serves it and, for clock calls, the clock id; the
+ * function's row says how to reach it through libc and the raw syscall.
+ * Adding an API is adding a row here (and a clock to VK_CLOCKS).
+ */
+#ifndef VK_API_H
+#define VK_API_H
+
+#include <stddef.h>
+
+#include "core/base/arch.h"
+
+/* The argument shape, which decides how a call is made and compared. */
+enum vk_shape {
+	VK_SHAPE_CLOCK_TS,	/* (clockid_t, struct timespec *) */
+	VK_SHAPE_TV_TZ,		/* (struct timeval *, struct timezone *) */
+	VK_SHAPE_TIME,		/* (time_t *) */
+	VK_SHAPE_GETCPU,	/* (unsigned *cpu, unsigned *node, void *cache) */
+	VK_SHAPE_GETRANDOM,	/* (buf, len, flags, state, state_len) */
+};
+
+struct vk_func_info {
+	const char *name;	/* after the arch prefix: "clock_gettime" */
+	const char *libc;	/* the libc function that wraps it */
+	const char *syscall;	/* its syscall twin */
+	long sysno;		/* that syscall's number on this build, -1: none */
+	enum vk_shape shape;
+	int time64;		/* exists on 32-bit ABIs only */
+	/*
+	 * Bit k: libc declares the shape's k-th pointer __nonnull, as glibc
+	 * does clock_gettime's ts and gettimeofday's tv: a NULL there is
+	 * outside libc's contract, whatever the syscall makes of it.
+	 */
+	unsigned libc_nonnull;
+};
+
+struct vk_api {
+	const char *name;	/* vdsotest-style: "clock-gettime-monotonic" */
+	enum vk_func func;
+	int clock;		/* clock id for VK_SHAPE_CLOCK_TS, else -1 */
+};
+
+extern const struct vk_func_info vk_funcs[VK_NFUNCS];
+extern const struct vk_api vk_apis[];
+extern const size_t vk_napis;
+
+#define for_each_api(a) for (const struct vk_api *a = vk_apis; a < vk_apis + vk_napis; a++)
+
+const struct vk_api *vk_api_find(const char *name);
+/* Whether the API exists for an ABI of that class (time64 only on 32-bit). */
+int vk_api_applies(const struct vk_api *api, int is64);
+const char *vk_clock_name(int clock);
+/* a's syscall numbers, vk_funcs' for the host's row; NULL if not known. */
+const long *vk_arch_sysno(const struct vk_arch *a);
+
+#endif /* VK_API_H */

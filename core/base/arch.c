@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One row per vDSO ABI, from the kernel's arch/<arch>/.../vdso*.lds.S
+ * linker scripts. The version names are the ones glibc asks for. riscv's
+ * __vdso_getcpu is only an ecall (arch/riscv/kernel/vdso/getcpu.S), which
+ * fallback proved on Debian's 6.12 kernel.
+ */
+#include <elf.h>
+#include <stddef.h>
+
+#include "core/base/arch.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+
+#define TIME32_FUNCS                                                            \
+	(VK_FN_BIT(VK_FN_CLOCK_GETTIME) | VK_FN_BIT(VK_FN_CLOCK_GETRES) |      \
+	 VK_FN_BIT(VK_FN_GETTIMEOFDAY))
+#define TIME64_FUNCS                                                            \
+	(VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | VK_FN_BIT(VK_FN_CLOCK_GETRES_TIME64))
+#define TIME VK_FN_BIT(VK_FN_TIME)
+#define GETCPU VK_FN_BIT(VK_FN_GETCPU)
+#define GETRANDOM VK_FN_BIT(VK_FN_GETRANDOM)
+
+/*
+ * Syscall numbers, in enum vk_func's order, from each ABI's <sys/syscall.h>
+ * (Debian's cross compilers). x32's are x86_64's with __X32_SYSCALL_BIT.
+ * loongarch64 shares aarch64's and riscv64's asm-generic table.
+ */
+#define X32(n) (0x40000000L | (n))
+static const long x86_64_nr[] = { 228, 229, 96, 201, 309, 318, -1, -1 };
+static const long x32_nr[] = { X32(228), X32(229), X32(96), X32(201), X32(309), X32(318), -1, -1 };
+static const long i386_nr[] = { 265, 266, 78, 13, 318, 355, 403, 406 };
+static const long generic_nr[] = { 113, 114, 169, -1, 168, 278, -1, -1 };
+static const long arm_nr[] = { 263, 264, 78, -1, 345, 384, 403, 406 };
+static const long ppc64_nr[] = { 246, 247, 78, 13, 302, 359, -1, -1 };
+static const long ppc_nr[] = { 246, 247, 78, 13, 302, 359, 403, 406 };
+static const long s390x_nr[] = { 260, 261, 78, -1, 311, 349, -1, -1 };
+
+static const struct vk_arch arches[] = {
+	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, x86_64_nr },
+	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0, x32_nr },
+	{ "i386", EM_386, 0, "LINUX_2.6", "__vdso_",
+	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0, i386_nr },
+	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM, 0,
+	  generic_nr },
+	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, arm_nr },
+	{ "ppc64", EM_PPC64, 1, "LINUX_2.6.15", "__kernel_",
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, ppc64_nr },
+	{ "ppc", EM_PPC, 0, "LINUX_2.6.15", "__kernel_",
+	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0, ppc_nr },
+	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM, 0,
+	  s390x_nr },
+	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
+	  generic_nr },
+	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU, NULL },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, NULL },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, NULL },
+	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
+	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr },
+};
+
+const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
+{
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+		if (arches[i].machine == machine && arches[i].is64 == is64)
+			return &arches[i];
+	}
+	return NULL;
+}
+
+#if defined(__x86_64__)
+#define HOST_MACHINE EM_X86_64
+#elif defined(__i386__)
+#define HOST_MACHINE EM_386
+#elif defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+#elif defined(__arm__)
+#define HOST_MACHINE EM_ARM
+#elif defined(__powerpc64__)
+#define HOST_MACHINE EM_PPC64
+#elif defined(__powerpc__)
+#define HOST_MACHINE EM_PPC
+#elif defined(__s390x__)
+#define HOST_MACHINE EM_S390
+#elif defined(__riscv)
+#define HOST_MACHINE EM_RISCV
+#elif defined(__mips__)
+#define HOST_MACHINE EM_MIPS
+#elif defined(__loongarch__)
+#define HOST_MACHINE EM_LOONGARCH
+#else
+#define HOST_MACHINE EM_NONE
+#endif
+
+const struct vk_arch *vk_arch_host(void)
+{
+	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8);
+}

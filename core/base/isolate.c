@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/children.h"
+#include "core/base/isolate.h"
+
+int vk_write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+double vk_monotonic(void)
+{
+#if defined(SYS_clock_gettime64)
+	/* A time32 reading fails past 2^31 s, as in a time namespace whose
+	 * offset puts it there: deadlines must not. */
+	struct {
+		int64_t sec, nsec;
+	} ts;
+
+	if (syscall(SYS_clock_gettime64, CLOCK_MONOTONIC, &ts) == 0)
+		return ts.sec + ts.nsec / 1e9;
+#endif
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
+{
+	unsigned char *p = realloc(out->data, out->len + n);
+
+	if (!p)
+		return -1;
+	memcpy(p + out->len, buf, n);
+	out->data = p;
+	out->len += n;
+	return 0;
+}
+
+/* The CPU time pid has had, in seconds; 0 where /proc cannot tell. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[32], buf[512], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return 0;
+	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * Past its time a child is hung once it has had that time on a CPU, or
+ * ten times it on the clock: on a loaded machine a child that was never
+ * run is not hung, and a call that waits on nothing uses no CPU.
+ */
+#define HUNG_WALL_FACTOR 10
+
+static int hung(pid_t pid, double start, double timeout)
+{
+	return cpu_seconds(pid) >= timeout || vk_monotonic() - start >= HUNG_WALL_FACTOR * timeout;
+}
+
+/* Read until EOF or the child is hung; 1 if it was. */
+static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
+{
+	unsigned char buf[4096];
+	double start = vk_monotonic(), deadline = start + timeout;
+
+	for (;;) {
+		double left = deadline - vk_monotonic();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int r;
+		ssize_t n;
+
+		if (left <= 0) {
+			if (hung(pid, start, timeout))
+				return 1;
+			/* Look again when a tenth of its time has passed. */
+			deadline = vk_monotonic() + timeout / HUNG_WALL_FACTOR;
+			continue;
+		}
+		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || append(out, buf, n))
+			return 0;
+	}
+}
+
+int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
+	       struct vk_isolated *out)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds))
+		return -1;
+	/* Buffered output would be written twice, once by the child. */
+	fflush(NULL);
+	pid = vk_fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	/* The child leads a process group, so that the watchdog also ends
+	 * whatever it forked. */
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[0]);
+		fn(ctx, fds[1]);
+		_exit(0);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	out->timed_out = collect(fds[0], pid, timeout, out);
+	close(fds[0]);
+	if (out->timed_out)
+		kill(-pid, SIGKILL);
+	while (vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!out->timed_out && WIFSIGNALED(status))
+		out->signal = WTERMSIG(status);
+	if (WIFEXITED(status)) {
+		out->exited = 1;
+		out->exit_status = WEXITSTATUS(status);
+	}
+	return 0;
+}
+
+void vk_isolated_free(struct vk_isolated *out)
+{
+	free(out->data);
+	out->data = NULL;
+	out->len = 0;
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGABRT: return "SIGABRT";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGSYS: return "SIGSYS";
+	case SIGKILL: return "SIGKILL";
+	case SIGALRM: return "SIGALRM";
+	default: return NULL;
+	}
+}
+
+void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
+			  size_t len)
+{
+	if (out->timed_out)
+		snprintf(buf, len, "hung for more than %g s", timeout);
+	else if (out->signal && signame(out->signal))
+		snprintf(buf, len, "killed by %s", signame(out->signal));
+	else if (out->signal)
+		snprintf(buf, len, "killed by signal %d", out->signal);
+	else
+		snprintf(buf, len, "exited with status %d", out->exit_status);
+}

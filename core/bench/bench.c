@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/bench/bench.h"
+#include "core/bench/stats.h"
+
+#define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
+#define MIN_BATCH 60		/* and a multiple of it, so periodic work such as
+				 * getrandom's refill every 6 calls is counted whole */
+#define MAX_BATCH (1ul << 24)
+#define WARMUP_SHARE 0.1	/* of the budget; the first sample is also discarded */
+#define MIN_BATCHES 5		/* per sample, whatever the budget */
+#define COLD_BYTES (64u << 20)	/* more than any last-level cache here */
+#define CI_ITERS 2000
+#define REF_STEPS 8192		/* about 20 us of the reference loop */
+#define REF_LOADS 32768		/* about 8 us */
+#define REF_SYSCALLS 64		/* 10 to 70 us here */
+#define REF_BATCHES 10
+
+int vk_bench_init(struct vk_bench *b)
+{
+	if (!b->cold)
+		return 0;
+	b->cold_len = COLD_BYTES;
+	b->cold_buf = mmap(NULL, b->cold_len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->cold_buf == MAP_FAILED) {
+		b->cold_buf = NULL;
+		return -1;
+	}
+	memset(b->cold_buf, 1, b->cold_len);
+	return 0;
+}
+
+void vk_bench_free(struct vk_bench *b)
+{
+	if (b->cold_buf)
+		munmap(b->cold_buf, b->cold_len);
+	b->cold_buf = NULL;
+}
+
+static long involuntary_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+}
+
+/* Nanoseconds for n calls, less the timer's own cost. */
+static double time_batch(const struct vk_bench *b, vk_loop loop, struct vk_call_site *s,
+			 unsigned long n)
+{
+	uint64_t t0 = vk_tick_start();
+
+	loop(s, n);
+	return ((double)(vk_tick_stop() - t0) - b->timer->overhead) * b->timer->ns_per_tick;
+}
+
+static unsigned long pick_batch(const struct vk_bench *b, vk_loop loop, struct vk_call_site *s)
+{
+	unsigned long n = MIN_BATCH;
+
+	while (n < MAX_BATCH && time_batch(b, loop, s, n) < BATCH_NS)
+		n *= 2;
+	return n;
+}
+
+/* The fastest batch within the time given, per call. */
+static double sample(const struct vk_bench *b, vk_loop loop, struct vk_call_site *s,
+		     unsigned long n, double ns, unsigned long long *calls)
+{
+	double best = 1e300, spent = 0;
+	int i;
+
+	for (i = 0; i < MIN_BATCHES || spent < ns; i++) {
+		double t = time_batch(b, loop, s, n);
+
+		spent += t;
+		if (t < best)
+			best = t;
+	}
+	*calls += (unsigned long long)i * n;
+	return best / n;
+}
+
+void vk_bench_summarize_groups(struct vk_bench_result *r)
+{
+	double sorted[VK_BENCH_MAX_SAMPLES], med[VK_BENCH_MAX_GROUPS];
+	int n = 0;
+
+	for (int g = 0; g < r->ngroups; g++) {
+		memcpy(sorted, r->samples + n, r->group_n[g] * sizeof(double));
+		med[g] = vk_median(sorted, r->group_n[g]);
+		n += r->group_n[g];
+	}
+	memcpy(sorted, r->samples, n * sizeof(double));
+	r->n = n;
+	vk_sort(sorted, n);
+	r->min = sorted[0];
+	r->p90 = vk_quantile_sorted(sorted, n, 0.90);
+	r->p99 = vk_quantile_sorted(sorted, n, 0.99);
+	r->multimodal = vk_multimodal(sorted, n);
+	/* One group has no spread between groups to tell. */
+	r->cv = r->ci_lo = r->ci_hi = NAN;
+	if (r->ngroups > 1) {
+		r->cv = vk_cv_pct(med, r->ngroups);
+		vk_bootstrap_median_ci(med, r->ngroups, 0.95, CI_ITERS, 1, &r->ci_lo, &r->ci_hi);
+	}
+	r->median = vk_median(med, r->ngroups);
+}
+
+static void summarize(struct vk_bench_result *r, int n)
+{
+	r->ngroups = 1;
+	r->group_n[0] = n;
+	vk_bench_summarize_groups(r);
+}
+
+/*
+ * One side of a measurement: a loop with its call site and result. bench
+ * runs one arm at a time; an A/B comparison runs two, sample by sample.
+ */
+struct arm {
+	struct vk_call_site s;
+	vk_loop loop;
+	struct vk_bench_result *r;
+};
+
+/*
+ * Samples of every arm in turn, the order reversed every other round
+ * (ABBA) so that a drift of the machine's speed during the run weighs
+ * on all arms alike.
+ */
+static void run_warm(struct vk_bench *b, struct arm *arms, int narms)
+{
+	double per_sample = b->seconds * (1 - WARMUP_SHARE) * 1e9 / b->samples;
+	long switches = involuntary_switches();
+
+	for (int k = 0; k < narms; k++) {
+		struct arm *a = &arms[k];
+
+		sample(b, a->loop, &a->s, MIN_BATCH, b->seconds * WARMUP_SHARE * 1e9, &a->r->calls);
+		a->r->batch = pick_batch(b, a->loop, &a->s);
+		sample(b, a->loop, &a->s, a->r->batch, per_sample, &a->r->calls);
+	}
+	for (int i = 0; i < b->samples; i++) {
+		for (int j = 0; j < narms; j++) {
+			struct arm *a = &arms[i % 2 ? narms - 1 - j : j];
+
+			a->r->samples[i] = sample(b, a->loop, &a->s, a->r->batch, per_sample,
+						  &a->r->calls);
+		}
+	}
+	for (int k = 0; k < narms; k++) {
+		arms[k].r->involuntary_switches = involuntary_switches() - switches;
+		summarize(arms[k].r, b->samples);
+	}
+}
+
+/* Walk a buffer larger than the caches, through more pages than any TLB. */
+static void disturb(struct vk_bench *b)
+{
+	volatile unsigned char *p = b->cold_buf;
+
+	for (size_t i = 0; i < b->cold_len; i += 64)
+		p[i]++;
+}
+
+static void run_cold(struct vk_bench *b, struct arm *a)
+{
+	struct vk_bench_result *r = a->r;
+	uint64_t deadline_ns = b->seconds * 1e9, spent = 0;
+	int n = 0, most = b->max_cold ? b->max_cold : VK_BENCH_MAX_SAMPLES;
+
+	r->batch = 1;
+	while (n < most && (n < 20 || spent < deadline_ns)) {
+		uint64_t t0 = vk_tick_start();
+
+		disturb(b);
+		r->samples[n++] = time_batch(b, a->loop, &a->s, 1);
+		spent += (vk_tick_stop() - t0) * b->timer->ns_per_tick;
+	}
+	r->calls = n;
+	summarize(r, n);
+}
+
+/*
+ * Four independent chains, not one: a call's instructions mostly do not
+ * wait on each other, so the reference must feel, as they do, a
+ * neighbour taking the core's execution units, not only the clock rate.
+ */
+static __attribute__((noinline)) unsigned long reference_chains(unsigned long x,
+								 unsigned long n)
+{
+	/* Words, not 64 bits: i386 has registers for four words only. */
+	const unsigned long m = (unsigned long)6364136223846793005ULL;
+	unsigned long a = x, b = x + 1, c = x + 2, d = x + 3;
+
+	for (unsigned long i = 0; i < n; i++) {
+		a = a * m + 1;
+		b = b * m + 3;
+		c = c * m + 5;
+		d = d * m + 7;
+		/* One step at a time, never folded or vectorised. */
+		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+	}
+	return a ^ b ^ c ^ d;
+}
+
+/*
+ * Loads alone: a neighbour on the core's other hardware thread can halve
+ * their rate while the multiplies above keep theirs, and a call of a few
+ * ns (time, getcpu, the coarse clocks) is little but loads, a call and
+ * its return.
+ */
+static __attribute__((noinline)) unsigned long reference_loads(unsigned long x,
+								unsigned long n)
+{
+	static unsigned long word = 1;
+	volatile unsigned long *p = &word;
+
+	for (unsigned long i = 0; i < n; i++)
+		x += *p;
+	return x;
+}
+
+static __attribute__((noinline)) unsigned long reference_syscalls(unsigned long x,
+								   unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return x;
+}
+
+/* ns per step of what runs f(x, n), the fastest of REF_BATCHES batches. */
+static double fastest(const struct vk_bench *b, unsigned long (*f)(unsigned long, unsigned long),
+		      unsigned long n)
+{
+	double best = 1e300;
+	unsigned long x = 1;
+
+	for (int i = 0; i < REF_BATCHES; i++) {
+		uint64_t t0 = vk_tick_start();
+		double t;
+
+		x = f(x, n);
+		t = ((double)(vk_tick_stop() - t0) - b->timer->overhead) * b->timer->ns_per_tick;
+		if (t < best)
+			best = t;
+	}
+	return best / n;
+}
+
+void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
+{
+	static const struct {
+		unsigned long (*loop)(unsigned long, unsigned long);
+		unsigned long steps;
+	} kind[VK_REF_KINDS] = {
+		[VK_REF_CPU] = { reference_chains, REF_STEPS },
+		[VK_REF_LOADS] = { reference_loads, REF_LOADS },
+		[VK_REF_SYS] = { reference_syscalls, REF_SYSCALLS },
+	};
+
+	for (int k = 0; k < VK_REF_KINDS; k++)
+		ref->ns[k] = fastest(b, kind[k].loop, kind[k].steps);
+}
+
+/*
+ * getrandom's state, the documented way: the query call gives its size
+ * and how to map it. The syscall and libc paths take none.
+ */
+static int getrandom_state(struct vk_call_site *s, long page)
+{
+	struct {
+		uint32_t size, prot, flags, reserved[13];
+	} params = { 0 };
+
+	if (s->fn.getrandom(NULL, 0, 0, &params, ~0UL) || !params.size ||
+	    params.size > (unsigned long)page)
+		return -1;
+	s->state = mmap(NULL, page, params.prot, params.flags, -1, 0);
+	if (s->state == MAP_FAILED) {
+		s->state = NULL;
+		return -1;
+	}
+	s->state_len = params.size;
+	return 0;
+}
+
+/* Ready an arm for c on path p of cs; false, with r->skipped, if it cannot run. */
+static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_bench_case *c,
+		    enum vk_path p, struct vk_bench_result *r, long page)
+{
+	memset(a, 0, sizeof(*a));
+	a->s.fn = cs->fn[p][c->func];
+	a->s.clock = c->clock;
+	a->loop = vk_loop_for(c->func, p == VK_PATH_LIBC);
+	a->r = r;
+	memset(r, 0, sizeof(*r));
+	memcpy(r->api, c->api, sizeof(r->api));
+	r->path = p;
+	if (!a->s.fn.p)
+		r->skipped = cs->why[p][c->func];
+	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
+		 getrandom_state(&a->s, page))
+		r->skipped = "its getrandom gives no usable state";
+	return !r->skipped;
+}
+
+static void arm_close(struct arm *a, long page)
+{
+	if (a->s.state)
+		munmap(a->s.state, page);
+}
+
+void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
+		  struct vk_bench_result *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct arm a;
+
+	if (arm_open(&a, b->cs, c, p, r, page)) {
+		if (b->cold)
+			run_cold(b, &a);
+		else
+			run_warm(b, &a, 1);
+	}
+	arm_close(&a, page);
+}
+
+void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
+			const struct vk_bench_side *side, int nsides, struct vk_bench_result *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct arm a[2 * VK_BENCH_MAX_GROUPS];
+	int ok = 0;
+
+	for (int i = 0; i < nsides; i++)
+		ok += arm_open(&a[i], side[i].cs, c, side[i].path, &r[i], page);
+	if (ok == nsides)
+		run_warm(b, a, nsides);
+	for (int i = 0; i < nsides && ok != nsides; i++) {
+		if (!r[i].skipped)
+			r[i].skipped = "another side cannot run";
+	}
+	for (int i = 0; i < nsides; i++)
+		arm_close(&a[i], page);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench: ns per call of one API on one path, measured as close to the
+ * hardware's floor as this machine allows. A batch is a counted loop of
+ * calls timed by the fenced counter of timer.h, long enough that the
+ * counter's cost and granularity vanish in it; a sample is the fastest of
+ * many batches (preemption and interrupts only ever slow a batch down).
+ * Samples come in groups: the worker processes of one bench run, each a
+ * fresh exec with its own address-space layout and page placement, or
+ * the loaded copies of a library in compare. The figure is the median of
+ * the groups' medians; its CI and CV are those of the group medians, the
+ * spread a new process or a new load of the same code would see.
+ */
+#ifndef VK_BENCH_H
+#define VK_BENCH_H
+
+#include "core/call/call.h"
+#include "core/bench/timer.h"
+
+#define VK_BENCH_MAX_SAMPLES 512
+#define VK_BENCH_MAX_GROUPS 64
+
+struct vk_bench_case {
+	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */
+	enum vk_func func;
+	int clock;		/* for the clock functions */
+};
+
+struct vk_bench_result {
+	char api[40];
+	enum vk_path path;
+	const char *skipped;	/* why the path was not measured, or NULL */
+	char why[96];		/* skipped's text, when a worker process sent it */
+	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in %; NAN: one group */
+	double p90, p99;	/* --cold only */
+	int n;			/* samples */
+	int ngroups;		/* processes or copies; samples[] holds each in turn */
+	int group_n[VK_BENCH_MAX_GROUPS];
+	unsigned long batch;	/* calls per batch; 1 with --cold */
+	int multimodal;
+	unsigned long long calls;
+	long involuntary_switches;	/* while measuring */
+	double samples[VK_BENCH_MAX_SAMPLES];
+};
+
+struct vk_bench {
+	const struct vk_callset *cs;
+	const struct vk_timer *timer;
+	double seconds;		/* budget per API and path */
+	int samples;
+	int cold;		/* disturb caches and TLB before each call */
+	int max_cold;		/* --cold's most samples (0: VK_BENCH_MAX_SAMPLES) */
+	unsigned char *cold_buf;
+	size_t cold_len;
+};
+
+int vk_bench_init(struct vk_bench *b);
+/* Summarise r's samples, r->ngroups groups of r->group_n[] each. */
+void vk_bench_summarize_groups(struct vk_bench_result *r);
+/*
+ * The machine's own speed, by three fixed loops that no change to the
+ * vDSO or a library can speed up or slow down: ns per step of four chains
+ * of dependent multiply-adds in registers, per load of a word from the L1
+ * cache, and per getppid() syscall (the kernel's entry and exit, which a
+ * vDSO never serves). The fastest of a few batches of each.
+ */
+enum vk_bench_ref_kind { VK_REF_CPU, VK_REF_LOADS, VK_REF_SYS, VK_REF_KINDS };
+
+struct vk_bench_ref {
+	double ns[VK_REF_KINDS];
+};
+
+void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);
+void vk_bench_free(struct vk_bench *b);
+void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
+		  struct vk_bench_result *r);
+
+/*
+ * A/B: c on several sides measured in one process, their samples taken in
+ * turn, so that the machine's drift between runs, which is larger than
+ * many a change worth finding, does not enter their ratios. Each side is
+ * one loaded copy of a library (or the vDSO): compare loads each library
+ * several times, at other addresses, and sides alternate A, B, A, B. b->cs
+ * and b->cold are not used. When any side cannot run, none is measured
+ * and each result says why.
+ */
+struct vk_bench_side {
+	const struct vk_callset *cs;
+	enum vk_path path;
+};
+
+void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
+			const struct vk_bench_side *side, int nsides, struct vk_bench_result *r);
+
+/* The loops that make the calls, one per function and per libc or not. */
+struct vk_call_site {
+	union vk_fn fn;		/* unused by the libc loops, which call libc */
+	clockid_t clock;
+	void *state;		/* getrandom's opaque state, or NULL */
+	size_t state_len;
+	struct vk_kts64 ts;	/* large enough for either timespec */
+	struct vk_ktv tv;
+	unsigned cpu, node;
+	unsigned char buf[16];
+};
+
+typedef void (*vk_loop)(struct vk_call_site *s, unsigned long n);
+vk_loop vk_loop_for(enum vk_func f, int libc);
+
+#endif /* VK_BENCH_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bench/compare.h"
+#include "core/bench/stats.h"
+
+#define CONF 0.95		/* of the ratio's bootstrap interval */
+#define BOOT_ITERS 10000
+#define BOOT_SEED 0x5eedULL	/* fixed, so the same samples give the same output */
+#define SYSCALL_SHARE 0.5	/* of a syscall's cost: a call this dear makes one */
+#define FEW_LOADS 32		/* a call cheaper than this many loads is mostly loads */
+
+/*
+ * The band of ratios that the machine's own move explains for r: from
+ * 100% to each reference's ratio that counts for r. A row may have moved
+ * with the machine as far as the band reaches; one beyond it moved
+ * further than the machine did, or the other way, which no slower or
+ * faster moment of the machine does.
+ */
+struct band {
+	double lo, hi;	/* percent */
+};
+
+static void widen(struct band *b, double ratio)
+{
+	if (isfinite(ratio)) {
+		b->lo = fmin(b->lo, ratio);
+		b->hi = fmax(b->hi, ratio);
+	}
+}
+
+static struct band machine_band(const struct vk_compare_row *r, const struct vk_compare_machine *m)
+{
+	struct band b = { 100, 100 };
+
+	if (!m)
+		return b;
+	widen(&b, m->cpu_ratio);
+	if (m->loads_ns > 0 && r->old_med < FEW_LOADS * m->loads_ns)
+		widen(&b, m->loads_ratio);
+	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
+		widen(&b, m->sys_ratio);
+	return b;
+}
+
+static void judge(struct vk_compare_row *r, double threshold, struct band machine)
+{
+	int few = r->new->pair ? r->new->ngroups < VK_VERDICT_PAIRS
+			       : r->old->ngroups < VK_VERDICT_GROUPS ||
+					 r->new->ngroups < VK_VERDICT_GROUPS;
+
+	/* No verdict, and nothing called significant either. */
+	if (few || fmax(100 - machine.lo, machine.hi - 100) > threshold) {
+		r->significant = 0;
+		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
+		return;
+	}
+	r->significant = r->p < VK_COMPARE_ALPHA &&
+			 (r->ratio > machine.hi + VK_COMPARE_RESOLUTION_PCT ||
+			  r->ratio < machine.lo - VK_COMPARE_RESOLUTION_PCT);
+	if (r->significant && r->ratio > 100 + threshold)
+		r->verdict = "regression";
+	else if (r->significant && r->ratio < 100 - threshold)
+		r->verdict = "improvement";
+	else
+		r->verdict = "~";
+}
+
+/*
+ * Side by side, the copies come in pairs measured in turn: the ratio is
+ * the median of the pairs', its interval theirs, and the test the
+ * signed-rank test on their logarithms, so that what moved both of a pair
+ * cancels out.
+ */
+static void paired(struct vk_compare_row *r)
+{
+	const struct vk_series *b = r->new;
+	double *logs = calloc(b->ngroups, sizeof(*logs)), *pair = calloc(b->ngroups, sizeof(*pair));
+
+	r->p = r->ratio = r->lo = r->hi = NAN;
+	if (logs && pair) {
+		for (size_t j = 0; j < b->ngroups; j++) {
+			pair[j] = b->pair[j];
+			logs[j] = log(b->pair[j]);
+		}
+		r->p = vk_signed_rank_p(logs, b->ngroups);
+		vk_bootstrap_median_ci(pair, b->ngroups, CONF, BOOT_ITERS, BOOT_SEED, &r->lo,
+				       &r->hi);
+		r->ratio = vk_median(pair, b->ngroups) * 100;
+		r->lo *= 100;
+		r->hi *= 100;
+	}
+	free(logs);
+	free(pair);
+}
+
+/* Files: the two runs' group medians, independent of each other. */
+static void unpaired(struct vk_compare_row *r)
+{
+	const struct vk_series *a = r->old, *b = r->new;
+	double *ga = a->group_med, *gb = b->group_med;
+	size_t na = a->ngroups, nb = b->ngroups;
+
+	r->ratio = r->lo = r->hi = NAN;
+	/* A ratio to a median of zero or less (overhead subtracted) means nothing. */
+	if (r->old_med > 0) {
+		r->ratio = r->new_med / r->old_med * 100;
+		if (na > 1 && nb > 1) {
+			vk_bootstrap_ratio_ci(ga, na, gb, nb, CONF, BOOT_ITERS, BOOT_SEED, &r->lo,
+					      &r->hi);
+			r->lo *= 100;
+			r->hi *= 100;
+		}
+	}
+	r->p = vk_mann_whitney_p(ga, na, gb, nb);
+}
+
+void vk_compare_row(struct vk_compare_row *r, double threshold,
+		    const struct vk_compare_machine *m)
+{
+	const struct vk_series *a = r->old, *b = r->new;
+
+	r->old_med = vk_median(a->group_med, a->ngroups);
+	r->new_med = vk_median(b->group_med, b->ngroups);
+	if (b->pair)
+		paired(r);
+	else
+		unpaired(r);
+	r->shift = vk_hodges_lehmann(a->group_med, a->ngroups, b->group_med, b->ngroups);
+	judge(r, threshold, machine_band(r, m));
+}
+
+int vk_compare_no_verdict(const struct vk_compare_row *r)
+{
+	return !strcmp(r->verdict, VK_VERDICT_FEW) || !strcmp(r->verdict, VK_VERDICT_MOVED);
+}
+
+double vk_compare_moved(double ratio)
+{
+	return isfinite(ratio) ? fabs(ratio - 100) : 0;
+}
+
+double vk_compare_geomean(const struct vk_compare_row *rows, size_t n)
+{
+	double sum = 0;
+	size_t used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].old_med > 0 && rows[i].new_med > 0) {
+			sum += log(rows[i].new_med / rows[i].old_med);
+			used++;
+		}
+	}
+	return used ? exp(sum / used) : NAN;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Calling the API's functions through every path: the raw syscall, libc,
+ * the kernel's vDSO, and an alternative implementation loaded with --impl.
+ * Every path is a function with the vDSO's own prototype and its
+ * convention: 0 or a count on success, -errno on failure. The syscall and
+ * libc paths are thin wrappers that translate to that convention, so a
+ * caller compares paths without knowing which one it holds.
+ */
+#ifndef VK_CALL_H
+#define VK_CALL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "core/image/image.h"
+
+/* In the order reports list them: the kernel's vDSO first. */
+enum vk_path { VK_PATH_VDSO, VK_PATH_LIBC, VK_PATH_IMPL, VK_PATH_SYSCALL, VK_NPATHS };
+
+#define VK_PATH_BIT(p) (1u << (p))
+
+/* The kernel's structures, whatever libc's time_t is. */
+struct vk_kts {			/* __kernel_old_timespec: the ABI's native one */
+	long sec;
+	long nsec;
+};
+
+struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
+	int64_t sec;
+	int64_t nsec;
+};
+
+struct vk_ktv {			/* __kernel_old_timeval */
+	long sec;
+	long usec;
+};
+
+typedef int (*vk_clock_fn)(clockid_t clock, void *ts);
+typedef int (*vk_tod_fn)(void *tv, void *tz);
+typedef long (*vk_time_fn)(long *t);
+typedef int (*vk_getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
+typedef ssize_t (*vk_getrandom_fn)(void *buf, size_t len, unsigned flags, void *state,
+				   size_t state_len);
+
+union vk_fn {
+	void *p;
+	vk_clock_fn clock;
+	vk_tod_fn tod;
+	vk_time_fn time;
+	vk_getcpu_fn getcpu;
+	vk_getrandom_fn getrandom;
+};
+
+/* Each function on each path, or NULL with the reason it is missing. */
+struct vk_callset {
+	union vk_fn fn[VK_NPATHS][VK_NFUNCS];
+	const char *why[VK_NPATHS][VK_NFUNCS];
+	void *impl;		/* the dlopen() handle of --impl */
+	const char *impl_path;	/* and the path it was loaded from */
+};
+
+/* Fill the set from the live image (NULL: no vDSO) and an --impl path. */
+int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
+		    char *err, size_t len);
+void vk_callset_close(struct vk_callset *cs);
+/*
+ * Load the library at path in a child first, under a watchdog of
+ * VK_IMPL_LOAD_TIMEOUT s: 0 if it loads there, else -1 and why in err
+ * ("PATH: an ELF for aarch64, this vdsokit is x86_64", "PATH: its
+ * constructor was killed by SIGSEGV"). A constructor that exits, crashes
+ * or hangs then never runs in this process.
+ */
+#define VK_IMPL_LOAD_TIMEOUT 10.0
+int vk_impl_probe(const char *path, char *err, size_t len);
+/*
+ * A copy of the library at path, in a memfd named by "/proc/self/fd/N" in
+ * name: loaded from there, it is another object than path's, at other
+ * addresses and on other pages. The fd, to close after the copy's
+ * dlclose(), or -1.
+ */
+int vk_impl_copy(const char *path, char *name, size_t len);
+
+const char *vk_path_name(enum vk_path p);
+/* Parse "vdso,libc,syscall,impl" into a mask of VK_PATH_BIT()s. */
+int vk_paths_parse(const char *list, unsigned *mask);
+
+/* Whether a return value is the -errno of a failed call. */
+static inline int vk_is_err(long ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+#endif /* VK_CALL_H */

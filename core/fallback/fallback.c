@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/fallback/fallback.h"
+#include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
+
+/* From <linux/seccomp.h> and <linux/filter.h>, which musl does not ship. */
+#define SECCOMP_MODE_FILTER 2
+#define SECCOMP_RET_ALLOW 0x7fff0000u
+#define SECCOMP_RET_TRAP 0x00030000u
+#define BPF_LD_W_ABS 0x20
+#define BPF_JEQ_K 0x15
+#define BPF_RET_K 0x06
+#define DATA_NR 0		/* offsetof(struct seccomp_data, nr) */
+#define DATA_ARCH 4		/* offsetof(struct seccomp_data, arch) */
+#define AUDIT_ARCH_64BIT 0x80000000u
+#define AUDIT_ARCH_LE 0x40000000u
+#define TIMEOUT 5.0
+
+struct sock_filter {
+	unsigned short code;
+	unsigned char jt, jf;
+	unsigned int k;
+};
+
+struct sock_fprog {
+	unsigned short len;
+	struct sock_filter *filter;
+};
+
+/* The syscalls a vDSO function or libc may fall back to. */
+static const struct {
+	long nr;
+	const char *name;
+} traps[] = {
+	{ SYS_clock_gettime, "clock_gettime" },
+	{ SYS_clock_getres, "clock_getres" },
+	{ SYS_gettimeofday, "gettimeofday" },
+	{ SYS_getcpu, "getcpu" },
+#ifdef SYS_getrandom
+	{ SYS_getrandom, "getrandom" },
+#endif
+#ifdef SYS_time
+	{ SYS_time, "time" },
+#endif
+#ifdef SYS_clock_gettime64
+	{ SYS_clock_gettime64, "clock_gettime64" },
+	{ SYS_clock_getres_time64, "clock_getres_time64" },
+#endif
+};
+
+#define NTRAPS (sizeof(traps) / sizeof(traps[0]))
+
+static unsigned audit_arch(void)
+{
+	const struct vk_arch *a = vk_arch_host();
+	const uint16_t one = 1;
+
+	if (!a)
+		return 0;
+	return a->machine | (a->is64 ? AUDIT_ARCH_64BIT : 0) |
+	       (*(const unsigned char *)&one ? AUDIT_ARCH_LE : 0);
+}
+
+const char *vk_fallback_unsupported(void)
+{
+	if (!audit_arch())
+		return "no seccomp architecture for this ABI";
+	return NULL;
+}
+
+static int install_filter(void)
+{
+	struct sock_filter f[4 + NTRAPS + 2];
+	struct sock_fprog prog = { .filter = f };
+	unsigned n = 0;
+
+	/* Another ABI's syscalls (int 0x80 from x86_64) pass untouched. */
+	f[n++] = (struct sock_filter){ BPF_LD_W_ABS, 0, 0, DATA_ARCH };
+	f[n++] = (struct sock_filter){ BPF_JEQ_K, 1, 0, audit_arch() };
+	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW };
+	f[n++] = (struct sock_filter){ BPF_LD_W_ABS, 0, 0, DATA_NR };
+	for (size_t i = 0; i < NTRAPS; i++)
+		f[n++] = (struct sock_filter){ BPF_JEQ_K, (unsigned char)(NTRAPS - i), 0,
+					       (unsigned)traps[i].nr };
+	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW };
+	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_TRAP };
+	prog.len = n;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+static sigjmp_buf trapped;
+static volatile long trapped_nr;
+
+/* The first trapped syscall ends the call: what follows it is moot. */
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	trapped_nr = si->si_syscall;
+	siglongjmp(trapped, 1);
+}
+
+struct probe {
+	const struct vk_callset *cs;
+	enum vk_path p;
+	enum vk_func f;
+	int clock;
+	void *state;		/* getrandom's, on the paths that take one */
+	size_t state_len;
+};
+
+/* getrandom's state, the documented way, so the vDSO can serve it. */
+static void make_state(struct probe *pr)
+{
+	struct {
+		uint32_t size, prot, flags, reserved[13];
+	} params = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	void *state;
+
+	if (pr->f != VK_FN_GETRANDOM || (pr->p != VK_PATH_VDSO && pr->p != VK_PATH_IMPL) ||
+	    pr->cs->fn[pr->p][pr->f].getrandom(NULL, 0, 0, &params, ~0UL) || !params.size ||
+	    params.size > (unsigned long)page)
+		return;
+	state = mmap(NULL, page, params.prot, params.flags, -1, 0);
+	if (state == MAP_FAILED)
+		return;
+	pr->state = state;
+	pr->state_len = params.size;
+}
+
+static void call(const struct probe *pr)
+{
+	union vk_fn fn = pr->cs->fn[pr->p][pr->f];
+	struct vk_kts64 ts;
+	struct vk_ktv tv;
+	unsigned cpu, node;
+	unsigned char buf[16];
+
+	switch (vk_funcs[pr->f].shape) {
+	case VK_SHAPE_CLOCK_TS:
+		fn.clock(pr->clock, &ts);
+		break;
+	case VK_SHAPE_TV_TZ:
+		fn.tod(&tv, NULL);
+		break;
+	case VK_SHAPE_TIME:
+		fn.time(NULL);
+		break;
+	case VK_SHAPE_GETCPU:
+		fn.getcpu(&cpu, &node, NULL);
+		break;
+	case VK_SHAPE_GETRANDOM:
+		fn.getrandom(buf, sizeof(buf), 0, pr->state, pr->state_len);
+		break;
+	}
+}
+
+/*
+ * In the child: one warm-up call outside the filter (libc may set up
+ * state lazily, with syscalls of its own), then the call under it.
+ * Writes the trapped syscall's number, or -1 for none.
+ */
+static void child(void *ctx, int fd)
+{
+	struct probe *pr = ctx;
+	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	long nr = -1;
+
+	make_state(pr);
+	call(pr);
+	sigaction(SIGSYS, &sa, NULL);
+	if (install_filter()) {
+		nr = -2;
+		vk_write_all(fd, &nr, sizeof(nr));
+		return;
+	}
+	if (sigsetjmp(trapped, 1) == 0)
+		call(pr);
+	else
+		nr = trapped_nr;
+	vk_write_all(fd, &nr, sizeof(nr));
+}
+
+static const char *syscall_name(long nr)
+{
+	for (size_t i = 0; i < NTRAPS; i++) {
+		if (traps[i].nr == nr)
+			return traps[i].name;
+	}
+	return "an unknown syscall";
+}
+
+void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func f,
+		       int clock, struct vk_fallback *out)
+{
+	struct probe pr = { .cs = cs, .p = p, .f = f, .clock = clock };
+	struct vk_isolated iso;
+	long nr;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = VK_PROBE_DIED;
+	if (vk_isolate(child, &pr, TIMEOUT, &iso)) {
+		snprintf(out->why, sizeof(out->why), "could not fork");
+		return;
+	}
+	if (iso.len != sizeof(nr)) {
+		vk_isolated_describe(&iso, TIMEOUT, out->why, sizeof(out->why));
+	} else {
+		memcpy(&nr, iso.data, sizeof(nr));
+		if (nr == -2) {
+			snprintf(out->why, sizeof(out->why), "seccomp refused the filter");
+		} else if (nr == -1) {
+			out->kind = VK_USERSPACE;
+		} else {
+			out->kind = VK_SYSCALL;
+			out->nr = nr;
+			out->syscall = syscall_name(nr);
+		}
+	}
+	vk_isolated_free(&iso);
+}
+
+/* lib/vdso serves these clocks; the others always go to the kernel. */
+static int vdso_serves(int clock)
+{
+	return clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC ||
+	       clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_REALTIME_COARSE ||
+	       clock == CLOCK_MONOTONIC_COARSE || clock == CLOCK_BOOTTIME || clock == CLOCK_TAI;
+}
+
+/* Clocks read from the counter, which need a vDSO-capable clocksource. */
+static int needs_counter(enum vk_func f, int clock)
+{
+	if (f == VK_FN_GETTIMEOFDAY)
+		return 1;
+	if (f != VK_FN_CLOCK_GETTIME && f != VK_FN_CLOCK_GETTIME64)
+		return 0;
+	return clock != CLOCK_REALTIME_COARSE && clock != CLOCK_MONOTONIC_COARSE;
+}
+
+const char *vk_fallback_reason(enum vk_path p, enum vk_func f, int clock,
+			       enum vk_tristate cs_vdso)
+{
+	int clock_fn = vk_funcs[f].shape == VK_SHAPE_CLOCK_TS;
+	const struct vk_arch *arch = vk_arch_host();
+
+	if (clock_fn && !vdso_serves(clock))
+		return "the vDSO does not serve this clock";
+	if (p == VK_PATH_VDSO && arch && (arch->stubs & VK_FN_BIT(f)))
+		return "this ABI's vDSO entry only makes the syscall";
+	if (p == VK_PATH_IMPL)
+		return "the implementation makes the syscall";
+	if (needs_counter(f, clock) && cs_vdso == VK_NO)
+		return "the current clocksource is not vDSO-capable";
+	if (p == VK_PATH_LIBC)
+		return "libc makes the syscall itself";
+	if (needs_counter(f, clock) && cs_vdso == VK_UNKNOWN)
+		return "the clocksource is not known to be vDSO-capable";
+	return "unexpected: the vDSO serves this call";
+}

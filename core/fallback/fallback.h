@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fallback: does a call stay in userspace? It is made in a child under a
+ * seccomp filter that traps every syscall an API could fall back to; the
+ * first one trapped ends the call and is named.
+ */
+#ifndef VK_FALLBACK_H
+#define VK_FALLBACK_H
+
+#include "core/call/call.h"
+#include "core/base/sysinfo.h"
+
+enum vk_fallback_kind {
+	VK_USERSPACE,		/* no syscall was made */
+	VK_SYSCALL,		/* the call made syscall `nr` */
+	VK_PROBE_DIED,		/* the child died or hung first */
+};
+
+struct vk_fallback {
+	enum vk_fallback_kind kind;
+	long nr;
+	const char *syscall;	/* its name */
+	char why[64];		/* for VK_PROBE_DIED: what happened */
+};
+
+/* Whether seccomp can be used here; a reason if not. */
+const char *vk_fallback_unsupported(void);
+void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func f,
+		       int clock, struct vk_fallback *out);
+
+/* Why a call on a path fell back, as far as can be known. */
+const char *vk_fallback_reason(enum vk_path p, enum vk_func f, int clock,
+			       enum vk_tristate cs_vdso);
+
+#endif /* VK_FALLBACK_H */

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result/result.h"
+
+/* Running out of memory for a few results leaves nothing sensible to do. */
+static void *must(void *p)
+{
+	if (!p) {
+		perror("vdsokit");
+		exit(2);
+	}
+	return p;
+}
+
+struct vk_result *vk_results_add(struct vk_results *rs, const char *api, enum vk_path path,
+				 const char *check)
+{
+	struct vk_result *r = must(calloc(1, sizeof(*r)));
+
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 64;
+		rs->r = must(realloc(rs->r, rs->cap * sizeof(*rs->r)));
+	}
+	rs->r[rs->n++] = r;
+	snprintf(r->api, sizeof(r->api), "%s", api);
+	snprintf(r->check, sizeof(r->check), "%s", check);
+	r->path = path;
+	r->status = VK_PASS;
+	return r;
+}
+
+/* Only the first failure's values are kept; later ones are counted. */
+void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->fails++)
+		return;
+	r->status = VK_FAIL;
+	rs->fails++;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+void vk_result_skip(struct vk_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->status = VK_SKIP;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
+{
+	if (r->returns)
+		return;
+	r->returns = 1;
+	r->ret = ret;
+	r->sys_ret = sys_ret;
+}
+
+const char *vk_errno_name(long e)
+{
+	switch (e) {
+	case EFAULT: return "EFAULT";
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case ENOSYS: return "ENOSYS";
+	case EAGAIN: return "EAGAIN";
+	case ENODEV: return "ENODEV";
+	default: return "errno";
+	}
+}
+
+int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails)
+{
+	if (!rs->max_fails || fails < rs->max_fails)
+		return 0;
+	r->cut = 1;
+	return 1;
+}
+
+size_t vk_results_cut(const struct vk_results *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		n += rs->r[i]->cut;
+	return n;
+}
+
+void vk_results_free(struct vk_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->r[i]);
+	free(rs->r);
+	memset(rs, 0, sizeof(*rs));
+}
+
+void vk_results_append(struct vk_results *rs, const struct vk_result *src)
+{
+	struct vk_result *r = vk_results_add(rs, src->api, src->path, src->check);
+
+	*r = *src;
+	rs->fails += r->status == VK_FAIL;
+}

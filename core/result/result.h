@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results of checks: what tests produce and reporters print. One result
+ * is one check of one API on one path; it passed, failed (with the values
+ * seen and the rule broken) or was skipped (with the reason).
+ */
+#ifndef VK_RESULT_H
+#define VK_RESULT_H
+
+#include <stddef.h>
+
+#include "core/call/call.h"
+
+enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
+
+struct vk_result {
+	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
+	enum vk_path path;
+	char check[64];		/* the rule or case: "ordered", "tv:NULL,tz:valid" */
+	enum vk_status status;
+	unsigned long long calls;	/* calls made on the path under test */
+	char detail[768];	/* the first failure's values, or why skipped */
+	unsigned long long fails;	/* how many times the rule broke */
+	int cut;		/* the failure limit ended its repeats early */
+	int returns;		/* the failure is of return values: */
+	long ret, sys_ret;	/* what the path and the syscall returned */
+};
+
+/* Results are allocated one by one, so a pointer to one stays valid. */
+struct vk_results {
+	struct vk_result **r;
+	size_t n, cap;
+	unsigned long long fails;	/* failed results */
+	unsigned long long max_fails;	/* per API: stop repeating its checks
+					 * after this many broke (0: never) */
+};
+
+struct vk_result *vk_results_add(struct vk_results *rs, const char *api, enum vk_path path,
+				 const char *check);
+void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void vk_result_skip(struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Record that r failed because the path returned ret, the syscall
+ * sys_ret (negative errno), so that findings can group such failures. */
+void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
+/* "EINVAL" for EINVAL (positive), for the errnos the vDSO's APIs give. */
+const char *vk_errno_name(long e);
+/* Add a copy of a result made elsewhere, e.g. in a child process. */
+void vk_results_append(struct vk_results *rs, const struct vk_result *src);
+/*
+ * Whether the timed repeats of one API's checks stop because they broke
+ * fails times between them, rs->max_fails or more; r is then marked cut.
+ * The limit never stops the other APIs: each is checked to the end.
+ */
+int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails);
+/* How many results had their repeats cut short by the limit. */
+size_t vk_results_cut(const struct vk_results *rs);
+void vk_results_free(struct vk_results *rs);
+
+#endif /* VK_RESULT_H */

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/api.h"
+#include "core/base/children.h"
+#include "core/stress/stress_faults.h"
+
+#define NSEC 1000000000LL
+
+/* What one reader saw on one path during one step. */
+struct cell {
+	unsigned long long calls, errors, misordered, backs, jumps;
+	int64_t back[VK_STRESS_MAX_CLOCKS];	/* the largest step back, ns */
+	int64_t latency;			/* the longest call, ns */
+	char first[160];			/* the first failure */
+};
+
+/* Shared by the parent and the child, which may die at any point. */
+struct shared {
+	int step;		/* the step being injected */
+	unsigned gen;		/* odd while a fault is being injected */
+	int done;
+	int64_t max_jump;	/* ns a monotonic clock may move on between two reads */
+	unsigned long long beat[VK_STRESS_MAX_THREADS];
+	int64_t latest[VK_NPATHS][VK_STRESS_MAX_CLOCKS];	/* across threads */
+	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, 2 and broke a rule, 3 and a rule
+						 * could not be tested, -1 failed */
+	char why[VK_STRESS_MAX_STEPS][128];
+	struct cell cells[];	/* [thread][step][path] */
+};
+
+struct reader {
+	const struct vk_stress *st;
+	struct shared *sh;
+	int id;
+	long ncpus;		/* configured: getcpu's answer is below */
+	int64_t last[VK_NPATHS][VK_STRESS_MAX_CLOCKS];
+};
+
+static int64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static int64_t ns_of(const struct vk_kts *t)
+{
+	return (int64_t)t->sec * NSEC + t->nsec;
+}
+
+static struct cell *cell_of(const struct reader *r, int step, int path)
+{
+	size_t i = ((size_t)r->id * VK_STRESS_MAX_STEPS + step) * VK_NPATHS + path;
+
+	return &r->sh->cells[i];
+}
+
+/* Keep the first failure a reader saw in this cell. */
+static void note(struct cell *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct cell *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->first[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->first, sizeof(c->first), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Record a read v and what it broke (prev: what it must not be below):
+ * the largest step back of any clock, REALTIME's jumps among them, and
+ * publish it to the other threads if it must not step back.
+ */
+static void record(struct reader *r, struct cell *c, int p, int ci, int64_t prev, int64_t v,
+		   int bad)
+{
+	int clock = r->st->clocks[ci];
+	int64_t *latest = &r->sh->latest[p][ci];
+
+	r->last[p][ci] = v;
+	if (v < prev && prev - v > c->back[ci])
+		c->back[ci] = prev - v;
+	if (bad & VK_STRESS_BACK) {
+		c->backs++;
+		note(c, "%s stepped back %lld ns (%lld -> %lld)", vk_clock_name(clock),
+		     (long long)(prev - v), (long long)prev, (long long)v);
+	}
+	if (bad & VK_STRESS_JUMP) {
+		c->jumps++;
+		note(c, "%s jumped %lld ns between two reads (%lld -> %lld)", vk_clock_name(clock),
+		     (long long)(v - prev), (long long)prev, (long long)v);
+	}
+	for (int64_t l = __atomic_load_n(latest, __ATOMIC_RELAXED);
+	     vk_stress_monotonic(clock) && l < v;)
+		if (__atomic_compare_exchange_n(latest, &l, v, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			break;
+}
+
+/* The step a call belongs to, loaded after it: a read that saw a fault's
+ * effect counts in that fault's step. */
+static struct cell *cell_now(const struct reader *r, int p)
+{
+	return cell_of(r, __atomic_load_n(&r->sh->step, __ATOMIC_ACQUIRE), p);
+}
+
+static void read_clock(struct reader *r, int p, int ci)
+{
+	const struct vk_callset *cs = r->st->cs;
+	vk_clock_fn sys = cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
+	struct cell *c;
+	int clock = r->st->clocks[ci];
+	unsigned g = __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE);
+	int64_t seen = __atomic_load_n(&r->sh->latest[p][ci], __ATOMIC_ACQUIRE), t0, t1, prev;
+	struct vk_kts a, b, d;
+	int ret, quiet, bad;
+
+	sys(clock, &a);
+	t0 = raw_ns();
+	ret = cs->fn[p][VK_FN_CLOCK_GETTIME].clock(clock, &b);
+	t1 = raw_ns();
+	sys(clock, &d);
+	c = cell_now(r, p);
+	c->calls++;
+	if (t1 - t0 > c->latency)
+		c->latency = t1 - t0;
+	if (ret) {
+		c->errors++;
+		note(c, "%s returned %d", vk_clock_name(clock), ret);
+		return;
+	}
+	/* Another thread's latest counts only for the clocks that must not
+	 * step back; REALTIME's last read shows its jumps. */
+	prev = vk_stress_monotonic(clock) && seen > r->last[p][ci] ? seen : r->last[p][ci];
+	quiet = !(g & 1) && g == __atomic_load_n(&r->sh->gen, __ATOMIC_ACQUIRE);
+	bad = vk_stress_judge(clock, prev, ns_of(&a), ns_of(&b), ns_of(&d), quiet,
+			      r->last[p][ci] ? r->sh->max_jump : 0);
+	record(r, c, p, ci, prev, ns_of(&b), bad);
+	if (bad & VK_STRESS_ORDER) {
+		c->misordered++;
+		note(c, "%s read %lld ns, not between the syscall's %lld and %lld",
+		     vk_clock_name(clock), (long long)ns_of(&b), (long long)ns_of(&a),
+		     (long long)ns_of(&d));
+	}
+}
+
+static void read_getcpu(struct reader *r, int p)
+{
+	unsigned cpu = ~0u, node = ~0u;
+	int64_t t0 = raw_ns(), t1;
+	int ret = r->st->cs->fn[p][VK_FN_GETCPU].getcpu(&cpu, &node, NULL);
+	struct cell *c;
+
+	t1 = raw_ns();
+	c = cell_now(r, p);
+	c->calls++;
+	if (t1 - t0 > c->latency)
+		c->latency = t1 - t0;
+	if (ret || cpu >= (unsigned)r->ncpus) {
+		c->errors++;
+		note(c, "getcpu returned %d, cpu %u", ret, cpu);
+	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	const struct vk_stress *st = r->st;
+
+	while (!__atomic_load_n(&r->sh->done, __ATOMIC_ACQUIRE)) {
+		for (int p = 0; p < VK_NPATHS; p++) {
+			if (!(st->paths & VK_PATH_BIT(p)))
+				continue;
+			for (int ci = 0; ci < st->nclocks; ci++)
+				if (st->cs->fn[p][VK_FN_CLOCK_GETTIME].p)
+					read_clock(r, p, ci);
+			if (st->getcpu && st->cs->fn[p][VK_FN_GETCPU].p)
+				read_getcpu(r, p);
+		}
+		__atomic_add_fetch(&r->sh->beat[r->id], 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void sleep_for(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* A slew step's outcome from vk_fault_rate(): see injected[]. */
+static int rated(int rate)
+{
+	return rate > 0 ? 2 : rate < 0 ? 3 : 1;
+}
+
+/* The child: readers, and the faults in turn in this thread. */
+static void child(const struct vk_stress *st, struct shared *sh, const struct vk_fault_step *s,
+		  int n, const struct vk_stress_saved *saved, int threads)
+{
+	static struct reader r[VK_STRESS_MAX_THREADS];
+	pthread_t t[VK_STRESS_MAX_THREADS];
+	int started = 0;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	for (; started < threads; started++) {
+		r[started] = (struct reader){ .st = st, .sh = sh, .id = started,
+					     .ncpus = sysconf(_SC_NPROCESSORS_CONF) };
+		if (pthread_create(&t[started], NULL, reader_main, &r[started]))
+			break;
+	}
+	for (int i = 0; i < n; i++) {
+		__atomic_store_n(&sh->step, i, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
+		if (!s[i].skip[0]) {
+			int got = vk_fault_apply(st, &s[i], saved, sh->why[i], sizeof(sh->why[i]));
+
+			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
+		}
+		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
+		if (s[i].op == VK_OP_FREQ && sh->injected[i] == 1)
+			sh->injected[i] = rated(vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
+							      sizeof(sh->why[i])));
+		else
+			sleep_for(st->seconds / n);
+	}
+	__atomic_store_n(&sh->done, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	_exit(started ? 0 : 3);
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static void end_child(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (vk_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Wait for the child; a reader that makes no call for HANG seconds is a
+ * hang. 0 when it ended well, else what became of it in what.
+ */
+static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int threads,
+		 char *what, size_t len)
+{
+	const int64_t hang = VK_STRESS_HANG_SECONDS * NSEC;
+	int64_t since[VK_STRESS_MAX_THREADS], start = mono_ns(), now;
+	unsigned long long last[VK_STRESS_MAX_THREADS] = { 0 };
+	int status;
+
+	for (int i = 0; i < threads; i++)
+		since[i] = start;
+	for (;;) {
+		if (vk_waitpid(pid, &status, WNOHANG) == pid) {
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+				return 0;
+			if (WIFSIGNALED(status))
+				snprintf(what, len, "crashed: the readers died of signal %d (%s)",
+					 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			else
+				snprintf(what, len, "no reader thread could start");
+			return -1;
+		}
+		if (*st->stop) {
+			end_child(pid);
+			snprintf(what, len, "interrupted");
+			return -1;
+		}
+		now = mono_ns();
+		for (int i = 0; i < threads; i++) {
+			unsigned long long b = __atomic_load_n(&sh->beat[i], __ATOMIC_ACQUIRE);
+
+			if (b != last[i]) {
+				last[i] = b;
+				since[i] = now;
+			} else if (now - since[i] > hang) {
+				end_child(pid);
+				snprintf(what, len, "hang: reader %d made no call for %d s", i,
+					 VK_STRESS_HANG_SECONDS);
+				return -1;
+			}
+		}
+		if (now - start > (int64_t)(st->seconds * NSEC) + hang) {
+			end_child(pid);
+			snprintf(what, len, "hang: the faults did not end %d s after --duration",
+				 VK_STRESS_HANG_SECONDS);
+			return -1;
+		}
+		sleep_for(0.05);
+	}
+}
+
+/* The cells of every reader for one step and path, merged. */
+static struct cell merge(const struct vk_stress *st, const struct shared *sh, int threads,
+			 int step, int p)
+{
+	struct cell m = { 0 };
+
+	for (int t = 0; t < threads; t++) {
+		const struct cell *c = &sh->cells[((size_t)t * VK_STRESS_MAX_STEPS + step) * VK_NPATHS + p];
+
+		m.calls += c->calls;
+		m.errors += c->errors;
+		m.misordered += c->misordered;
+		m.backs += c->backs;
+		m.jumps += c->jumps;
+		for (int ci = 0; ci < st->nclocks; ci++)
+			m.back[ci] = c->back[ci] > m.back[ci] ? c->back[ci] : m.back[ci];
+		m.latency = c->latency > m.latency ? c->latency : m.latency;
+		if (!m.first[0])
+			memcpy(m.first, c->first, sizeof(m.first));
+	}
+	return m;
+}
+
+/* "step back: monotonic 0 ns, realtime 3600000000000 ns; latency 12 us" */
+static void figures(const struct vk_stress *st, const struct cell *m, char *buf, size_t len)
+{
+	size_t n = snprintf(buf, len, "max step back:");
+
+	for (int ci = 0; ci < st->nclocks && n < len; ci++)
+		n += snprintf(buf + n, len - n, "%s %s %lld ns", ci ? "," : "",
+			      vk_clock_name(st->clocks[ci]), (long long)m->back[ci]);
+	if (n < len)
+		snprintf(buf + n, len - n, "%smax latency %lld ns", st->nclocks ? "; " : " none; ",
+			 (long long)m->latency);
+}
+
+static void result(const struct vk_stress *st, const struct shared *sh, int threads,
+		   const struct vk_fault_step *s, int i, int p, const char *what,
+		   struct vk_results *rs)
+{
+	struct vk_result *r = vk_results_add(rs, s->name, p, "stress");
+	struct cell m = merge(st, sh, threads, i, p);
+	unsigned long long bad = m.errors + m.misordered + m.backs + m.jumps;
+	char fig[320], more[512];
+
+	figures(st, &m, fig, sizeof(fig));
+	/* What the fault thread saw of the step, then what the readers did. */
+	snprintf(more, sizeof(more), "%s%s%s", sh->why[i], sh->why[i][0] ? "; " : "", fig);
+	r->calls = m.calls;
+	if (s->skip[0])
+		vk_result_skip(r, "%s", s->skip);
+	else if (i > sh->step)
+		vk_result_skip(r, "not reached: %s", what);
+	else if (sh->injected[i] < 0)
+		vk_result_skip(r, "could not be injected: %s", sh->why[i]);
+	else if (sh->injected[i] == 2)
+		vk_result_fail(rs, r, "%s", more);
+	else if (bad)
+		vk_result_fail(rs, r, "%s; %s", m.first, more);
+	else if (what[0] && i == sh->step && strcmp(what, "interrupted"))
+		vk_result_fail(rs, r, "%s; %s", what, more);
+	else if (sh->injected[i] == 3)
+		vk_result_skip(r, "%s", more);
+	else
+		snprintf(r->detail, sizeof(r->detail), "%s", more);
+	if (bad)
+		r->fails = bad;
+}
+
+int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_stress_end *end,
+		  char *err, size_t len)
+{
+	static struct vk_fault_step steps[VK_STRESS_MAX_STEPS];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int threads = st->threads ? st->threads : online > 0 ? (int)online : 1;
+	size_t size;
+	struct shared *sh;
+	pid_t pid;
+	int n;
+
+	if (threads > VK_STRESS_MAX_THREADS)
+		threads = VK_STRESS_MAX_THREADS;
+	size = sizeof(*sh) + (size_t)threads * VK_STRESS_MAX_STEPS * VK_NPATHS * sizeof(struct cell);
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		snprintf(err, len, "mmap: %s", strerror(errno));
+		return -1;
+	}
+	if (vk_stress_save(&end->saved, err, len)) {
+		munmap(sh, size);
+		return -1;
+	}
+	n = vk_fault_steps(st->faults, st->pause, &end->saved, steps, VK_STRESS_MAX_STEPS);
+	/* More than a pause and a hang is a jump. */
+	sh->max_jump = (int64_t)(st->pause + VK_STRESS_HANG_SECONDS) * NSEC;
+	fflush(NULL);
+	pid = vk_fork();
+	if (pid == 0)
+		child(st, sh, steps, n, &end->saved, threads);
+	if (pid < 0)
+		snprintf(end->what, sizeof(end->what), "fork: %s", strerror(errno));
+	else if (watch(st, sh, pid, threads, end->what, sizeof(end->what)) == 0)
+		end->what[0] = 0;
+	end->restored = vk_stress_restore(&end->saved, end->restore_err, sizeof(end->restore_err)) == 0;
+	end->threads = threads;
+	for (int i = 0; i < n; i++)
+		for (int p = 0; p < VK_NPATHS; p++)
+			if (st->paths & VK_PATH_BIT(p))
+				result(st, sh, threads, &steps[i], i, p, end->what, rs);
+	munmap(sh, size);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Time namespaces: run checks in a child whose MONOTONIC and BOOTTIME
+ * clocks are offset, as a container's are, so the vDSO must read the
+ * namespace's data page and add the offsets.
+ */
+#ifndef VK_TIMENS_H
+#define VK_TIMENS_H
+
+#include "core/base/isolate.h"
+
+struct vk_timens_set {
+	char name[24];		/* "small", "past-2^31", ... */
+	long long mono, boot;	/* offsets, in seconds */
+};
+
+/* Whether time namespaces can be made here; NULL if they can. */
+const char *vk_timens_unsupported(void);
+/* The default sets: small, near and past 2^31 s, the most negative. */
+int vk_timens_default_sets(struct vk_timens_set *sets, int max);
+/*
+ * Run fn(ctx, fd) in a child in a new time namespace with the set's
+ * offsets. 0 when it ran (out holds what it wrote); -1 and why if the
+ * namespace could not be made (errno in *err: EPERM without CAP_SYS_TIME).
+ */
+int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
+		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err);
+
+#endif /* VK_TIMENS_H */

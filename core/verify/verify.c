@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * verify's driver: runs each function's family of checks on each path,
+ * in a child. The families share core/verify/verify_shared.c, not this file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/isolate.h"
+#include "core/verify/verify.h"
+
+static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	switch (t->func) {
+	case VK_FN_CLOCK_GETTIME:
+	case VK_FN_CLOCK_GETTIME64:
+		vk_verify_clocks(v, t, p);
+		vk_verify_relations(v, t, p);
+		vk_verify_threads(v, t, p);
+		break;
+	case VK_FN_CLOCK_GETRES:
+	case VK_FN_CLOCK_GETRES_TIME64:
+		vk_verify_getres(v, t, p);
+		break;
+	case VK_FN_GETTIMEOFDAY:
+		vk_verify_gettimeofday(v, p);
+		break;
+	case VK_FN_TIME:
+		vk_verify_time(v, p);
+		break;
+	case VK_FN_GETCPU:
+		vk_verify_getcpu(v, p);
+		break;
+	case VK_FN_GETRANDOM:
+		vk_verify_getrandom(v, p);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A path without the function, or without its syscall twin, is a SKIP. */
+static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_path p)
+{
+	if (!v->cs->fn[p][f].p)
+		return v->cs->why[p][f];
+	if (!v->cs->fn[VK_PATH_SYSCALL][f].p)
+		return "no syscall to compare with on this ABI";
+	return NULL;
+}
+
+/* What a SKIP of a whole target is under: its API when it is one clock's,
+ * else its function, whose clocks would only repeat it. */
+static void target_name(char *buf, size_t len, const struct vk_target *t)
+{
+	if (vk_funcs[t->func].shape == VK_SHAPE_CLOCK_TS && t->nclocks == 1)
+		vk_clock_api(buf, len, t->func, &t->clocks[0]);
+	else
+		snprintf(buf, len, "%s", vk_funcs[t->func].name);
+}
+
+static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
+			const char *why)
+{
+	char name[40];
+
+	target_name(name, sizeof(name), t);
+	vk_result_skip(vk_results_add(v->rs, name, p, "all"), "%s", why);
+}
+
+struct job {
+	struct vk_verify *v;
+	const struct vk_target *t;
+	enum vk_path p;
+};
+
+/*
+ * The child's last word: without it, the checks ended early, as when a
+ * library under test calls exit(0), however the child ended.
+ */
+static const char done[] = "done";
+
+/* In the child: run the checks, then send their results to the parent. */
+static void child(void *ctx, int fd)
+{
+	struct job *j = ctx;
+	size_t first = j->v->rs->n;
+
+	run_path(j->v, j->t, j->p);
+	for (size_t i = first; i < j->v->rs->n; i++)
+		vk_write_all(fd, j->v->rs->r[i], sizeof(struct vk_result));
+	vk_write_all(fd, done, sizeof(done));
+}
+
+/* Whether the child sent its last word after n results. */
+static int finished(const struct vk_isolated *out, size_t n)
+{
+	return out->len == n * sizeof(struct vk_result) + sizeof(done) &&
+	       !memcmp(out->data + out->len - sizeof(done), done, sizeof(done));
+}
+
+/* "the impl path (./lib.so)": which library a result of the impl path is of. */
+static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_path p)
+{
+	if (p == VK_PATH_IMPL && v->cs->impl_path)
+		snprintf(buf, len, "the impl path (%s)", v->cs->impl_path);
+	else
+		snprintf(buf, len, "the %s path", vk_path_name(p));
+}
+
+/*
+ * A path under test may crash or hang (a libc bug, a broken --impl): the
+ * checks of one function on one path run in a child, and its death is a
+ * failure of its own.
+ */
+static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	struct job j = { v, t, p };
+	double timeout = 4 * v->seconds + 20;
+	struct vk_isolated out;
+	const struct vk_result *r;
+	size_t n;
+	char why[64], path[300];
+
+	if (vk_isolate(child, &j, timeout, &out)) {
+		skip_target(v, t, p, "could not fork a child to run the checks in");
+		return;
+	}
+	r = (const struct vk_result *)out.data;
+	n = out.len / sizeof(*r);
+	for (size_t i = 0; i < n; i++)
+		vk_results_append(v->rs, &r[i]);
+	if (!out.exited || out.exit_status || !finished(&out, n)) {
+		vk_isolated_describe(&out, timeout, why, sizeof(why));
+		path_name(path, sizeof(path), v, p);
+		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, p, "survives"),
+			       "the checks of %s on %s %s%s after %zu results",
+			       vk_funcs[t->func].name, path, out.signal ? "were " : "", why, n);
+	}
+	vk_isolated_free(&out);
+}
+
+void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
+{
+	for (int p = 0; p < VK_NPATHS; p++) {
+		const char *why;
+
+		if (!(v->paths & VK_PATH_BIT(p)))
+			continue;
+		why = missing(v, t->func, p);
+		if (why)
+			skip_target(v, t, p, why);
+		else
+			run_isolated(v, t, p);
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verify: every API on every path under test, compared with the raw
+ * syscall, each rule a result. The rules and their names:
+ *   errno         return value and errno equal the syscall's
+ *   ordered       syscall <= path <= syscall, read in that order
+ *   normalized    0 <= nsec < 1e9, no negative seconds where impossible
+ *   monotonic     no reading earlier than the one before it
+ *   null-args     NULL where the ABI allows it behaves as the syscall does
+ *   resolution    clock_getres equals the syscall's
+ *   coarse-step   MONOTONIC_COARSE never steps back; a step that is not a
+ *                 whole number of the resolution is a note (the kernel
+ *                 moves it by part of a tick when it changes clocksource)
+ *   boottime      BOOTTIME - MONOTONIC >= the time namespace's offsets' gap
+ *   tai-offset    TAI - REALTIME equals adjtimex()'s TAI offset
+ *   coarse-bound  a coarse clock is never ahead of its fine clock and lags
+ *                 it by at most its resolution and the reading gap
+ *   threads       no thread reads a time earlier than one another thread
+ *                 published before its read began; a SKIP where some two
+ *                 threads never read within VK_THREADS_SKEW of each other
+ *   survives      the checks of a function on a path neither crash nor hang
+ *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
+ *   query, length, flags, differs, fork, straddle: see their checks.
+ */
+#ifndef VK_VERIFY_H
+#define VK_VERIFY_H
+
+#include "core/verify/verify_shared.h"
+
+/* Run every family of checks of t's function on each path under test. */
+void vk_verify_run(struct vk_verify *v, const struct vk_target *t);
+
+#endif /* VK_VERIFY_H */

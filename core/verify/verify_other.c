@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/* verify's checks of gettimeofday, time and getcpu. */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/verify/verify_shared.h"
+
+#define ROUND 256
+/* What the kernel's struct timezone holds; a canary shows an unwritten one. */
+struct ktz {
+	int minuteswest;
+	int dsttime;
+};
+#define TZ_CANARY 0x5a5a5a5a
+
+static struct vk_result *add(struct vk_verify *v, const char *api, enum vk_path p,
+			     const char *rule)
+{
+	return vk_results_add(v->rs, api, p, rule);
+}
+
+static int64_t realtime_ns(const struct vk_verify *v, clockid_t id)
+{
+	vk_clock_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
+	int t64 = 0;
+	struct vk_ts ts;
+
+	if (!sys) {
+		sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME64].clock;
+		t64 = 1;
+	}
+	vk_clock_call(sys, t64, id, &ts);
+	return vk_ts_ns(&ts);
+}
+
+/* A call with two pointer arguments, the rest fixed, through any path. */
+typedef long (*call2_fn)(union vk_fn fn, void *x, void *y);
+
+struct call2 {
+	call2_fn call;
+	union vk_fn fn;
+	void *x, *y;
+};
+
+static long guarded_call2(void *ctx)
+{
+	struct call2 *c = ctx;
+
+	return c->call(c->fn, c->x, c->y);
+}
+
+static long tod2(union vk_fn fn, void *tv, void *tz)
+{
+	return fn.tod(tv, tz);
+}
+
+static long getcpu2(union vk_fn fn, void *cpu, void *node)
+{
+	return fn.getcpu(cpu, node, NULL);
+}
+
+/*
+ * With each of two pointers NULL or valid, the path returns what the
+ * syscall does; the path's call is guarded, as a libc may crash on NULL.
+ * libc is not given NULL where it declares the pointer __nonnull.
+ */
+static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2_fn call,
+		      const char *const names[2], void *x, void *y)
+{
+	struct vk_result *r = add(v, vk_funcs[f].name, p, "null-args");
+	union vk_fn sys = v->cs->fn[VK_PATH_SYSCALL][f];
+	char why[64];
+
+	for (int i = 0; i < 4; i++) {
+		struct call2 c = { call, v->cs->fn[p][f], i & 1 ? x : NULL, i & 2 ? y : NULL };
+		long rs, rx;
+
+		if (p == VK_PATH_LIBC && (vk_funcs[f].libc_nonnull & ~i & 3))
+			continue;
+		rs = call(sys, c.x, c.y);
+		r->calls++;
+		if (vk_guarded(guarded_call2, &c, &rx, why, sizeof(why)))
+			vk_result_fail(v->rs, r, "%s %s, %s %s: %s was %s; the syscall returned %ld",
+				       names[0], c.x ? "valid" : "NULL", names[1],
+				       c.y ? "valid" : "NULL", vk_path_name(p), why, rs);
+		else if (rs != rx) {
+			vk_result_fail(v->rs, r, "%s %s, %s %s: %s returned %ld, the syscall %ld",
+				       names[0], c.x ? "valid" : "NULL", names[1],
+				       c.y ? "valid" : "NULL", vk_path_name(p), rx, rs);
+			vk_result_returns(r, rx, rs);
+		}
+	}
+}
+
+void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
+{
+	vk_tod_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETTIMEOFDAY].tod;
+	vk_tod_fn fn = v->cs->fn[p][VK_FN_GETTIMEOFDAY].tod;
+	struct vk_result *real, *norm, *tzr;
+	double deadline = vk_monotonic() + v->seconds;
+	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY }, tz_null_args;
+	struct vk_ktv tv;
+
+	null_args(v, p, VK_FN_GETTIMEOFDAY, tod2, (const char *const[]){ "tv", "tz" }, &tv,
+		  &tz_null_args);
+	tzr = add(v, "gettimeofday", p, "timezone");
+	sys(&tv, &tz_sys);
+	fn(&tv, &tz);
+	tzr->calls = 1;
+	if (memcmp(&tz, &tz_sys, sizeof(tz)))
+		vk_result_fail(v->rs, tzr, "%s gave tz {%d, %d}, the syscall {%d, %d}",
+			       vk_path_name(p), tz.minuteswest, tz.dsttime, tz_sys.minuteswest,
+			       tz_sys.dsttime);
+	real = add(v, "gettimeofday", p, "realtime");
+	norm = add(v, "gettimeofday", p, "normalized");
+	do {
+		for (int i = 0; i < ROUND; i++) {
+			int64_t a = realtime_ns(v, CLOCK_REALTIME) / 1000, x, b;
+			int r = fn(&tv, NULL);
+
+			b = realtime_ns(v, CLOCK_REALTIME) / 1000;
+			x = (int64_t)tv.sec * 1000000 + tv.usec;
+			if (r || tv.usec < 0 || tv.usec >= 1000000)
+				vk_result_fail(v->rs, norm, "%s returned %d with tv {%ld, %ld}",
+					       vk_path_name(p), r, tv.sec, tv.usec);
+			else if (x < a || x > b)
+				vk_result_fail(v->rs, real, "CLOCK_REALTIME %lld us, then %s %lld us, then CLOCK_REALTIME %lld us",
+					       (long long)a, vk_path_name(p), (long long)x,
+					       (long long)b);
+		}
+		real->calls += ROUND;
+		norm->calls += ROUND;
+	} while (vk_monotonic() < deadline && !vk_result_cut(v->rs, real, real->fails + norm->fails));
+}
+
+/* time() reads the seconds of the coarse realtime clock. */
+void vk_verify_time(struct vk_verify *v, enum vk_path p)
+{
+	vk_time_fn fn = v->cs->fn[p][VK_FN_TIME].time;
+	struct vk_result *ptr = add(v, "time", p, "time-pointer");
+	struct vk_result *coarse = add(v, "time", p, "coarse-seconds");
+	double deadline = vk_monotonic() + v->seconds;
+
+	do {
+		for (int i = 0; i < ROUND; i++) {
+			long t = -1, r = fn(&t);
+			int64_t a = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+			long x = fn(NULL);
+			int64_t b = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+
+			if (r != t)
+				vk_result_fail(v->rs, ptr, "%s returned %ld but stored %ld",
+					       vk_path_name(p), r, t);
+			if (x < a || x > b)
+				vk_result_fail(v->rs, coarse, "CLOCK_REALTIME_COARSE %lld s, then %s %ld s, then %lld s",
+					       (long long)a, vk_path_name(p), x, (long long)b);
+		}
+		ptr->calls += ROUND;
+		coarse->calls += ROUND;
+	} while (vk_monotonic() < deadline &&
+		 !vk_result_cut(v->rs, coarse, ptr->fails + coarse->fails));
+}
+
+static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,
+		      struct vk_result *rn)
+{
+	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
+	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
+	unsigned c_sys, n_sys, c, n;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return;
+	for (int i = 0; i < ROUND; i++) {
+		c = n = ~0u;
+		sys(&c_sys, &n_sys, NULL);
+		if (fn(&c, &n, NULL) || c != c_sys || c != (unsigned)cpu)
+			vk_result_fail(v->rs, rc, "pinned to CPU %d: %s says CPU %u, the syscall %u",
+				       cpu, vk_path_name(p), c, c_sys);
+		else if (rn && n != n_sys)
+			vk_result_fail(v->rs, rn, "on CPU %d: %s says node %u, the syscall %u", cpu,
+				       vk_path_name(p), n, n_sys);
+	}
+	rc->calls += ROUND;
+	if (rn)
+		rn->calls += ROUND;
+}
+
+void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
+{
+	struct vk_result *rc = add(v, "getcpu", p, "cpu"), *rn = NULL;
+	unsigned cpu_null_args, node_null_args;
+	cpu_set_t saved;
+
+	/* libc's sched_getcpu() reports no node. */
+	if (p != VK_PATH_LIBC)
+		rn = add(v, "getcpu", p, "node");
+	else
+		vk_result_skip(add(v, "getcpu", p, "node"), "sched_getcpu() reports no node");
+	if (sched_getaffinity(0, sizeof(saved), &saved)) {
+		vk_result_skip(rc, "sched_getaffinity() failed");
+		return;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (CPU_ISSET(cpu, &saved))
+			getcpu_on(v, p, cpu, rc, rn);
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	if (p != VK_PATH_LIBC)
+		null_args(v, p, VK_FN_GETCPU, getcpu2, (const char *const[]){ "cpu", "node" },
+			  &cpu_null_args, &node_null_args);
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/vm/vm.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+/*
+ * How qemu boots each architecture under TCG, as Debian's kernels need:
+ * the machines and consoles of the kernel's own nolibc test tables, and
+ * for x86 an invariant TSC the kernel trusts, so that the vDSO can read
+ * the clock (under TCG it would pick hpet, which the vDSO cannot).
+ */
+static const struct vk_vm_arch arches[] = {
+	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
+	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_X86_64, 1, 0, "x86_64", "i386" },
+	{ "i386", "qemu-system-i386", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
+	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_386, 0, 0, "x86_64", NULL },
+	{ "arm64", "qemu-system-aarch64", "qemu-system-arm",
+	  { "-M", "virt", "-cpu", "max,pauth-impdef=on" }, "ttyAMA0", "", EM_AARCH64, 1, 0,
+	  "aarch64", "armhf" },
+	{ "armhf", "qemu-system-arm", "qemu-system-arm", { "-M", "virt", "-cpu", "cortex-a15" },
+	  "ttyAMA0", "", EM_ARM, 0, 0, NULL, NULL },
+	{ "ppc64le", "qemu-system-ppc64", "qemu-system-ppc",
+	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 0, "ppc64le",
+	  NULL },
+	{ "s390x", "qemu-system-s390x", "qemu-system-misc", { "-M", "s390-ccw-virtio", "-cpu", "max" },
+	  "ttysclp0", "", EM_S390, 1, 1, "s390x", NULL },
+	{ "riscv64", "qemu-system-riscv64", "qemu-system-misc", { "-M", "virt", "-bios", "default" },
+	  "ttyS0", "", EM_RISCV, 1, 0, "riscv64", NULL },
+};
+
+#define NARCHES (sizeof(arches) / sizeof(arches[0]))
+
+const struct vk_vm_arch *vk_vm_arch_find(const char *name)
+{
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (!strcmp(arches[i].name, name))
+			return &arches[i];
+	}
+	return NULL;
+}
+
+void vk_vm_arch_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NARCHES && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", arches[i].name);
+}
+
+static uint16_t get16(const unsigned char *p, int big)
+{
+	return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static uint32_t get32le(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The row of an ELF file's machine, class and byte order, or NULL. */
+static const struct vk_vm_arch *elf_arch(const unsigned char *h)
+{
+	int big = h[EI_DATA] == ELFDATA2MSB, is64 = h[EI_CLASS] == ELFCLASS64;
+	uint16_t machine = get16(h + 18, big);
+
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (arches[i].elf_machine == machine && arches[i].is64 == is64 &&
+		    arches[i].big_endian == big)
+			return &arches[i];
+	}
+	return NULL;
+}
+
+/*
+ * Each boot format's own magic: an ELF vmlinux; x86's bzImage ("HdrS",
+ * with XLF_KERNEL_64 for a 64-bit kernel); arm64's and riscv's Image
+ * headers (also inside their EFI stubs); arm's zImage; s390's IPL PSW.
+ */
+static const struct vk_vm_arch *header_arch(const unsigned char *h, size_t n)
+{
+	static const unsigned char s390_psw[8] = { 0x02, 0, 0, 0x18, 0x60, 0, 0, 0x50 };
+
+	if (n >= 20 && !memcmp(h, ELFMAG, SELFMAG))
+		return elf_arch(h);
+	if (n >= 0x238 && !memcmp(h + 0x202, "HdrS", 4))
+		return vk_vm_arch_find(h[0x236] & 1 ? "x86_64" : "i386");
+	if (n >= 60 && !memcmp(h + 56, "ARM\x64", 4))
+		return vk_vm_arch_find("arm64");
+	if (n >= 60 && !memcmp(h + 56, "RSC\x05", 4))
+		return vk_vm_arch_find("riscv64");
+	if (n >= 0x28 && get32le(h + 0x24) == 0x016f2818)
+		return vk_vm_arch_find("armhf");
+	if (n >= 16 && !memcmp(h + 8, s390_psw, sizeof(s390_psw)))
+		return vk_vm_arch_find("s390x");
+	return NULL;
+}
+
+static ssize_t read_head(const char *path, unsigned char *buf, size_t len, char *err,
+			 size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = pread(fd, buf, len, 0);
+	if (n < 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	close(fd);
+	return n;
+}
+
+int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *err,
+		      size_t len)
+{
+	unsigned char h[1024];
+	ssize_t n = read_head(path, h, sizeof(h), err, len);
+
+	if (n < 0)
+		return -1;
+	*arch = header_arch(h, n);
+	if (!*arch) {
+		snprintf(err, len, "%s: no kernel image header names its architecture (a compressed or unknown image? give --arch)",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dynamic,
+		       char *err, size_t len)
+{
+	unsigned char h[64];
+	ssize_t n = read_head(path, h, sizeof(h), err, len);
+	const struct vk_vm_arch *got;
+
+	if (n < 0)
+		return -1;
+	got = n >= 20 && !memcmp(h, ELFMAG, SELFMAG) ? elf_arch(h) : NULL;
+	if (!got || (got != arch && !(arch->compat && !strcmp(arch->compat, got->name)))) {
+		snprintf(err, len, "%s is not a %s executable%s%s", path, arch->name,
+			 arch->compat ? " nor a " : "", arch->compat ? arch->compat : "");
+		return -1;
+	}
+	if (!dynamic && get16(h + 16, arch->big_endian) != ET_EXEC) {
+		snprintf(err, len, "%s is not a static executable (it needs a loader the guest lacks)",
+			 path);
+		return -1;
+	}
+	return 0;
+}

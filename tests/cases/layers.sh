@@ -1,0 +1,102 @@
+# The architecture, as the #include lines state it: core/'s folders in
+# layers (each uses only what its README.md's "May use:" line names, and
+# no two use each other), no circle between files, core/ below report/
+# and commands/, report/ below commands/, and a core/ that never prints.
+. "$TOP/tests/lib.sh"
+cd "$TOP" || exit 1
+
+# Every source file with the quoted includes it has, as "FILE HEADER".
+srcs=$(find core commands report tests/unit tests/bench tests/fuzz -name '*.[ch]' | sort; echo main.c)
+# shellcheck disable=SC2086 # one word per file
+grep -Ho '^#include "[^"]*"' $srcs | sed 's/:#include "\(.*\)"$/ \1/' >"$TMP/includes"
+
+# names FILE: FILE's lines, or "none".
+names() { if [ -s "$1" ]; then cat "$1"; else echo none; fi; }
+
+while read -r f h; do [ -f "$h" ] || echo "$f: \"$h\""; done <"$TMP/includes" >"$TMP/lost"
+if [ -s "$TMP/lost" ]; then
+	not_ok "every quoted #include names its file from the top of the tree" "$(cat "$TMP/lost")"
+else
+	ok "every quoted #include names its file from the top of the tree"
+fi
+
+find core -maxdepth 1 -name '*.[ch]' >"$TMP/loose"
+if [ -s "$TMP/loose" ]; then
+	not_ok "every core file is in a subsystem folder" "$(cat "$TMP/loose")"
+else
+	ok "every core file is in a subsystem folder"
+fi
+
+# The folder graph: "FROM TO" for each include of another core folder.
+awk '$1 ~ /^core\/[^/]+\// && $2 ~ /^core\/[^/]+\// {
+	split($1, a, "/"); split($2, b, "/")
+	if (a[2] != b[2]) print a[2], b[2]
+}' "$TMP/includes" | sort -u >"$TMP/folders"
+: >"$TMP/unstated"
+for d in core/*/; do
+	d=${d%/} name=$(basename "$d")
+	may=$(sed -n 's/^May use: //p' "$d/README.md" 2>/dev/null | tr -c 'a-z_\n' ' ')
+	if [ -z "$may" ]; then
+		echo "$d: no README.md with a 'May use:' line" >>"$TMP/unstated"
+		continue
+	fi
+	awk -v f="$name" '$1 == f { print $2 }' "$TMP/folders" | while read -r to; do
+		case " $may " in *" $to "*) ;; *) echo "core/$name uses core/$to" >>"$TMP/unstated" ;; esac
+	done
+done
+if [ -s "$TMP/unstated" ]; then
+	not_ok "each core folder uses only what its README.md says it may use" "$(cat "$TMP/unstated")"
+else
+	ok "each core folder uses only what its README.md says it may use"
+fi
+
+# acyclic DESC GRAPH: passes when tsort finds no circle in GRAPH's
+# "FROM TO" lines; a failure names the members of the first it found.
+acyclic() {
+	if tsort "$2" >/dev/null 2>"$TMP/loop"; then
+		ok "$1"
+	else
+		not_ok "$1" "a circle through: $(awk '/input contains a loop/ { if (n++) exit; next }
+			{ sub(/^tsort: /, ""); printf "%s ", $0 }' "$TMP/loop")"
+	fi
+}
+acyclic "no circle between core's folders" "$TMP/folders"
+acyclic "no circle between files" "$TMP/includes"
+
+# Layers above core/: commands/ uses report/, report/ renders, core/ does the work.
+grep -E '^core/.* (commands|report)/' "$TMP/includes" >"$TMP/up"
+if [ -s "$TMP/up" ]; then
+	not_ok "core/ includes nothing from commands/ or report/" "$(names "$TMP/up")"
+else
+	ok "core/ includes nothing from commands/ or report/"
+fi
+grep -E '^report/.* commands/' "$TMP/includes" >"$TMP/up"
+if [ -s "$TMP/up" ]; then
+	not_ok "report/ includes nothing from commands/" "$(names "$TMP/up")"
+else
+	ok "report/ includes nothing from commands/"
+fi
+
+# core/ never prints: stdout is the report's, which commands/ writes. Its
+# code without comments, as "FILE:LINE:CODE".
+awk 'FNR == 1 { inc = 0 }
+{
+	line = $0; code = ""
+	while (line != "") {
+		if (inc) {
+			i = index(line, "*/"); if (!i) break
+			line = substr(line, i + 2); inc = 0
+		} else {
+			i = index(line, "/*"); if (!i) { code = code line; break }
+			code = code substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
+		}
+	}
+	print FILENAME ":" FNR ":" code
+}' core/*/*.[ch] >"$TMP/code"
+grep -E ':.*((^|[^a-z_])(printf|vprintf|puts|putchar)[[:space:]]*\(|(^|[^a-z_])stdout([^a-z_]|$))' \
+	"$TMP/code" >"$TMP/prints"
+if [ -s "$TMP/prints" ]; then
+	not_ok "core/ never prints" "$(cat "$TMP/prints")"
+else
+	ok "core/ never prints"
+fi
