@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 		argc = 3;
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd && (status = vk_vdsotest_compat(argc, argv)) >= 0)
+	if (!cmd && vk_vdsotest_compat(argc, argv, &status))
 		return finish(status);
 	if (!cmd) {
 		fprintf(stderr, "vdsokit: '%s' is not a command. See 'vdsokit --help'.\n",

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,7 @@
 #include "report/report.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"
 	"Call each API on each path with hostile arguments: pointers NULL, to an\n"
 	"unmapped, PROT_NONE or read-only page, into the vDSO and vvar pages, across\n"
@@ -20,13 +19,10 @@ static const char usage[] =
 	"under a watchdog; its outcome (return value, errno, signal, and which bytes\n"
 	"it wrote, by canaries) is compared with the raw syscall's and classified:\n"
 	"identical, allowed by the vDSO's documented ABI (the rule is named), or\n"
-	"unexpected, which is a failure. APIs as for verify.\n\n"
-	"  -p, --paths LIST     vdso,libc,impl (default vdso,libc, and impl with --impl)\n"
-	"  -I, --impl LIB.so    also test the __vdso_* functions LIB.so exports\n"
-	"  -t, --timeout SECS   per case (default 1); after 3 hangs an API's other\n"
-	"                       cases on that path are skipped\n"
-	"  -F, --format FMT     text (default), ktap, json or vdsotest\n"
-	"  -h, --help           show this help\n\n"
+	"unexpected, which is a failure. APIs as for verify.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error\n"
 	"or an --impl that cannot be loaded (see verify), 4 nothing could run.\n";
 
@@ -37,27 +33,23 @@ struct opts {
 	struct vk_call_opts call;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		VK_CALL_LONGOPTS,
-		{ 0 }
+	const struct vk_option opt[] = {
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
+		VK_OPT_IMPL_ROW(&o->call, "also test the __vdso_* functions LIB.so exports"),
+		VK_OPT('t', "timeout", VK_OPT_SECONDS, "SECS",
+		  "per case (default 1); after 3 hangs an API's other\n"
+		  "cases on that path are skipped", &o->timeout),
+		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
+				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
+		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
+				      "text, ktap, json or vdsotest"),
+		VK_OPT_HELP_ROW,
 	};
-	int c, status;
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	while ((c = getopt_long(argc, argv, "t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 't') {
-			if (vk_parse_seconds(argv[0], "--timeout", optarg, &o->timeout))
-				return VK_EXIT_USAGE;
-			continue;
-		}
-		status = vk_call_option(argv[0], c, optarg, &o->call, usage,
-					vk_format_parse_vdsotest, "text, ktap, json or vdsotest");
-		if (status != VK_OPT_GO_ON)
-			return status;
-	}
-	return VK_OPT_GO_ON;
+	return vk_options_parse(argv[0], &opts, argc, argv);
 }
 
 /* A target naming some clocks keeps only their cases; a whole function all. */
@@ -221,11 +213,12 @@ int cmd_abi(int argc, char **argv)
 {
 	struct opts o = { .timeout = 1 };
 	struct vk_target t[VK_NFUNCS];
-	int nt, status = parse_opts(argc, argv, &o);
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
+	int nt;
 
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
+	if (r == VK_OPT_OK)
+		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (r == VK_OPT_OK)
+		r = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
 }

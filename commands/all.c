@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@
 #include "report/summary.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench; inside\n"
@@ -25,13 +24,10 @@ static const char usage[] =
 	"many checks it failed, an example and the command that reproduces it),\n"
 	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
 	"one subtest per command, each command's results nested in it; with\n"
-	"--format json, one object holds each command's report under its name.\n\n"
-	"  -v, --verbose      text: every command's full report, then the verdict\n"
-	"  -f, --format FMT   text (default), ktap or json\n"
-	"  -o, --output DIR   also write DIR/report.txt, report.json, report.ktap and\n"
-	"                     report.html (self-contained: inline SVG, no script);\n"
-	"                     DIR is made if missing; all replaced at once or none\n"
-	"  -h, --help         show this help\n\n"
+	"--format json, one object holds each command's report under its name.\n\n";
+
+static const char tail[] =
+	"\n"
 	"When stderr is a terminal, a progress line there says which command\n"
 	"runs, how much is done and about how long is left.\n\n"
 	"Exit status: the worst of the commands run: 1 a check failed,\n"
@@ -424,63 +420,55 @@ static int run_all(struct all *a)
 	return status;
 }
 
-static int parse_opts(int argc, char **argv, struct all *a)
+static enum vk_opt_result refuse_image(const char *cmd, const char *arg, void *dest)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "image", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
+	(void)arg;
+	(void)dest;
+	return vk_opt_error(cmd, "--image is for info and list-apis: "
+			    "all runs on this process's vDSO");
+}
 
-	while ((c = getopt_long(argc, argv, "vo:f:i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			a->verbose = 1;
-			break;
-		case 'o':
-			a->outdir = optarg;
-			break;
-		case 'f':
-			a->format = vk_format_parse(optarg);
-			if (a->format < 0)
-				return vk_usage_error(argv[0], "unknown format '%s' (text, ktap or json)",
-						      optarg);
-			break;
-		case 'i':
-			return vk_usage_error(argv[0], "--image is for info and list-apis: "
-					      "all runs on this process's vDSO");
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		default:
-			return vk_bad_option(argv[0]);
-		}
-	}
+static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
+{
+	const struct vk_option opt[] = {
+		VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,
+		       "text: every command's full report, then the verdict", &a->verbose),
+		VK_OPT_FORMAT_ROW(&a->format, vk_format_parse, "text, ktap or json",
+				  "text (default), ktap or json"),
+		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
+		       "also write DIR/report.txt, report.json, report.ktap and\n"
+		       "report.html (self-contained: inline SVG, no script);\n"
+		       "DIR is made if missing; all replaced at once or none", &a->outdir),
+		VK_OPT('i', "image", VK_OPT_CALL, "FILE", NULL, NULL, .call = refuse_image),
+		VK_OPT_HELP_ROW,
+	};
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+
+	if (r != VK_OPT_OK)
+		return r;
 	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+		return vk_opt_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	if (a->verbose && a->format != VK_FMT_TEXT)
-		return vk_usage_error(argv[0], "--verbose is for the text report");
+		return vk_opt_error(argv[0], "--verbose is for the text report");
 	/* With --output the commands print their JSON into report.json. */
 	if (a->verbose && a->outdir)
-		return vk_usage_error(argv[0], "--verbose and --output do not go together: "
-				      "DIR/report.json holds every result");
-	return a->outdir ? vk_output_dir(argv[0], a->outdir) : VK_OPT_GO_ON;
+		return vk_opt_error(argv[0], "--verbose and --output do not go together: "
+				    "DIR/report.json holds every result");
+	return a->outdir ? vk_output_dir(argv[0], a->outdir, &a->outdir) : VK_OPT_OK;
 }
 
 int cmd_all(int argc, char **argv)
 {
 	static struct all a;
+	enum vk_opt_result r;
 	int status;
 
 	a.cmd = argv[0];
 	choose_steps(&a);
-	status = parse_opts(argc, argv, &a);
-	if (status != VK_OPT_GO_ON)
-		return status;
+	r = parse_opts(argc, argv, &a);
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	status = run_all(&a);
 	for (size_t k = 0; k < a.nrun; k++)
 		vk_step_free(&a.step[k]);

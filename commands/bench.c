@@ -15,7 +15,7 @@
 #include "report/bench.h"
 #include "commands/bench_cmd.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
 	"Measure ns per call of each API on each path in worker processes, each\n"
 	"a fresh exec of vdsokit (a new address-space layout and new pages), run\n"
@@ -29,25 +29,10 @@ static const char usage[] =
 	"that compare can tell when the machine's own speed moved between two\n"
 	"runs. With no API, every API of the table; an API is a name from\n"
 	"'vdsokit list-apis', clock-gettime-id:N or clock-getres-id:N for any\n"
-	"clock id, or a function name (clock_gettime) for all its clocks.\n\n"
-	"  -d, --duration SECONDS  budget per API and path, shared by the processes\n"
-	"                          (default 0.08)\n"
-	"  -n, --samples N         samples per API and path in each process\n"
-	"                          (default 5, 2-512)\n"
-	"  -P, --processes N       worker processes, each a fresh exec run in turn\n"
-	"                          (default 10, 1-64; N * samples at most 512)\n"
-	"  -c, --cpu N             pin to CPU N (default: the CPU it starts on)\n"
-	"      --cold              time single calls after disturbing caches and TLB;\n"
-	"                          report median, p90 and p99\n"
-	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
-	"                          and impl with --impl)\n"
-	"  -I, --impl LIB.so       also measure the __vdso_* functions LIB.so exports\n"
-	"  -F, --format FMT        text (default), json, csv, ktap, or vdsotest\n"
-	"                          ('API:    vdso: N nsec/call' lines)\n"
-	"  -o, --output DIR        also write DIR/report.txt, .json, .ktap and .html\n"
-	"                          (self-contained: inline SVG, no script),\n"
-	"                          all replaced at once or none\n"
-	"  -h, --help              show this help\n\n"
+	"clock id, or a function name (clock_gettime) for all its clocks.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 measured, 1 a worker process died (the call crashed it),\n"
 	"exited before its last row, sent nothing for 30 s plus four times a\n"
 	"row's share of the budget (the call hung: it is killed) or could not\n"
@@ -55,86 +40,47 @@ static const char usage[] =
 	"--output file not written,\n"
 	"4 nothing could be measured.\n";
 
-int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
-	unsigned long long n;
-
-	switch (c) {
-	case 'd':
-		return vk_parse_seconds(cmd, "-d", arg, &o->seconds) ? VK_EXIT_USAGE : VK_OPT_GO_ON;
-	case 'n':
-		if (vk_parse_count_in(cmd, "--samples", arg, 2, VK_BENCH_MAX_SAMPLES, &o->samples))
-			return VK_EXIT_USAGE;
-		return VK_OPT_GO_ON;
-	case 'c':
-		if (vk_parse_count(cmd, "--cpu", arg, &n))
-			return VK_EXIT_USAGE;
-		o->cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
-		return VK_OPT_GO_ON;
-	default:
-		return VK_OPT_OTHER;
-	}
-}
-
-static int worker_option(const char *cmd, int c, const char *arg,
-			 struct vk_bench_cmd_opts *o)
-{
-	unsigned long long n;
-
-	if (c == 'W') {
-		o->worker = arg;
-		return VK_OPT_GO_ON;
-	}
-	if (vk_parse_count_in(cmd, "--processes", arg, 1, VK_BENCH_MAX_GROUPS, &n))
-		return VK_EXIT_USAGE;
-	o->processes = n;
-	return VK_OPT_GO_ON;
-}
-
-static int parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
-{
-	static const struct option longopts[] = {
-		VK_BENCH_LONGOPTS,
-		{ "cold", no_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "processes", required_argument, NULL, 'P' },
-		{ "worker", required_argument, NULL, 'W' },
-		VK_CALL_LONGOPTS,
-		{ 0 }
+	unsigned long long processes = o->processes;
+	const struct vk_option opt[] = {
+		VK_BENCH_ROWS(&o->m, NULL, "budget per API and path, shared by the processes\n"
+			      "(default 0.08)",
+			      "samples per API and path in each process\n"
+			      "(default 5, 2-512)",
+			      "pin to CPU N (default: the CPU it starts on)"),
+		VK_OPT('P', "processes", VK_OPT_COUNT, "N",
+		  "worker processes, each a fresh exec run in turn\n"
+		  "(default 10, 1-64; N * samples at most 512)", &processes, .lo = 1,
+		  .hi = VK_BENCH_MAX_GROUPS),
+		VK_OPT(0, "cold", VK_OPT_FLAG, NULL,
+		  "time single calls after disturbing caches and TLB;\n"
+		  "report median, p90 and p99", &o->cold),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
+				 "and impl with --impl)"),
+		VK_OPT_IMPL_ROW(&o->call, "also measure the __vdso_* functions LIB.so exports"),
+		VK_OPT_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
+				  "text, json, csv, ktap or vdsotest",
+				  "text (default), json, csv, ktap, or vdsotest\n"
+				  "('API:    vdso: N nsec/call' lines)"),
+		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
+				      "text, json, csv, ktap or vdsotest"),
+		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
+		  "also write DIR/report.txt, .json, .ktap and .html\n"
+		  "(self-contained: inline SVG, no script),\n"
+		  "all replaced at once or none", &o->outdir, .call = vk_output_dir),
+		/* A worker process's: the parent's timer. */
+		VK_OPT(0, "worker", VK_OPT_STRING, "TIMER", NULL, &o->worker),
+		VK_OPT_HELP_ROW,
 	};
-	int c, status;
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
 
-	while ((c = getopt_long(argc, argv, VK_BENCH_SHORTOPTS VK_CALL_SHORTOPTS "o:P:", longopts,
-				NULL)) != -1) {
-		if (c == 'C') {
-			o->cold = 1;
-			continue;
-		}
-		if (c == 'P' || c == 'W') {
-			status = worker_option(argv[0], c, optarg, o);
-			if (status != VK_OPT_GO_ON)
-				return status;
-			continue;
-		}
-		if (c == 'o') {
-			status = vk_output_dir(argv[0], optarg);
-			if (status != VK_OPT_GO_ON)
-				return status;
-			o->outdir = optarg;
-			continue;
-		}
-		status = vk_bench_option(argv[0], c, optarg, &o->m);
-		if (status == VK_OPT_OTHER)
-			status = vk_call_option(argv[0], c, optarg, &o->call, usage,
-						vk_bench_format_parse,
-						"text, json, csv, ktap or vdsotest");
-		if (status != VK_OPT_GO_ON)
-			return status;
-	}
-	if (o->processes * o->m.samples > VK_BENCH_MAX_SAMPLES)
-		return vk_usage_error(argv[0], "--processes times --samples is %llu, at most %d",
-				      o->processes * o->m.samples, VK_BENCH_MAX_SAMPLES);
-	return VK_OPT_GO_ON;
+	o->processes = processes;
+	if (r == VK_OPT_OK && o->processes * o->m.samples > VK_BENCH_MAX_SAMPLES)
+		return vk_opt_error(argv[0], "--processes times --samples is %llu, at most %d",
+				    o->processes * o->m.samples, VK_BENCH_MAX_SAMPLES);
+	return r;
 }
 
 static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
@@ -488,12 +434,12 @@ int cmd_bench(int argc, char **argv)
 	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	size_t n;
-	int status = parse_opts(argc, argv, &o);
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
 
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (status != VK_OPT_GO_ON)
-		return status;
+	if (r == VK_OPT_OK)
+		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
 	if (o.worker)

@@ -12,6 +12,7 @@
 
 #include "core/image/image.h"
 #include "core/result/result.h"
+#include "commands/options.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {
@@ -50,15 +51,16 @@ int vk_vm_init(void) __attribute__((noreturn));
 int vk_vdsotest(int argc, char **argv);
 int vk_vdsotest_all(int argc, char **argv);
 int vk_vdsotest_bench(int argc, char **argv);
-/* "vdsokit [OPTIONS] API TEST-TYPE" and "vdsokit list-test-types" as
- * vdsotest's: -1 if argv is not that. */
-int vk_vdsotest_compat(int argc, char **argv);
+/* Whether argv is "vdsokit [OPTIONS] API TEST-TYPE" or "vdsokit
+ * list-test-types", vdsotest's; if so, runs it into *status. */
+int vk_vdsotest_compat(int argc, char **argv, int *status);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
 int vk_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Print a usage error for an option getopt_long() rejected; returns 2. */
-int vk_bad_option(const char *cmd);
+/* The same for option handling: returns VK_OPT_BAD. */
+enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Open FILE, or the live vDSO when it is NULL; print why not. */
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
 struct vk_bench_result;
@@ -103,8 +105,8 @@ int vk_run_timens(const char *cmd, int format, struct vk_step *step);
 /* Refused, before it changes anything, outside vdsokit vm. */
 int vk_run_stress(const char *cmd, int format, struct vk_step *step);
 int vk_run_verify(const char *cmd, int format, struct vk_step *step);
-/* Parse "text" or "json" (the formats every command has). */
-int vk_parse_text_json(const char *cmd, const char *arg, int *json);
+/* "text" or "json" as VK_FMT_TEXT or VK_FMT_JSON; -1 for anything else. */
+int vk_format_text_json(const char *name);
 
 /* What every command that makes calls shares: paths, --impl, the format. */
 struct vk_call_opts {
@@ -113,29 +115,22 @@ struct vk_call_opts {
 	int format;
 };
 
-#define VK_CALL_SHORTOPTS "p:I:F:h"
-#define VK_CALL_LONGOPTS                                                        \
-	{ "paths", required_argument, NULL, 'p' },                              \
-	{ "impl", required_argument, NULL, 'I' },                               \
-	{ "format", required_argument, NULL, 'F' },                             \
-	{ "help", no_argument, NULL, 'h' }
+/* --paths LIST into an unsigned of path bits. */
+enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths);
+#define VK_OPT_PATHS_ROW(o, help)                                              \
+	VK_OPT('p', "paths", VK_OPT_CALL, "LIST", help, &(o)->paths, .call = vk_opt_paths)
+#define VK_OPT_IMPL_ROW(o, help) VK_OPT('I', "impl", VK_OPT_STRING, "LIB.so", help, &(o)->impl)
+/* -F: the format's letter before -f was --format in every command. */
+#define VK_OPT_OLD_FORMAT_ROW(dest, parse, names)                              \
+	VK_OPT('F', NULL, VK_OPT_FORMAT, "FMT", NULL, dest, .format = parse, .formats = names)
 
-/* Option handlers' answers besides an exit status: go on; not mine. */
-enum { VK_OPT_GO_ON = -1, VK_OPT_OTHER = -2 };
-
-/*
- * Handle getopt's answer c when it is a shared option, or an unknown one:
- * VK_OPT_GO_ON to go on, else the exit status to return with (0 after
- * --help). format parses --format's value; formats names them for errors.
- */
-int vk_call_option(const char *cmd, int c, const char *arg, struct vk_call_opts *o,
-		   const char *usage, int (*format)(const char *), const char *formats);
 /* After the options: paths default to base, and impl with --impl; the
- * impl path needs --impl. VK_OPT_GO_ON, or the exit status. */
-int vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base);
+ * impl path needs --impl. */
+enum vk_opt_result vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base);
 struct vk_target;
 /* The APIs named after the options (argv[optind...]), or all of them. */
-int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t, int *nt);
+enum vk_opt_result vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
+				   int *nt);
 
 /* What bench and compare's side-by-side runs share: how long, on which CPU. */
 struct vk_bench_opts {
@@ -144,17 +139,19 @@ struct vk_bench_opts {
 	long cpu;			/* -1: the one it starts on */
 };
 
-#define VK_BENCH_SHORTOPTS "d:n:c:"
-#define VK_BENCH_LONGOPTS                                                       \
-	{ "duration", required_argument, NULL, 'd' },                           \
-	{ "samples", required_argument, NULL, 'n' },                            \
-	{ "cpu", required_argument, NULL, 'c' }
+/* --cpu N into a long, CPU_SETSIZE for any N past the last. */
+enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu);
+/* bench's -d, -n and -c; seen, when set, says one of them was given. */
+#define VK_BENCH_ROWS(m, seen, d_help, n_help, c_help)                          \
+	VK_OPT('d', "duration", VK_OPT_SECONDS, "SECONDS", d_help, &(m)->seconds,   \
+	       .given = seen),                                                     \
+	VK_OPT('n', "samples", VK_OPT_COUNT, "N", n_help, &(m)->samples, .lo = 2,   \
+	       .hi = VK_BENCH_MAX_SAMPLES, .given = seen),                         \
+	VK_OPT('c', "cpu", VK_OPT_CALL, "N", c_help, &(m)->cpu, .call = vk_opt_cpu, \
+	       .given = seen)
 
 struct vk_bench_case;
 struct vk_timer;
-/* Handle -d, -n or -c as getopt's c: VK_OPT_GO_ON, an exit status for a
- * bad value, or VK_OPT_OTHER when c is another option. */
-int vk_bench_option(const char *cmd, int c, const char *arg, struct vk_bench_opts *o);
 /* The cases the API names give (see bench --help), or every API for none. */
 int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case *cases,
 		   size_t *n);
@@ -168,8 +165,8 @@ struct vk_output {
 };
 
 /* Make DIR if it is missing, before the run, so that a bad one costs
- * nothing; VK_OPT_GO_ON, or the exit status after saying why. */
-int vk_output_dir(const char *cmd, const char *dir);
+ * nothing; as an option's call, *(const char **)dest = dir. */
+enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest);
 
 /*
  * Files written whole: each beside its final name, all of a set renamed
@@ -210,21 +207,20 @@ int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output 
  * Option values, strictly: digits only (and for numbers a '.' and an
  * exponent), no spaces, signs, hex, "inf" or anything past the range.
  * A positive number of seconds up to VK_MAX_SECONDS; a number >= 0; a
- * whole number; a signed whole number.
+ * whole number; a signed whole number. Each says what is wrong itself.
  */
 #define VK_MAX_SECONDS 604800	/* a week */
-int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out);
-int vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out);
-int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out);
-int vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out);
+enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg,
+				    double *out);
+enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg,
+				   double *out);
+enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg,
+				  unsigned long long *out);
+enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg,
+				   long long *out);
 /* The same, from lo to hi; else "OPT takes LO to HI". */
-int vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
-		      unsigned long long hi, unsigned long long *out);
-/*
- * Parse [-i|--image FILE] [-f|--format text|json] [-h|--help], printing
- * usage for --help. Returns -1 to go on, else the exit status to return.
- */
-int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **path,
-			int *json);
+enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg,
+				     unsigned long long lo, unsigned long long hi,
+				     unsigned long long *out);
 
 #endif /* VK_COMMANDS_H */

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,25 +14,34 @@
 #include "core/base/children.h"
 #include "core/call/targets.h"
 #include "report/bench.h"
+#include "report/report.h"
 #include "commands/commands.h"
+
+static void usage_error(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
+}
 
 int vk_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	usage_error(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
 	return VK_EXIT_USAGE;
 }
 
-int vk_bad_option(const char *cmd)
+enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
 {
-	/* getopt_long() has already said what was wrong. */
-	fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
-	return VK_EXIT_USAGE;
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_error(cmd, fmt, ap);
+	va_end(ap);
+	return VK_OPT_BAD;
 }
 
 int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
@@ -45,47 +55,11 @@ int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
 	return err == -VK_IMAGE_ENOVDSO ? VK_EXIT_SKIP : VK_EXIT_USAGE;
 }
 
-int vk_parse_text_json(const char *cmd, const char *arg, int *json)
+int vk_format_text_json(const char *name)
 {
-	if (strcmp(arg, "text") == 0)
-		*json = 0;
-	else if (strcmp(arg, "json") == 0)
-		*json = 1;
-	else
-		return vk_usage_error(cmd, "unknown format '%s' (text or json)", arg);
-	return VK_EXIT_OK;
-}
-
-int vk_parse_image_opts(int argc, char **argv, const char *usage, const char **path,
-			int *json)
-{
-	static const struct option opts[] = {
-		{ "image", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "i:f:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			*path = optarg;
-			break;
-		case 'f':
-			if (vk_parse_text_json(argv[0], optarg, json))
-				return VK_EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		default:
-			return vk_bad_option(argv[0]);
-		}
-	}
-	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return -1;
+	if (strcmp(name, "text") == 0)
+		return VK_FMT_TEXT;
+	return strcmp(name, "json") == 0 ? VK_FMT_JSON : -1;
 }
 
 /*
@@ -100,43 +74,43 @@ static int decimal(const char *s, int fraction)
 	return s[0] >= '0' && s[0] <= '9' && s[n] == '\0';
 }
 
-int vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
+enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	char *end;
 	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
 
 	if (!isfinite(d) || *end)
-		return vk_usage_error(cmd, "%s: '%s' is not a number", opt, arg);
+		return vk_opt_error(cmd, "%s: '%s' is not a number", opt, arg);
 	*out = d;
-	return 0;
+	return VK_OPT_OK;
 }
 
-int vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	char *end;
 	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
 
 	if (!isfinite(d) || *end || d <= 0 || d > VK_MAX_SECONDS)
-		return vk_usage_error(cmd, "%s: '%s' is not a positive number of seconds (at most %d)",
-				      opt, arg, VK_MAX_SECONDS);
+		return vk_opt_error(cmd, "%s: '%s' is not a positive number of seconds (at most %d)",
+				    opt, arg, VK_MAX_SECONDS);
 	*out = d;
-	return 0;
+	return VK_OPT_OK;
 }
 
-int vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
+enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
 {
 	unsigned long long n;
 
 	errno = 0;
 	n = decimal(arg, 0) ? strtoull(arg, NULL, 10) : 0;
 	if (!decimal(arg, 0) || errno == ERANGE)
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number (0 to %llu)", opt, arg,
-				      ULLONG_MAX);
+		return vk_opt_error(cmd, "%s: '%s' is not a whole number (0 to %llu)", opt, arg,
+				    ULLONG_MAX);
 	*out = n;
-	return 0;
+	return VK_OPT_OK;
 }
 
-int vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out)
+enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out)
 {
 	const char *digits = arg + (arg[0] == '-');
 	long long n;
@@ -144,71 +118,65 @@ int vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long
 	errno = 0;
 	n = decimal(digits, 0) ? strtoll(arg, NULL, 10) : 0;
 	if (!decimal(digits, 0) || errno == ERANGE)
-		return vk_usage_error(cmd, "%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
-				      LLONG_MIN, LLONG_MAX);
+		return vk_opt_error(cmd, "%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
+				    LLONG_MIN, LLONG_MAX);
 	*out = n;
-	return 0;
+	return VK_OPT_OK;
 }
 
-int vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
+enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
 		      unsigned long long hi, unsigned long long *out)
 {
 	if (vk_parse_count(cmd, opt, arg, out))
-		return VK_EXIT_USAGE;
+		return VK_OPT_BAD;
 	if (*out < lo || *out > hi)
-		return vk_usage_error(cmd, "%s takes %llu to %llu", opt, lo, hi);
-	return 0;
+		return vk_opt_error(cmd, "%s takes %llu to %llu", opt, lo, hi);
+	return VK_OPT_OK;
 }
 
-int vk_call_option(const char *cmd, int c, const char *arg, struct vk_call_opts *o,
-		   const char *usage, int (*format)(const char *), const char *formats)
+enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths)
 {
-	switch (c) {
-	case 'p':
-		if (vk_paths_parse(arg, &o->paths))
-			return vk_usage_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl",
-					      arg);
-		return VK_OPT_GO_ON;
-	case 'I':
-		o->impl = arg;
-		return VK_OPT_GO_ON;
-	case 'F':
-		o->format = format(arg);
-		if (o->format < 0)
-			return vk_usage_error(cmd, "unknown format '%s' (%s)", arg, formats);
-		return VK_OPT_GO_ON;
-	case 'h':
-		fputs(usage, stdout);
-		return VK_EXIT_OK;
-	default:
-		return vk_bad_option(cmd);
-	}
+	if (vk_paths_parse(arg, paths))
+		return vk_opt_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+				    arg);
+	return VK_OPT_OK;
 }
 
-int vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base)
+enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu)
+{
+	unsigned long long n;
+
+	if (vk_parse_count(cmd, "--cpu", arg, &n))
+		return VK_OPT_BAD;
+	*(long *)cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
+	return VK_OPT_OK;
+}
+
+enum vk_opt_result vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base)
 {
 	if (!o->paths)
 		o->paths = base | (o->impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
 	if ((o->paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o->impl)
-		return vk_usage_error(cmd, "the impl path needs --impl LIB.so");
-	return VK_OPT_GO_ON;
+		return vk_opt_error(cmd, "the impl path needs --impl LIB.so");
+	return VK_OPT_OK;
 }
 
-int vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t, int *nt)
+enum vk_opt_result vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
+				   int *nt)
 {
 	*nt = 0;
 	for (int i = optind; i < argc; i++) {
 		int err = vk_targets_add(t, nt, argv[i]);
 
 		if (err == -E2BIG)
-			return vk_usage_error(cmd, "'%s': more than %d clocks of one function", argv[i],
-					      VK_MAX_CLOCKS);
+			return vk_opt_error(cmd, "'%s': more than %d clocks of one function", argv[i],
+					    VK_MAX_CLOCKS);
 		if (err)
-			return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
+			return vk_opt_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)
 		*nt = vk_targets_all(t);
-	return VK_OPT_GO_ON;
+	return VK_OPT_OK;
 }
 
 void vk_step_keep(struct vk_step *step, struct vk_results *rs)
@@ -235,15 +203,16 @@ FILE *vk_step_out(const struct vk_step *step)
 	return step && step->out ? step->out : stdout;
 }
 
-int vk_output_dir(const char *cmd, const char *dir)
+enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest)
 {
 	struct stat st;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
-		return vk_usage_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
+		return vk_opt_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return vk_usage_error(cmd, "--output: '%s' is not a directory", dir);
-	return VK_OPT_GO_ON;
+		return vk_opt_error(cmd, "--output: '%s' is not a directory", dir);
+	*(const char **)dest = dir;
+	return VK_OPT_OK;
 }
 
 /* path's temporary, beside it: ".NAME.PID.part" in the same directory,

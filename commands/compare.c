@@ -15,7 +15,7 @@
 #define MAX_COPIES 32
 #define DEFAULT_COPIES 24
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
 	"       vdsokit compare [--threshold PCT] [--format FMT] OLD.json... --vs NEW.json...\n"
 	"       vdsokit compare [OPTIONS] --impl [OLD.so] --impl NEW.so [API...]\n\n"
@@ -60,21 +60,10 @@ static const char usage[] =
 	"every sample and reference is a number of ns from 0.001 (a --cold file's\n"
 	"samples above -1e9, each process's median 0.001) to 1e9, and\n"
 	"it holds at most 4096 rows, 1024 processes and 65536 samples a row; a\n"
-	"side's files at most 4 Mi samples and 32768 processes.\n\n"
-	"  -t, --threshold PCT      smallest change that counts, in percent (default 5)\n"
-	"  -f, --format FMT         text (default), json, or markdown: a before,\n"
-	"                           after and ratio table for a commit message\n"
-	"  -o, --output DIR         also write DIR/report.txt, .json, .ktap and .html\n"
-	"                           (self-contained: inline SVG, no script),\n"
-	"                           all replaced at once or none\n"
-	"      --vs                 the files before it are the old side, those after\n"
-	"                           it the new (up to 64 a side)\n"
-	"  -I, --impl LIB.so        a side to measure (see above)\n"
-	"  -d, --duration SECONDS   with --impl: budget per API and side (default 0.2)\n"
-	"  -n, --samples N          with --impl: samples per side (default 192, 2-512)\n"
-	"  -K, --copies K           with --impl: loads per library (default 24, 1-32)\n"
-	"  -c, --cpu N              with --impl: pin to CPU N\n"
-	"  -h, --help               show this help\n\n"
+	"side's files at most 4 Mi samples and 32768 processes.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
 	"or with --impl a side that crashed, exited or hung (30 s plus 8 times -d)\n"
 	"while measured in its child, named with the API; 2 usage error, a bad\n"
@@ -490,45 +479,49 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	return status;
 }
 
-static int parse_threshold(const char *cmd, const char *arg, double *pct_out)
-{
-	if (vk_parse_number(cmd, "--threshold", arg, pct_out))
-		return VK_EXIT_USAGE;
-	return VK_EXIT_OK;
-}
-
-static int parse_format(const char *cmd, const char *arg, int *format)
+static int format_number(const char *name)
 {
 	static const char *const names[] = {
 		[VK_CMP_TEXT] = "text", [VK_CMP_JSON] = "json", [VK_CMP_MARKDOWN] = "markdown",
 	};
 
 	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-		if (!strcmp(arg, names[i])) {
-			*format = i;
-			return VK_EXIT_OK;
-		}
+		if (!strcmp(name, names[i]))
+			return i;
 	}
-	return vk_usage_error(cmd, "unknown format '%s' (text, json or markdown)", arg);
+	return -1;
 }
 
-static int parse_copies(const char *cmd, const char *arg, int *copies)
+static enum vk_opt_result add_arg(const char *cmd, char *arg, void *compare)
 {
-	unsigned long long n;
+	struct compare *c = compare;
 
-	if (vk_parse_count_in(cmd, "--copies", arg, 1, MAX_COPIES, &n))
-		return VK_EXIT_USAGE;
-	*copies = n;
-	return VK_EXIT_OK;
-}
-
-static int add_arg(const char *cmd, struct compare *c, char *arg)
-{
 	if (c->nargs == (int)(sizeof(c->args) / sizeof(c->args[0])))
-		return vk_usage_error(cmd, "too many arguments (at most %d files a side)",
-				      VK_COMPARE_MAX_RUNS);
+		return vk_opt_error(cmd, "too many arguments (at most %d files a side)",
+				    VK_COMPARE_MAX_RUNS);
 	c->args[c->nargs++] = arg;
-	return 0;
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result add_impl(const char *cmd, const char *arg, void *compare)
+{
+	struct compare *c = compare;
+
+	if (c->nimpl == 2)
+		return vk_opt_error(cmd, "--impl is given at most twice");
+	c->impl[c->nimpl++] = arg;
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result mark_vs(const char *cmd, const char *arg, void *compare)
+{
+	struct compare *c = compare;
+
+	(void)arg;
+	if (c->vs >= 0)
+		return vk_opt_error(cmd, "--vs is given once");
+	c->vs = c->nargs;
+	return VK_OPT_OK;
 }
 
 /* Files: OLD NEW, or OLD... --vs NEW..., each side within VK_COMPARE_MAX_RUNS. */
@@ -547,79 +540,53 @@ static int check_files(const char *cmd, struct compare *c)
 	return VK_EXIT_OK;
 }
 
-static int parse_opts(int argc, char **argv, struct compare *c, int *format)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c, int *format)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "impl", required_argument, NULL, 'I' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "copies", required_argument, NULL, 'K' },
-		{ "vs", no_argument, NULL, 'V' },
-		VK_BENCH_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	unsigned long long copies = c->copies;
+	int measuring = 0;
+	const struct vk_option opt[] = {
+		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
+		       "smallest change that counts, in percent (default 5)", &c->rep.threshold),
+		VK_OPT_FORMAT_ROW(format, format_number, "text, json or markdown",
+				  "text (default), json, or markdown: a before,\n"
+				  "after and ratio table for a commit message"),
+		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
+		       "also write DIR/report.txt, .json, .ktap and .html\n"
+		       "(self-contained: inline SVG, no script),\n"
+		       "all replaced at once or none", &c->outdir, .call = vk_output_dir),
+		VK_OPT(0, "vs", VK_OPT_CALL, NULL,
+		       "the files before it are the old side, those after\n"
+		       "it the new (up to 64 a side)", c, .call = mark_vs),
+		VK_OPT('I', "impl", VK_OPT_CALL, "LIB.so", "a side to measure (see above)", c,
+		       .call = add_impl),
+		VK_BENCH_ROWS(&c->m, &measuring,
+			      "with --impl: budget per API and side (default 0.2)",
+			      "with --impl: samples per side (default 192, 2-512)",
+			      "with --impl: pin to CPU N"),
+		VK_OPT('K', "copies", VK_OPT_COUNT, "K",
+		       "with --impl: loads per library (default 24, 1-32)", &copies, .lo = 1,
+		       .hi = MAX_COPIES, .given = &measuring),
+		VK_OPT_HELP_ROW,
 	};
-	int opt, measuring = 0, status;
+	struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r;
 
-	/* "-": the files in order, so that those before --vs are told from those after. */
-	while ((opt = getopt_long(argc, argv, "-t:f:I:o:K:h" VK_BENCH_SHORTOPTS, opts, NULL)) != -1) {
-		switch (opt) {
-		case 1:
-			if (add_arg(argv[0], c, optarg))
-				return VK_EXIT_USAGE;
-			break;
-		case 'V':
-			if (c->vs >= 0)
-				return vk_usage_error(argv[0], "--vs is given once");
-			c->vs = c->nargs;
-			break;
-		case 'o':
-			status = vk_output_dir(argv[0], optarg);
-			if (status != VK_OPT_GO_ON)
-				return status;
-			c->outdir = optarg;
-			break;
-		case 't':
-			if (parse_threshold(argv[0], optarg, &c->rep.threshold))
-				return VK_EXIT_USAGE;
-			break;
-		case 'f':
-			if (parse_format(argv[0], optarg, format))
-				return VK_EXIT_USAGE;
-			break;
-		case 'I':
-			if (c->nimpl == 2)
-				return vk_usage_error(argv[0], "--impl is given at most twice");
-			c->impl[c->nimpl++] = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		case 'K':
-			if (parse_copies(argv[0], optarg, &c->copies))
-				return VK_EXIT_USAGE;
-			measuring = 1;
-			break;
-		default:
-			status = vk_bench_option(argv[0], opt, optarg, &c->m);
-			if (status == VK_OPT_OTHER)
-				return vk_bad_option(argv[0]);
-			if (status != VK_OPT_GO_ON)
-				return status;
-			measuring = 1;
-		}
-	}
-	while (optind < argc) {	/* after "--" */
-		if (add_arg(argv[0], c, argv[optind++]))
-			return VK_EXIT_USAGE;
-	}
+	/* The files in order, so that those before --vs are told from those after. */
+	opts.operand = add_arg;
+	opts.operand_dest = c;
+	r = vk_options_parse(argv[0], &opts, argc, argv);
+
+	c->copies = copies;
+	while (r == VK_OPT_OK && optind < argc)	/* after "--" */
+		r = add_arg(argv[0], argv[optind++], c);
+	if (r != VK_OPT_OK)
+		return r;
 	if (measuring && !c->nimpl)
-		return vk_usage_error(argv[0], "-d, -n, -c and --copies measure, and need --impl");
+		return vk_opt_error(argv[0], "-d, -n, -c and --copies measure, and need --impl");
 	if (c->m.samples < 2ULL * c->copies)
-		return vk_usage_error(argv[0], "--samples is %llu: at least 2 per copy, %d in all",
-				      c->m.samples, 2 * c->copies);
-	return VK_OPT_GO_ON;
+		return vk_opt_error(argv[0], "--samples is %llu: at least 2 per copy, %d in all",
+				    c->m.samples, 2 * c->copies);
+	return VK_OPT_OK;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -630,10 +597,11 @@ int cmd_compare(int argc, char **argv)
 		.copies = DEFAULT_COPIES,
 		.vs = -1,
 	};
-	int format = VK_CMP_TEXT, status = parse_opts(argc, argv, &c, &format);
+	int format = VK_CMP_TEXT, status;
+	enum vk_opt_result r = parse_opts(argc, argv, &c, &format);
 
-	if (status != VK_OPT_GO_ON)
-		return status;
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	if (c.nimpl) {
 		if (c.vs >= 0)
 			return vk_usage_error(argv[0], "--vs compares files, not --impl");

@@ -7,11 +7,13 @@
 
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit dump FILE\n\n"
 	"Write this process's vDSO image, byte for byte, to FILE ('-' for standard\n"
-	"output). readelf, objdump and 'vdsokit info --image FILE' can read it.\n\n"
-	"  -h, --help   show this help\n\n"
+	"output). readelf, objdump and 'vdsokit info --image FILE' can read it.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 success, 2 usage or write error, 4 no vDSO in this process.\n";
 
 static int write_all(int fd, const unsigned char *p, size_t len)
@@ -57,18 +59,12 @@ static int dump(const char *cmd, const char *path)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
+	const struct vk_option opt[] = { VK_OPT_HELP_ROW };
+	const struct vk_options o = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c != 'h')
-			return vk_bad_option(argv[0]);
-		fputs(usage, stdout);
-		return VK_EXIT_OK;
-	}
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	if (argc - optind != 1)
 		return vk_usage_error(argv[0], argc == optind ? "missing FILE" : "too many arguments");
 	return dump(argv[0], argv[optind]);

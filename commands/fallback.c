@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +7,7 @@
 #include "report/report.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit fallback [OPTIONS] [API...]\n\n"
 	"Prove whether each call stays in userspace: it is made in a child under a\n"
 	"seccomp filter that traps every syscall it could fall back to\n"
@@ -16,13 +15,10 @@ static const char usage[] =
 	"getcpu, getrandom), and reported as 'userspace' or 'falls back to\n"
 	"SYSCALL' with the reason: the vDSO does not serve that clock, the\n"
 	"clocksource is not vDSO-capable, or libc makes the syscall itself. With no\n"
-	"API, every function and every clock id; APIs as for verify.\n\n"
-	"  -r, --require LIST  exit 1 if any of these APIs (comma-separated) falls\n"
-	"                      back on the vdso path: a CI gate\n"
-	"  -p, --paths LIST    vdso,libc,impl (default vdso,libc, and impl with --impl)\n"
-	"  -I, --impl LIB.so   also probe the __vdso_* functions LIB.so exports\n"
-	"  -F, --format FMT    text (default), ktap or json\n"
-	"  -h, --help          show this help\n\n"
+	"API, every function and every clock id; APIs as for verify.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
 	"2 usage error or an --impl that cannot be loaded (see verify),\n"
 	"4 nothing could be probed.\n";
@@ -32,26 +28,22 @@ struct opts {
 	struct vk_call_opts call;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "require", required_argument, NULL, 'r' },
-		VK_CALL_LONGOPTS,
-		{ 0 }
+	const struct vk_option opt[] = {
+		VK_OPT('r', "require", VK_OPT_STRING, "LIST",
+		  "exit 1 if any of these APIs (comma-separated) falls\n"
+		  "back on the vdso path: a CI gate", &o->require),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
+		VK_OPT_IMPL_ROW(&o->call, "also probe the __vdso_* functions LIB.so exports"),
+		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json",
+				  "text (default), ktap or json"),
+		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_HELP_ROW,
 	};
-	int c, status;
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	while ((c = getopt_long(argc, argv, "r:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 'r') {
-			o->require = optarg;
-			continue;
-		}
-		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
-					"text, ktap or json");
-		if (status != VK_OPT_GO_ON)
-			return status;
-	}
-	return VK_OPT_GO_ON;
+	return vk_options_parse(argv[0], &opts, argc, argv);
 }
 
 /* Whether api (of function f) is in the comma-separated --require list. */
@@ -182,13 +174,14 @@ int cmd_fallback(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct vk_target t[VK_NFUNCS];
-	int nt, status = parse_opts(argc, argv, &o);
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
+	int nt;
 
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (status == VK_OPT_GO_ON && o.require && check_require(argv[0], o.require))
-		status = VK_EXIT_USAGE;
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
+	if (r == VK_OPT_OK)
+		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (r == VK_OPT_OK && o.require && check_require(argv[0], o.require))
+		r = VK_OPT_BAD;
+	if (r == VK_OPT_OK)
+		r = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
 }

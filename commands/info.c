@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <elf.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,16 +11,16 @@
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit info [--image FILE] [--format text|json]\n\n"
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
 	"whether this process is in a non-initial time namespace; for this\n"
-	"process's vDSO, whether each function stays in userspace.\n\n"
-	"  -i, --image FILE   read a vDSO image from FILE instead of this process's\n"
-	"  -f, --format FMT   text (default) or json\n"
-	"  -h, --help         show this help\n\n"
+	"process's vDSO, whether each function stays in userspace.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
 static void read_notes(struct vk_info *in, const struct vk_elf *e)
@@ -177,10 +178,20 @@ int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *k
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
-	int json = 0, status;
+	int format = VK_FMT_TEXT;
+	const struct vk_option opt[] = {
+		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
+		  "read a vDSO image from FILE instead of this process's", &path),
+		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
+				  "text (default) or json"),
+		VK_OPT_HELP_ROW,
+	};
+	const struct vk_options o = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
 
-	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
-	if (status >= 0)
-		return status;
-	return vk_run_info(argv[0], path, json ? VK_FMT_JSON : VK_FMT_TEXT, NULL, stdout);
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
+	if (optind < argc)
+		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	return vk_run_info(argv[0], path, format, NULL, stdout);
 }

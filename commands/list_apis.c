@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "report/apis.h"
+#include "report/report.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit list-apis [--image FILE] [--format text|json]\n\n"
 	"List the API table: each API's function, clock id, vDSO symbol, libc\n"
 	"function and syscall, and whether the vDSO exports its symbol. Syscall\n"
-	"numbers are the image's ABI's; '?' where vdsokit does not know them.\n\n"
-	"  -i, --image FILE   check a vDSO image from FILE instead of this process's\n"
-	"  -f, --format FMT   text (default) or json\n"
-	"  -h, --help         show this help\n\n"
+	"numbers are the image's ABI's; '?' where vdsokit does not know them.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
 static int list(const char *cmd, const char *path, int json)
@@ -56,10 +58,20 @@ static int list(const char *cmd, const char *path, int json)
 int cmd_list_apis(int argc, char **argv)
 {
 	const char *path = NULL;
-	int json = 0, status;
+	int format = VK_FMT_TEXT;
+	const struct vk_option opt[] = {
+		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
+		  "check a vDSO image from FILE instead of this process's", &path),
+		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
+				  "text (default) or json"),
+		VK_OPT_HELP_ROW,
+	};
+	const struct vk_options o = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
 
-	status = vk_parse_image_opts(argc, argv, usage, &path, &json);
-	if (status >= 0)
-		return status;
-	return list(argv[0], path, json);
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
+	if (optind < argc)
+		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	return list(argv[0], path, format == VK_FMT_JSON);
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +10,11 @@
 #include "report/stress.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+/* A number macro as a string, for --help. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char head[] =
 	"Usage: vdsokit stress [OPTIONS] [API...]\n\n"
 	"Read the clocks without pause, one thread per CPU, while the kernel's time\n"
 	"is changed underneath them, one fault after another. Each reader checks that\n"
@@ -22,42 +25,17 @@ static const char usage[] =
 	"and a hang between two reads, nor past the RTC across a pause; that every\n"
 	"call returns. Reported per fault and path: the calls, the largest step back\n"
 	"of every clock (REALTIME's is the step), the longest call, crashes and hangs\n"
-	"(no call for %d s).\n\n"
+	"(no call for " STR(VK_STRESS_HANG_SECONDS) " s).\n\n"
 	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
 	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
 	"It needs root. It restores the clocksource, the frequency, the CPUs online and\n"
 	"REALTIME (advanced by the MONOTONIC time since) it found, even on SIGINT or\n"
 	"SIGTERM, and prints what it found and whether it restored it.\n\n"
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
-	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n"
-	"  -d, --duration SECONDS  the whole run, shared by the faults (default 60)\n"
-	"  -f, --faults LIST       clocksource,settime,slew,hotplug,timens,pause, all\n"
-	"                          (default) or none:\n"
-	"                          clocksource: each available one in turn, and back;\n"
-	"                          settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
-	"                          to just before 2^31 s (64-bit) by clock_settime, back;\n"
-	"                          slew: adjtimex frequency +500, -500 ppm, back (MONOTONIC's\n"
-	"                          rate must follow within 50 ppm; a SKIP where it could\n"
-	"                          not be read that closely), ADJ_SETOFFSET +10 s,\n"
-	"                          -10 s; hotplug: the last CPU\n"
-	"                          offline and back; timens: a child enters a new time\n"
-	"                          namespace (MONOTONIC +100000 s, BOOTTIME +200000 s)\n"
-	"                          and reads every clock there, each between its\n"
-	"                          syscall's and, less the offset, the ones outside;\n"
-	"                          pause: 'vdsokit vm' stops the whole guest (QMP stop,\n"
-	"                          cont), asked on the console, and the RTC, which runs\n"
-	"                          on, shows it did.\n"
-	"                          A baseline step 'none' comes first.\n"
-	"      --pause SECONDS     how long the pause lasts (default 3)\n"
-	"  -t, --threads N         reader threads (default: one per CPU online)\n"
-	"      --i-accept-clock-changes  run outside 'vdsokit vm', changing this clock\n"
-	"  -p, --paths LIST        vdso,libc,syscall,impl (default vdso,libc, and impl\n"
-	"                          with --impl)\n"
-	"  -I, --impl LIB.so       also read the __vdso_* functions LIB.so exports\n"
-	"                          (under 'vdsokit vm', which then runs its dynamic\n"
-	"                          vdsokit, for the host's own architecture)\n"
-	"  -F, --format FMT        text (default), ktap or json\n"
-	"  -h, --help              show this help\n\n"
+	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n";
+
+static const char tail[] =
+	"\n"
 	"Exit status: 0 every fault survived, 1 a check failed, a crash, a hang, or\n"
 	"the clock could not be restored, 2 usage error or refused (not in 'vdsokit\n"
 	"vm', nothing changed), 4 not root or nothing could run, 128+N stopped by\n"
@@ -71,45 +49,56 @@ struct opts {
 	struct vk_call_opts call;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static enum vk_opt_result parse_faults(const char *cmd, const char *arg, void *faults)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "faults", required_argument, NULL, 'f' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "pause", required_argument, NULL, 'P' },
-		{ "i-accept-clock-changes", no_argument, NULL, 'A' },
-		VK_CALL_LONGOPTS,
-		{ 0 }
-	};
-	int c, status;
+	if (vk_stress_faults_parse(arg, faults))
+		return vk_opt_error(cmd, "--faults: '%s' is not a list of clocksource, settime, "
+				    "slew, hotplug, timens, pause, all, none", arg);
+	return VK_OPT_OK;
+}
 
-	while ((c = getopt_long(argc, argv, "d:f:t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 'd' && vk_parse_seconds(argv[0], "--duration", optarg, &o->seconds))
-			return VK_EXIT_USAGE;
-		if (c == 'f' && vk_stress_faults_parse(optarg, &o->faults))
-			return vk_usage_error(argv[0], "--faults: '%s' is not a list of clocksource, "
-					      "settime, slew, hotplug, timens, pause, all, none", optarg);
-		if (c == 't' && vk_parse_count_in(argv[0], "--threads", optarg, 1,
-						  VK_STRESS_MAX_THREADS, &o->threads))
-			return VK_EXIT_USAGE;
-		if (c == 'P' && (vk_parse_seconds(argv[0], "--pause", optarg, &o->pause) ||
-				 o->pause < 1 || o->pause > 60))
-			return vk_usage_error(argv[0], "--pause: 1 to 60 seconds");
-		if (c == 'A')
-			o->accepted = 1;
-		if (strchr("dftPA", c))
-			continue;
-		if (c == 'h') {
-			printf(usage, VK_STRESS_HANG_SECONDS);
-			return VK_EXIT_OK;
-		}
-		status = vk_call_option(argv[0], c, optarg, &o->call, usage, vk_format_parse,
-					"text, ktap or json");
-		if (status != VK_OPT_GO_ON)
-			return status;
-	}
-	return VK_OPT_GO_ON;
+static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
+{
+	const struct vk_option opt[] = {
+		VK_OPT('d', "duration", VK_OPT_SECONDS, "SECONDS",
+		  "the whole run, shared by the faults (default 60)", &o->seconds),
+		VK_OPT(0, "faults", VK_OPT_CALL, "LIST",
+		  "clocksource,settime,slew,hotplug,timens,pause, all\n"
+		  "(default) or none:\n"
+		  "clocksource: each available one in turn, and back;\n"
+		  "settime: REALTIME +1 h, -2 h by settimeofday, +1 h and\n"
+		  "to just before 2^31 s (64-bit) by clock_settime, back;\n"
+		  "slew: adjtimex frequency +500, -500 ppm, back (MONOTONIC's\n"
+		  "rate must follow within 50 ppm; a SKIP where it could\n"
+		  "not be read that closely), ADJ_SETOFFSET +10 s,\n"
+		  "-10 s; hotplug: the last CPU\n"
+		  "offline and back; timens: a child enters a new time\n"
+		  "namespace (MONOTONIC +100000 s, BOOTTIME +200000 s)\n"
+		  "and reads every clock there, each between its\n"
+		  "syscall's and, less the offset, the ones outside;\n"
+		  "pause: 'vdsokit vm' stops the whole guest (QMP stop,\n"
+		  "cont), asked on the console, and the RTC, which runs\n"
+		  "on, shows it did.\n"
+		  "A baseline step 'none' comes first.", &o->faults, .call = parse_faults),
+		VK_OPT(0, "pause", VK_OPT_SECONDS, "SECONDS", "how long the pause lasts (default 3)",
+		  &o->pause, .lo = 1, .hi = 60),
+		VK_OPT(0, "threads", VK_OPT_COUNT, "N", "reader threads (default: one per CPU online)",
+		  &o->threads, .lo = 1, .hi = VK_STRESS_MAX_THREADS),
+		VK_OPT(0, "i-accept-clock-changes", VK_OPT_FLAG, NULL,
+		  "run outside 'vdsokit vm', changing this clock", &o->accepted),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc, and impl\n"
+				 "with --impl)"),
+		VK_OPT_IMPL_ROW(&o->call, "also read the __vdso_* functions LIB.so exports\n"
+				"(under 'vdsokit vm', which then runs its dynamic\n"
+				"vdsokit, for the host's own architecture)"),
+		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json",
+				  "text (default), ktap or json"),
+		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_HELP_ROW,
+	};
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
+
+	return vk_options_parse(argv[0], &opts, argc, argv);
 }
 
 static const char *const default_apis[] = {
@@ -141,16 +130,17 @@ static void add_defaults(struct vk_stress *st)
 		add_api(st, default_apis[i]);
 }
 
-static int parse_apis(const char *cmd, int argc, char **argv, struct vk_stress *st)
+static enum vk_opt_result parse_apis(const char *cmd, int argc, char **argv,
+				     struct vk_stress *st)
 {
 	for (int i = optind; i < argc; i++) {
 		if (add_api(st, argv[i]))
-			return vk_usage_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
-					      "(see 'vdsokit list-apis')", argv[i]);
+			return vk_opt_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
+					    "(see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)
 		add_defaults(st);
-	return VK_OPT_GO_ON;
+	return VK_OPT_OK;
 }
 
 static volatile sig_atomic_t stop;
@@ -217,7 +207,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
 /* Refused outside vdsokit vm, before anything is read or changed; then
- * root, to change the clock. VK_OPT_GO_ON, or the status. */
+ * root, to change the clock. VK_EXIT_OK to go on, or the status. */
 static int may_run(const char *cmd, int accepted)
 {
 	const char *refusal = vk_stress_refusal(accepted);
@@ -230,7 +220,7 @@ static int may_run(const char *cmd, int accepted)
 		fprintf(stderr, "%s: needs root to change the clock\n", cmd);
 		return VK_EXIT_SKIP;
 	}
-	return VK_OPT_GO_ON;
+	return VK_EXIT_OK;
 }
 
 static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
@@ -238,7 +228,7 @@ static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
 {
 	int status = may_run(cmd, o->accepted);
 
-	if (status != VK_OPT_GO_ON)
+	if (status != VK_EXIT_OK)
 		return status;
 	st->stop = &stop;
 	st->paths = o->call.paths;
@@ -264,11 +254,11 @@ int cmd_stress(int argc, char **argv)
 {
 	struct opts o = { .seconds = 60, .pause = 3, .faults = (1u << VK_NFAULTS) - 1 };
 	struct vk_stress st = { 0 };
-	int status = parse_opts(argc, argv, &o);
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
 
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (status == VK_OPT_GO_ON)
-		status = parse_apis(argv[0], argc, argv, &st);
-	return status == VK_OPT_GO_ON ? start(argv[0], &o, &st, NULL) : status;
+	if (r == VK_OPT_OK)
+		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (r == VK_OPT_OK)
+		r = parse_apis(argv[0], argc, argv, &st);
+	return r == VK_OPT_OK ? start(argv[0], &o, &st, NULL) : vk_opt_exit(r);
 }

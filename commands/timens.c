@@ -8,7 +8,7 @@
 #include "report/report.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"
 	"                      [--format FMT]\n\n"
 	"Check the vDSO inside time namespaces, as containers use them. For each set\n"
@@ -20,13 +20,10 @@ static const char usage[] =
 	"for any other clock; the parent's namespace is unaffected. On a 32-bit\n"
 	"ABI, each time32 entry is read past 2^31 s (y2038): the vDSO's must do\n"
 	"what the kernel's time32 syscall does (which wraps tv_sec), and libc's\n"
-	"must fail with EOVERFLOW or be right.\n\n"
-	"  -m, --monotonic SEC  one set with this MONOTONIC offset (and --boottime's)\n"
-	"  -b, --boottime SEC   one set with this BOOTTIME offset (and --monotonic's)\n"
-	"  -d, --duration SEC   verify's budget per API inside each namespace (default 0.2)\n"
-	"  -F, --format FMT     text (default), ktap or json\n"
-	"  -I, --impl LIB.so    also read LIB.so's time32 clock_gettime past 2^31 s\n"
-	"  -h, --help           show this help\n\n"
+	"must fail with EOVERFLOW or be right.\n\n";
+
+static const char tail[] =
+	"\n"
 	"LIB.so's entry is called in a child of its own: its crash, exit or hang\n"
 	"(5 s) fails the impl path's 'survives' check, which names the library.\n"
 	"\n"
@@ -100,42 +97,29 @@ int vk_run_timens(const char *cmd, int format, struct vk_step *step)
 
 int cmd_timens(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "monotonic", required_argument, NULL, 'm' },
-		{ "boottime", required_argument, NULL, 'b' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "impl", required_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct opts o = { .seconds = 0.2, .call = { .format = VK_FMT_TEXT } };
-	int c, status;
+	const struct vk_option opt[] = {
+		VK_OPT(0, "monotonic", VK_OPT_SIGNED, "SEC",
+		  "one set with this MONOTONIC offset (and --boottime's)", &o.set.mono,
+		  .given = &o.custom),
+		VK_OPT(0, "boottime", VK_OPT_SIGNED, "SEC",
+		  "one set with this BOOTTIME offset (and --monotonic's)", &o.set.boot,
+		  .given = &o.custom),
+		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
+		  "verify's budget per API inside each namespace (default 0.2)", &o.seconds),
+		VK_OPT_FORMAT_ROW(&o.call.format, vk_format_parse, "text, ktap or json",
+				  "text (default), ktap or json"),
+		VK_OPT_OLD_FORMAT_ROW(&o.call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_IMPL_ROW(&o.call, "also read LIB.so's time32 clock_gettime past 2^31 s"),
+		VK_OPT_HELP_ROW,
+	};
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r;
 
 	snprintf(o.set.name, sizeof(o.set.name), "custom");
-	while ((c = getopt_long(argc, argv, "m:b:d:F:I:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (vk_parse_signed(argv[0], "--monotonic", optarg, &o.set.mono))
-				return VK_EXIT_USAGE;
-			o.custom = 1;
-			break;
-		case 'b':
-			if (vk_parse_signed(argv[0], "--boottime", optarg, &o.set.boot))
-				return VK_EXIT_USAGE;
-			o.custom = 1;
-			break;
-		case 'd':
-			if (vk_parse_seconds(argv[0], "-d", optarg, &o.seconds))
-				return VK_EXIT_USAGE;
-			break;
-		default:
-			status = vk_call_option(argv[0], c, optarg, &o.call, usage, vk_format_parse,
-						"text, ktap or json");
-			if (status != VK_OPT_GO_ON)
-				return status;
-		}
-	}
+	r = vk_options_parse(argv[0], &opts, argc, argv);
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	return run(argv[0], &o, NULL);

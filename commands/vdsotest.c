@@ -348,43 +348,48 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Parse, and answer --help and --version; -1 to go on. */
-static int start(int argc, char **argv, struct vt *o)
+/* Parse, and answer --help and --version (VK_OPT_HELP). */
+static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 {
 	unsigned long long n;
 	char bad[160];
 
 	o->argv0 = argv[0];
 	o->cmd = base(argv[0]);
-	if (parse(argc, argv, o, bad, sizeof(bad))) {
-		vk_usage_error(o->cmd, "%s", bad);
-		return VT_EXIT_USAGE;
-	}
+	if (parse(argc, argv, o, bad, sizeof(bad)))
+		return vk_opt_error(o->cmd, "%s", bad);
 	if (o->help) {
 		fputs(usage, stdout);
-		return VK_EXIT_OK;
+		return VK_OPT_HELP;
 	}
 	if (o->version) {
 		printf("%s (vdsokit) %s\n", o->cmd, vk_version);
-		return VK_EXIT_OK;
+		return VK_OPT_HELP;
 	}
 	/* Refused once here, rather than by every run of vdsotest-all. */
 	o->whole = 1;
 	if ((o->seconds && vk_parse_seconds(o->cmd, "-d", o->seconds, &o->whole)) ||
 	    (o->max_fails && vk_parse_count(o->cmd, "-f", o->max_fails, &n)))
-		return VT_EXIT_USAGE;
+		return VK_OPT_BAD;
 	vk_report_vdsotest_verbose(o->verbose);
-	return -1;
+	return VK_OPT_OK;
+}
+
+/* vdsotest's status for what start() decided: argp's 64 for a usage error. */
+static int vt_exit(enum vk_opt_result r)
+{
+	return r == VK_OPT_HELP ? VK_EXIT_OK : VT_EXIT_USAGE;
 }
 
 int vk_vdsotest(int argc, char **argv)
 {
 	struct vt o = { 0 };
 	char bad[160];
-	int status = start(argc, argv, &o);
+	enum vk_opt_result r = start(argc, argv, &o);
+	int status;
 
-	if (status >= 0)
-		return status;
+	if (r != VK_OPT_OK)
+		return vt_exit(r);
 	status = shape(&o, bad, sizeof(bad));
 	if (status > 0) {
 		fprintf(stderr, "%s\n", bad);
@@ -408,10 +413,11 @@ int vk_vdsotest(int argc, char **argv)
 static int run_all(int argc, char **argv, size_t first, size_t last)
 {
 	struct vt o = { 0 };
-	int status = start(argc, argv, &o), runs = 0, skips = 0;
+	enum vk_opt_result r = start(argc, argv, &o);
+	int status, runs = 0, skips = 0;
 
-	if (status >= 0)
-		return status;
+	if (r != VK_OPT_OK)
+		return vt_exit(r);
 	if (o.nargs) {
 		vk_usage_error(o.cmd, "unexpected argument '%s'", o.arg[0]);
 		return VT_EXIT_USAGE;
@@ -440,15 +446,14 @@ int vk_vdsotest_bench(int argc, char **argv)
 	return run_all(argc, argv, 1, 1);
 }
 
-int vk_vdsotest_compat(int argc, char **argv)
+int vk_vdsotest_compat(int argc, char **argv, int *status)
 {
 	struct vt o = { .cmd = "vdsokit", .argv0 = "vdsokit" };
 	char bad[160];
 
 	if (parse(argc, argv, &o, bad, sizeof(bad)) || o.help || o.version ||
 	    shape(&o, bad, sizeof(bad)))
-		return -1;
-	if (o.nargs == 1)
-		return list(o.arg[0]);
-	return run_one(&o, o.arg[0], o.arg[1]);
+		return 0;
+	*status = o.nargs == 1 ? list(o.arg[0]) : run_one(&o, o.arg[0], o.arg[1]);
+	return 1;
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,7 @@
 #include "report/report.h"
 #include "commands/commands.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"
 	"Check every vDSO API on every path against the kernel's own syscalls:\n"
 	"return values and errno for every clock id, ordering, normalization,\n"
@@ -21,17 +20,10 @@ static const char usage[] =
 	"a failure.\n\n"
 	"With no API, all of them; an API is a name from 'vdsokit list-apis'\n"
 	"(clock-gettime-tai, getcpu, ...), clock-gettime-id:N for any clock id,\n"
-	"or a function name (clock_gettime) for all its clocks.\n\n"
-	"  -d, --duration SECONDS  budget per API and path (default 1)\n"
-	"  -f, --max-fails N       stop repeating an API's checks after N failed\n"
-	"                          readings (default 10, 0: never); the other\n"
-	"                          APIs are still checked\n"
-	"  -p, --paths LIST        paths to check: vdso,libc,syscall,impl\n"
-	"                          (default vdso,libc, and impl with --impl)\n"
-	"  -I, --impl LIB.so       also check the __vdso_* functions LIB.so exports\n"
-	"  -t, --threads N         threads for the cross-CPU check (default: one per CPU)\n"
-	"  -F, --format FMT        text (default), ktap, json or vdsotest\n"
-	"  -h, --help              show this help\n\n"
+	"or a function name (clock_gettime) for all its clocks.\n\n";
+
+static const char tail[] =
+	"\n"
 	"An --impl library is loaded in a child first: one that is no ELF, is\n"
 	"for another machine, or whose constructor exits, crashes or hangs\n"
 	"(10 s) is named, as bad input. A function that exits, crashes or hangs\n"
@@ -43,45 +35,33 @@ static const char usage[] =
 struct opts {
 	double seconds;
 	unsigned long long max_fails;
-	int threads;
+	unsigned long long threads;
 	struct vk_call_opts call;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "max-fails", required_argument, NULL, 'f' },
-		{ "threads", required_argument, NULL, 't' },
-		VK_CALL_LONGOPTS,
-		{ 0 }
+	const struct vk_option opt[] = {
+		VK_OPT('d', "duration", VK_OPT_SECONDS, "SECONDS", "budget per API and path (default 1)",
+		  &o->seconds),
+		VK_OPT(0, "max-fails", VK_OPT_COUNT, "N",
+		  "stop repeating an API's checks after N failed\n"
+		  "readings (default 10, 0: never); the other\n"
+		  "APIs are still checked", &o->max_fails),
+		VK_OPT_PATHS_ROW(&o->call, "paths to check: vdso,libc,syscall,impl\n"
+				 "(default vdso,libc, and impl with --impl)"),
+		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
+		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
+		  "threads for the cross-CPU check (default: one per CPU)", &o->threads, .lo = 1, .hi = 64),
+		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
+				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
+		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
+				      "text, ktap, json or vdsotest"),
+		VK_OPT_HELP_ROW,
 	};
-	unsigned long long n = 0;
-	int c, status;
+	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	while ((c = getopt_long(argc, argv, "d:f:t:" VK_CALL_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (vk_parse_seconds(argv[0], "-d", optarg, &o->seconds))
-				return VK_EXIT_USAGE;
-			break;
-		case 'f':
-			if (vk_parse_count(argv[0], "--max-fails", optarg, &o->max_fails))
-				return VK_EXIT_USAGE;
-			break;
-		case 't':
-			if (vk_parse_count_in(argv[0], "--threads", optarg, 1, 64, &n))
-				return VK_EXIT_USAGE;
-			o->threads = n;
-			break;
-		default:
-			status = vk_call_option(argv[0], c, optarg, &o->call, usage,
-						vk_format_parse_vdsotest, "text, ktap, json or vdsotest");
-			if (status != VK_OPT_GO_ON)
-				return status;
-		}
-	}
-	return VK_OPT_GO_ON;
+	return vk_options_parse(argv[0], &opts, argc, argv);
 }
 
 static int exit_status(const struct vk_results *rs)
@@ -145,11 +125,12 @@ int cmd_verify(int argc, char **argv)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];
-	int nt, status = parse_opts(argc, argv, &o);
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
+	int nt;
 
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (status == VK_OPT_GO_ON)
-		status = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return status == VK_OPT_GO_ON ? run(argv[0], &o, t, nt, NULL) : status;
+	if (r == VK_OPT_OK)
+		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	if (r == VK_OPT_OK)
+		r = vk_call_targets(argv[0], argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
 }

@@ -18,7 +18,7 @@
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
-static const char usage[] =
+static const char head[] =
 	"Usage: vdsokit vm --kernel IMAGE [options] [-- COMMAND [ARGS...] [-- COMMAND ...]]\n"
 	"       vdsokit vm --kernel A --kernel B [options] [--rounds N] [-- API...]\n\n"
 	"Boot IMAGE (a kernel you built: bzImage, Image, zImage, vmlinux) under qemu\n"
@@ -30,33 +30,10 @@ static const char usage[] =
 	"With two kernels, boot A and B in turn (A B A B ...), bench the same APIs in\n"
 	"each, and print what differs in kind (a function one vDSO exports and the\n"
 	"other not, one that one kernel serves in userspace and the other sends to the\n"
-	"syscall, a verify result) and, under KVM, compare's table of B against A.\n\n"
-	"  -k, --kernel IMAGE   the kernel image to boot (twice: A and B)\n"
-	"  -a, --arch ARCH      its architecture, where its header does not say:\n"
-	"                       x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64\n"
-	"      --accel MODE     auto (default: KVM where the guest's arch is the host's,\n"
-	"                       /dev/kvm is usable and the guest reaches /init within\n"
-	"                       30 s, remembered until the machine reboots; TCG\n"
-	"                       otherwise), kvm or tcg\n"
-	"      --smp N          virtual CPUs (default 2)\n"
-	"  -m, --memory MIB     guest memory in MiB (default 1024)\n"
-	"      --append ARGS    more kernel command line (x86 gets tsc=reliable\n"
-	"                       clocksource=tsc, so that the vDSO can read the clock,\n"
-	"                       and no_timer_check, which a slow emulator fails)\n"
-	"  -t, --timeout SEC    each boot's limit (default 900)\n"
-	"  -b, --binary FILE    the static vdsokit to run (default: cross/ARCH/vdsokit\n"
-	"                       beside this binary, as 'make cross ARCH=...' builds it)\n"
-	"      --command-timeout SEC  each command's limit in the guest; one past it\n"
-	"                       gets SIGTERM, SIGKILL 10 s later, exits 124, and the\n"
-	"                       next one runs\n"
-	"  -r, --rounds N       with two kernels: boots of each (default 3)\n"
-	"  -o, --output DIR     keep each command's stdout and stderr in DIR/COMMAND.log,\n"
-	"                       its status in DIR/COMMAND.status and the console in\n"
-	"                       DIR/console.log instead of relaying them; with two\n"
-	"                       kernels, where A's and B's bench files go (default: a\n"
-	"                       new directory under $TMPDIR)\n"
-	"  -n, --dry-run        print the qemu command line and exit\n"
-	"  -h, --help           show this help\n\n"
+	"syscall, a verify result) and, under KVM, compare's table of B against A.\n\n";
+
+static const char tail[] =
+	"\n"
 	"Under TCG every figure is emulated, not the hardware's, and two kernels get\n"
 	"no performance verdict. The console log is kept, and named, when a guest\n"
 	"gives no result.\n\n"
@@ -225,83 +202,97 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	return status;
 }
 
-int cmd_vm(int argc, char **argv)
+static enum vk_opt_result add_kernel(const char *cmd, const char *arg, void *opts)
 {
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "accel", required_argument, NULL, 'A' },
-		{ "smp", required_argument, NULL, 'S' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "append", required_argument, NULL, 'P' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "binary", required_argument, NULL, 'b' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "command-timeout", required_argument, NULL, 'C' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static char *all[] = { "all", NULL };
-	struct vk_vm_opts o = { .setup = { .smp = 2, .memory = 1024 }, .timeout = 900, .rounds = 3 };
-	unsigned long long n;
-	int c;
+	struct vk_vm_opts *o = opts;
 
-	while ((c = getopt_long(argc, argv, "+k:a:m:t:b:r:o:nh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			if (o.nkernels == 2)
-				return vk_usage_error(argv[0], "--kernel is given at most twice");
-			o.kernel[o.nkernels++] = optarg;
-			break;
-		case 'a': o.setup.arch = optarg; break;
-		case 'P': o.setup.append = optarg; break;
-		case 'b': o.setup.binary = optarg; break;
-		case 'o': o.output = optarg; break;
-		case 'n': o.dry_run = 1; break;
-		case 'A':
-			if (!strcmp(optarg, "auto"))
-				o.accel = VK_ACCEL_AUTO;
-			else if (!strcmp(optarg, "kvm"))
-				o.accel = VK_ACCEL_KVM;
-			else if (!strcmp(optarg, "tcg"))
-				o.accel = VK_ACCEL_TCG;
-			else
-				return vk_usage_error(argv[0], "--accel: '%s' is not auto, kvm or tcg", optarg);
-			break;
-		case 'S':
-			if (vk_parse_count_in(argv[0], "--smp", optarg, 1, 64, &n))
-				return VK_EXIT_USAGE;
-			o.setup.smp = n;
-			break;
-		case 'm':
-			if (vk_parse_count_in(argv[0], "--memory", optarg, 64, 65536, &n))
-				return VK_EXIT_USAGE;
-			o.setup.memory = n;
-			break;
-		case 't':
-			if (vk_parse_count_in(argv[0], "--timeout", optarg, 1, 86400, &n))
-				return VK_EXIT_USAGE;
-			o.timeout = n;
-			break;
-		case 'r':
-			if (vk_parse_count_in(argv[0], "--rounds", optarg, 1, 100, &n))
-				return VK_EXIT_USAGE;
-			o.rounds = n;
-			break;
-		case 'C':
-			if (vk_parse_count_in(argv[0], "--command-timeout", optarg, 1, 86400, &n))
-				return VK_EXIT_USAGE;
-			o.setup.command_timeout = n;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return VK_EXIT_OK;
-		default:
-			return vk_bad_option(argv[0]);
+	if (o->nkernels == 2)
+		return vk_opt_error(cmd, "--kernel is given at most twice");
+	o->kernel[o->nkernels++] = arg;
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result parse_accel(const char *cmd, const char *arg, void *accel)
+{
+	static const char *const names[] = {
+		[VK_ACCEL_AUTO] = "auto", [VK_ACCEL_KVM] = "kvm", [VK_ACCEL_TCG] = "tcg",
+	};
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		if (!strcmp(arg, names[i])) {
+			*(int *)accel = i;
+			return VK_OPT_OK;
 		}
 	}
+	return vk_opt_error(cmd, "--accel: '%s' is not auto, kvm or tcg", arg);
+}
+
+static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o)
+{
+	unsigned long long smp = o->setup.smp, memory = o->setup.memory, timeout = o->timeout,
+			   rounds = o->rounds, command_timeout = 0;
+	const struct vk_option opt[] = {
+		VK_OPT('k', "kernel", VK_OPT_CALL, "IMAGE",
+		       "the kernel image to boot (twice: A and B)", o, .call = add_kernel),
+		VK_OPT('a', "arch", VK_OPT_STRING, "ARCH",
+		       "its architecture, where its header does not say:\n"
+		       "x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64", &o->setup.arch),
+		VK_OPT(0, "accel", VK_OPT_CALL, "MODE",
+		       "auto (default: KVM where the guest's arch is the host's,\n"
+		       "/dev/kvm is usable and the guest reaches /init within\n"
+		       "30 s, remembered until the machine reboots; TCG\n"
+		       "otherwise), kvm or tcg", &o->accel, .call = parse_accel),
+		VK_OPT(0, "smp", VK_OPT_COUNT, "N", "virtual CPUs (default 2)", &smp, .lo = 1,
+		       .hi = 64),
+		VK_OPT('m', "memory", VK_OPT_COUNT, "MIB", "guest memory in MiB (default 1024)",
+		       &memory, .lo = 64, .hi = 65536),
+		VK_OPT(0, "append", VK_OPT_STRING, "ARGS",
+		       "more kernel command line (x86 gets tsc=reliable\n"
+		       "clocksource=tsc, so that the vDSO can read the clock,\n"
+		       "and no_timer_check, which a slow emulator fails)", &o->setup.append),
+		VK_OPT('t', "timeout", VK_OPT_COUNT, "SEC", "each boot's limit (default 900)",
+		       &timeout, .lo = 1, .hi = 86400),
+		VK_OPT('b', "binary", VK_OPT_STRING, "FILE",
+		       "the static vdsokit to run (default: cross/ARCH/vdsokit\n"
+		       "beside this binary, as 'make cross ARCH=...' builds it)", &o->setup.binary),
+		VK_OPT(0, "command-timeout", VK_OPT_COUNT, "SEC",
+		       "each command's limit in the guest; one past it\n"
+		       "gets SIGTERM, SIGKILL 10 s later, exits 124, and the\n"
+		       "next one runs", &command_timeout, .lo = 1, .hi = 86400),
+		VK_OPT(0, "rounds", VK_OPT_COUNT, "N", "with two kernels: boots of each (default 3)",
+		       &rounds, .lo = 1, .hi = 100),
+		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
+		       "keep each command's stdout and stderr in DIR/COMMAND.log,\n"
+		       "its status in DIR/COMMAND.status and the console in\n"
+		       "DIR/console.log instead of relaying them; with two\n"
+		       "kernels, where A's and B's bench files go (default: a\n"
+		       "new directory under $TMPDIR)", &o->output),
+		VK_OPT(0, "dry-run", VK_OPT_FLAG, NULL, "print the qemu command line and exit",
+		       &o->dry_run),
+		VK_OPT_HELP_ROW,
+	};
+	struct vk_options opts = VK_OPTIONS(head, tail, opt);
+	enum vk_opt_result r;
+
+	opts.stop = 1;	/* what follows the first operand is the guest's */
+	r = vk_options_parse(argv[0], &opts, argc, argv);
+
+	o->setup.smp = smp;
+	o->setup.memory = memory;
+	o->timeout = timeout;
+	o->rounds = rounds;
+	o->setup.command_timeout = command_timeout;
+	return r;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	static char *all[] = { "all", NULL };
+	struct vk_vm_opts o = { .setup = { .smp = 2, .memory = 1024 }, .timeout = 900, .rounds = 3 };
+	enum vk_opt_result r = parse_opts(argc, argv, &o);
+
+	if (r != VK_OPT_OK)
+		return vk_opt_exit(r);
 	if (!o.nkernels)
 		return vk_usage_error(argv[0], "--kernel IMAGE is required");
 	o.words = argv + optind;

@@ -43,7 +43,7 @@ static int words(const struct vk_vm_opts *o, int first, char **w)
 {
 	static char *const head[] = {
 		"info", "--format", "json", "", "fallback", "--format", "json", "",
-		"verify", "--format", "json", "-f", "0", "-d", "0.1", "",
+		"verify", "--format", "json", "--max-fails", "0", "-d", "0.1", "",
 	};
 	int n = 0;
 

@@ -84,7 +84,7 @@ contains "10% faster: an improvement at 90.0%" "$TMP/out" "$(row clock-gettime-m
 
 expect_status 0 "2% slower with --threshold 5 exits 0" "$VK" compare --threshold 5 old.json slight.json
 contains "2% slower: significant, within the threshold" "$TMP/out" "$(row clock-gettime-monotonic '102\.0% .* ~ \(significant\)')"
-expect_status 1 "2% slower with --threshold 1 exits 1" "$VK" compare old.json slight.json -t 1
+expect_status 1 "2% slower with --threshold 1 exits 1" "$VK" compare old.json slight.json --threshold 1
 contains "2% slower with --threshold 1 is a regression" "$TMP/out" "$(row clock-gettime-monotonic 'regression')"
 
 # A verdict needs 7 processes a side: with fewer, however large the change,
@@ -169,7 +169,7 @@ expect_status 0 "the machine moved 6%: a 10% slowdown exits 0" "$VK" compare old
 contains "the machine moved: said above the table" "$TMP/out" \
 	'^reference +1\.000 -> 1\.060 ns per step, 106\.0%: the machine.s own speed moved beyond the threshold; no verdicts$'
 contains "the machine moved: the row has no verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* the machine moved: no verdict')"
-expect_status 1 "the machine moved 6%, the threshold 7%: the regression stands" "$VK" compare -t 7 old.json moved.json
+expect_status 1 "the machine moved 6%, the threshold 7%: the regression stands" "$VK" compare --threshold 7 old.json moved.json
 bench held.json 1.10 x86_64 1.03
 expect_status 1 "the machine held (3%): a 10% slowdown is a regression" "$VK" compare old.json held.json
 contains "the machine held: said above the table" "$TMP/out" \

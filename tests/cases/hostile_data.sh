@@ -133,9 +133,9 @@ else
 fi
 
 # Option values: one strict parser. Each of these was taken (1e300 hung).
-refused "verify -f 99999999999999999999999" "'99999999999999999999999' is not a whole number" \
-	"$VK" verify -f 99999999999999999999999 time
-refused "verify -f ' -1'" "' -1' is not a whole number" "$VK" verify -f ' -1' time
+refused "verify --max-fails 99999999999999999999999" "'99999999999999999999999' is not a whole number" \
+	"$VK" verify --max-fails 99999999999999999999999 time
+refused "verify --max-fails ' -1'" "' -1' is not a whole number" "$VK" verify --max-fails ' -1' time
 refused "verify -d ' 1'" "' 1' is not a positive number of seconds" "$VK" verify -d ' 1' time
 refused "verify -d 0x1p-3" "'0x1p-3' is not a positive number of seconds" "$VK" verify -d 0x1p-3 time
 refused "verify -d 1e300" "'1e300' is not a positive number of seconds \(at most 604800\)" \

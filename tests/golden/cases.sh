@@ -43,7 +43,7 @@ golden usage-verify
 run verify --bogus
 run verify -d abc
 run verify -d -1
-run verify -f json
+run verify -f csv
 run verify --max-fails -3
 run verify --paths bogus
 run verify --threads 0

@@ -138,7 +138,7 @@ start=$(date +%s)
 [ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && load_on && echo "soak: under load (${#hogs[@]} hogs and starvers)"
 if [ "$host_runs" -gt 0 ]; then
 	host abi
-	host verify -f 0
+	host verify --max-fails 0
 fi
 # Commands stopped at random moments, which must leave nothing running.
 $MAKE -s check-build >/dev/null || exit 2

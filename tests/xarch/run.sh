@@ -27,9 +27,9 @@ command_timeout=150
 boot_timeout=960
 commands=(info verify abi fallback timens bench)
 # Short budgets: under emulation the figures mean little and the whole
-# run must stay within minutes. -f 0 lets verify count every failure.
+# run must stay within minutes. --max-fails 0 lets verify count every failure.
 vm_commands=(
-	-- info -- verify --format ktap -d 0.2 -f 0 -- abi --format ktap
+	-- info -- verify --format ktap -d 0.2 --max-fails 0 -- abi --format ktap
 	-- fallback --format ktap -- timens --format ktap -d 0.2
 	-- bench --format ktap -d 0.02
 )

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+
+/* Rows wider than this do not push every help line's text to the right. */
+#define MAX_COLUMN 26
+/* getopt_long()'s value for a row without a letter: past every char. */
+#define LONG_ONLY 0x100
+
+int vk_opt_exit(enum vk_opt_result r)
+{
+	return r == VK_OPT_HELP ? VK_EXIT_OK : VK_EXIT_USAGE;
+}
+
+/* "  -d, --duration SECONDS", "      --cold", or "  -F FMT", into buf. */
+static int option_words(const struct vk_option *r, char *buf, size_t size)
+{
+	char letter[8] = "    ";
+
+	if (r->letter)
+		snprintf(letter, sizeof(letter), "-%c%s", r->letter, r->name ? ", " : "");
+	return snprintf(buf, size, "  %s%s%s%s%s", letter, r->name ? "--" : "",
+			r->name ? r->name : "", r->arg ? " " : "", r->arg ? r->arg : "");
+}
+
+static int help_column(const struct vk_options *o)
+{
+	char buf[128];
+	int col = 0;
+
+	for (size_t i = 0; i < o->n; i++) {
+		int w = option_words(&o->opt[i], buf, sizeof(buf));
+
+		if (o->opt[i].help && w <= MAX_COLUMN && w > col)
+			col = w;
+	}
+	return col + 2;
+}
+
+static void help_row(FILE *f, const struct vk_option *r, int col)
+{
+	char buf[128];
+	int w = option_words(r, buf, sizeof(buf));
+	const char *line = r->help;
+
+	fprintf(f, "%s%*s", buf, w + 2 > col ? 2 : col - w, "");
+	for (size_t len; (len = strcspn(line, "\n")), line[len]; line += len + 1)
+		fprintf(f, "%.*s\n%*s", (int)len, line, col, "");
+	fprintf(f, "%s\n", line);
+}
+
+void vk_options_help(FILE *f, const struct vk_options *o)
+{
+	int col = help_column(o);
+
+	fputs(o->head, f);
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->opt[i].help)
+			help_row(f, &o->opt[i], col);
+	}
+	fputs(o->tail, f);
+}
+
+/* The name the messages give a row: "--duration", or "-F". */
+static const char *row_name(const struct vk_option *r, char *buf, size_t size)
+{
+	if (r->name)
+		snprintf(buf, size, "--%s", r->name);
+	else
+		snprintf(buf, size, "-%c", r->letter);
+	return buf;
+}
+
+static enum vk_opt_result seconds(const char *cmd, const char *name, const struct vk_option *r,
+				  const char *arg)
+{
+	double *d = r->dest;
+
+	if (vk_parse_seconds(cmd, name, arg, d))
+		return VK_OPT_BAD;
+	if (r->hi && (*d < r->lo || *d > r->hi)) {
+		vk_usage_error(cmd, "%s: %llu to %llu seconds", name, r->lo, r->hi);
+		return VK_OPT_BAD;
+	}
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result format(const char *cmd, const struct vk_option *r, const char *arg)
+{
+	int *dest = r->dest;
+	int f = r->format(arg);
+
+	if (f < 0) {
+		vk_usage_error(cmd, "unknown format '%s' (%s)", arg, r->formats);
+		return VK_OPT_BAD;
+	}
+	*dest = f;
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result take(const char *cmd, const struct vk_options *o,
+			       const struct vk_option *r, char *arg)
+{
+	char name[64];
+
+	row_name(r, name, sizeof(name));
+	if (r->given)
+		*r->given = 1;
+	switch (r->type) {
+	case VK_OPT_FLAG:
+		*(int *)r->dest = 1;
+		return VK_OPT_OK;
+	case VK_OPT_STRING:
+		*(const char **)r->dest = arg;
+		return VK_OPT_OK;
+	case VK_OPT_SECONDS:
+		return seconds(cmd, name, r, arg);
+	case VK_OPT_NUMBER:
+		return vk_parse_number(cmd, name, arg, r->dest);
+	case VK_OPT_COUNT:
+		if (r->hi)
+			return vk_parse_count_in(cmd, name, arg, r->lo, r->hi, r->dest);
+		return vk_parse_count(cmd, name, arg, r->dest);
+	case VK_OPT_SIGNED:
+		return vk_parse_signed(cmd, name, arg, r->dest);
+	case VK_OPT_FORMAT:
+		return format(cmd, r, arg);
+	case VK_OPT_CALL:
+		return r->call(cmd, arg, r->dest);
+	default:
+		vk_options_help(stdout, o);
+		return VK_OPT_HELP;
+	}
+}
+
+/* getopt_long()'s two tables from the rows. */
+static void getopt_tables(const struct vk_options *o, struct option *longopts, char *shortopts)
+{
+	size_t n = 0;
+
+	if (o->operand)
+		*shortopts++ = '-';
+	else if (o->stop)
+		*shortopts++ = '+';
+	for (size_t i = 0; i < o->n; i++) {
+		const struct vk_option *r = &o->opt[i];
+		int arg = r->arg ? required_argument : no_argument;
+
+		if (r->name)
+			longopts[n++] = (struct option){ r->name, arg, NULL,
+							 r->letter ? r->letter : LONG_ONLY + (int)i };
+		if (r->letter) {
+			*shortopts++ = r->letter;
+			if (arg == required_argument)
+				*shortopts++ = ':';
+		}
+	}
+	longopts[n] = (struct option){ 0 };
+	*shortopts = '\0';
+}
+
+static const struct vk_option *find_row(const struct vk_options *o, int c)
+{
+	if (c >= LONG_ONLY && c < LONG_ONLY + (int)o->n)
+		return &o->opt[c - LONG_ONLY];
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->opt[i].letter == c)
+			return &o->opt[i];
+	}
+	return NULL;
+}
+
+enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o, int argc,
+				    char **argv)
+{
+	struct option longopts[VK_MAX_OPTIONS + 1];
+	char shortopts[3 * VK_MAX_OPTIONS + 2];
+	int c;
+
+	getopt_tables(o, longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct vk_option *r = find_row(o, c);
+		enum vk_opt_result res;
+
+		if (c == 1) {
+			res = o->operand(cmd, optarg, o->operand_dest);
+		} else if (!r) {
+			/* getopt_long() has said what was wrong. */
+			fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
+			res = VK_OPT_BAD;
+		} else {
+			res = take(cmd, o, r, optarg);
+		}
+		if (res != VK_OPT_OK)
+			return res;
+	}
+	return VK_OPT_OK;
+}

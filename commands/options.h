@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One option table per command. A command states each of its options
+ * once, as a row (letter, long name, type and bounds, where its value
+ * goes, help line); getopt_long()'s arrays, the options part of --help
+ * and the strict parsing of each value, with its messages, come from the
+ * rows. Tables are built in the command's function, as their rows point
+ * at its variables.
+ */
+#ifndef VK_OPTIONS_H
+#define VK_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* What handling options decided: go on, or exit (with vk_opt_exit()). */
+enum vk_opt_result {
+	VK_OPT_OK,	/* parsed: go on */
+	VK_OPT_HELP,	/* --help (or --version) was printed: exit 0 */
+	VK_OPT_BAD,	/* a usage error was printed: exit 2 */
+};
+
+/* The exit status for a result other than VK_OPT_OK. */
+int vk_opt_exit(enum vk_opt_result r);
+
+enum vk_opt_type {
+	VK_OPT_FLAG,	/* no value: *(int *)dest = 1 */
+	VK_OPT_STRING,	/* *(const char **)dest = the value */
+	VK_OPT_SECONDS,	/* double > 0, at most VK_MAX_SECONDS (lo to hi when hi) */
+	VK_OPT_NUMBER,	/* double >= 0 */
+	VK_OPT_COUNT,	/* unsigned long long, lo to hi when hi */
+	VK_OPT_SIGNED,	/* long long */
+	VK_OPT_FORMAT,	/* int, by .format; .formats names them in errors */
+	VK_OPT_CALL,	/* .call(cmd, value, dest) */
+	VK_OPT_PRINT_HELP,	/* print --help */
+};
+
+struct vk_option {
+	int letter;		/* 0: a long option only */
+	const char *name;	/* the long name, without "--"; NULL: a letter only */
+	enum vk_opt_type type;
+	const char *arg;	/* the value's name in --help; NULL: it takes none */
+	const char *help;	/* lines after the first are indented; NULL: unlisted */
+	void *dest;
+	unsigned long long lo, hi;
+	int (*format)(const char *name);	/* a format's number, or < 0 */
+	const char *formats;	/* "text, ktap or json" */
+	enum vk_opt_result (*call)(const char *cmd, const char *arg, void *dest);
+	int *given;		/* when set, 1 once the option is given */
+};
+
+#define VK_MAX_OPTIONS 32
+
+/* A command's options, and its --help around them. */
+struct vk_options {
+	const char *head;	/* --help before the options */
+	const char *tail;	/* and after them */
+	const struct vk_option *opt;
+	size_t n;		/* at most VK_MAX_OPTIONS */
+	int stop;		/* stop at the first operand (vm's commands) */
+	/* When set, operands come here in order, among the options. */
+	enum vk_opt_result (*operand)(const char *cmd, char *arg, void *dest);
+	void *operand_dest;
+};
+
+/* A row: letter, long name, type, the value's name, help, dest, then
+ * designated fields (.lo, .hi, .call, ...). */
+#define VK_OPT(l, n, t, a, h, d, ...)                                           \
+	{ .letter = l, .name = n, .type = t, .arg = a, .help = h, .dest = d, __VA_ARGS__ }
+/* A command's struct vk_options from its rows, an array of at most
+ * VK_MAX_OPTIONS (else it does not compile). */
+#define VK_NROWS(rows) (sizeof(rows) / sizeof((rows)[0]))
+#define VK_OPTIONS(h, t, rows)                                                  \
+	{ .head = h, .tail = t, .opt = rows,                                    \
+	  .n = VK_NROWS(rows) + 0 * sizeof(char[VK_NROWS(rows) <= VK_MAX_OPTIONS ? 1 : -1]) }
+
+/* Rows every command shares. */
+#define VK_OPT_HELP_ROW VK_OPT('h', "help", VK_OPT_PRINT_HELP, NULL, "show this help", NULL)
+#define VK_OPT_FORMAT_ROW(dest, parse, names, help)                             \
+	VK_OPT('f', "format", VK_OPT_FORMAT, "FMT", help, dest, .format = parse, .formats = names)
+
+/* Parse argv's options into the rows' destinations; optind is then at the
+ * first operand. Prints --help, or a usage error, itself. */
+enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o, int argc,
+				    char **argv);
+/* The whole --help: head, one line (and more) per listed row, tail. */
+void vk_options_help(FILE *f, const struct vk_options *o);
+
+#endif /* VK_OPTIONS_H */
