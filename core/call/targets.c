@@ -81,6 +81,15 @@ static clockid_t special_id(int i)
 	}
 }
 
+static int special_index(const char *name)
+{
+	for (int i = 0; i < NSPECIALS; i++) {
+		if (strcmp(name, specials[i]) == 0)
+			return i;
+	}
+	return -1;
+}
+
 int vk_clocks_all(struct vk_clock *clocks, int max)
 {
 	int n = 0;
@@ -100,6 +109,7 @@ int vk_clocks_all(struct vk_clock *clocks, int max)
 
 int vk_clock_parse(const char *name, struct vk_clock *c)
 {
+	int special = special_index(name);
 	const char *digits;
 	char *end;
 	long id;
@@ -113,12 +123,10 @@ int vk_clock_parse(const char *name, struct vk_clock *c)
 			return 0;
 		}
 	}
-	for (int i = 0; i < NSPECIALS; i++) {
-		if (strcmp(name, specials[i]) == 0) {
-			c->id = special_id(i);
-			snprintf(c->name, sizeof(c->name), "%s", specials[i]);
-			return 0;
-		}
+	if (special >= 0) {
+		c->id = special_id(special);
+		snprintf(c->name, sizeof(c->name), "%s", specials[special]);
+		return 0;
 	}
 	/* Decimal only: strtol() would take " 5", "+5", hex and octal ("010" is 8). */
 	if (strncmp(name, "id:", 3) != 0)
@@ -229,7 +237,8 @@ int vk_api_func(const char *api, struct vk_clock *c, int *has_id)
 	}
 	if (best >= 0) {
 		snprintf(c->name, sizeof(c->name), "%s", api + best_len);
-		*has_id = vk_clock_parse(api + best_len, c) == 0;
+		/* cpu:self and the like name a clock, not an id of the table. */
+		*has_id = special_index(api + best_len) < 0 && vk_clock_parse(api + best_len, c) == 0;
 	}
 	return best;
 }
