@@ -33,6 +33,19 @@ flaky=0
 # The names of a KTAP log's failed tests, one a line, sorted.
 failures() { sed -n 's/^not ok [0-9]* //p' "$1" | sort; }
 
+# timeouts SUMMARY: "TARGET COMMAND: TIMEOUT" for each cell of
+# check-xarch's table that went past its limit: a result lost like a
+# broken boot, though no KTAP line failed. Cells hold spaces ("pass
+# 289/0/14"), so each is cut at its header's column.
+timeouts() {
+	awk '/^target / { for (i = 1; i <= NF; i++) { h[i] = $i; at[i] = index($0, $i) } n = NF; next }
+	     !NF { n = 0 }
+	     n { for (i = 3; i <= n; i++) {
+		     c = substr($0, at[i], (i < n ? at[i + 1] : length($0) + 1) - at[i])
+		     if (c ~ /^TIMEOUT/) print $1 " " h[i] ": TIMEOUT"
+	     } }' "$1"
+}
+
 # judge LABEL RUNS: from $out/LABEL.N.fails, the tests that failed in
 # every run (findings) and in some runs only (flakes).
 judge() {
@@ -154,8 +167,11 @@ for ((i = 1; i <= xarch_runs; i++)); do
 		failures "$log" | sed "s|^|$(basename "$(dirname "$log")") $(basename "$log" .log): |"
 	done >>"$out/xarch.$i.fails"
 	# Cells that are no KTAP failure: a boot or command that broke.
-	grep -E 'NO-BOOT|NO-RESULT|FAIL:|LOST:' "build/xarch/results/summary.txt" |
-		sed 's/^/broken cell: /' >>"$out/xarch.$i.fails"
+	{
+		grep -E 'NO-BOOT|NO-RESULT|FAIL:|LOST:' "build/xarch/results/summary.txt" |
+			sed 's/^/broken cell: /'
+		timeouts "build/xarch/results/summary.txt"
+	} >>"$out/xarch.$i.fails"
 	# Each run's logs, for the evidence of whatever failed in it.
 	cp -r build/xarch/results "$out/xarch.$i.results"
 	echo "check-xarch run $i: exit $status"
