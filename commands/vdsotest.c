@@ -39,8 +39,9 @@ static const char usage[] =
 	"   or: vdsotest-all [OPTIONS]     every API and test type\n"
 	"   or: vdsotest-bench [OPTIONS]   every API's bench\n\n"
 	"vdsotest's command line, run by vdsokit: TEST-TYPE is verify, bench or\n"
-	"abi, API a name from list-apis. Each result is a line: a description\n"
-	"padded to 70 columns and its outcome, or a bench figure per path.\n\n"
+	"abi, API a name from list-apis or 'vdsokit list-apis'. Each result is a\n"
+	"line: a description padded to 70 columns and its outcome, or a bench\n"
+	"figure per path.\n\n"
 	"  -d, --duration SEC   a test's duration (default 1): verify's whole run,\n"
 	"                       bench's per path, as vdsotest's\n"
 	"  -f, --maxfails NUM   stop verify after NUM failed checks (default 10)\n"
@@ -59,7 +60,7 @@ static const char *const types[] = { "verify", "bench", "abi" };
 
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
-/* vdsotest's APIs in its list-apis order; vdsokit's others follow. */
+/* vdsotest's APIs: what its list-apis prints, in that order. */
 static const char *const vdsotest_apis[] = {
 	"clock-gettime-monotonic", "clock-getres-monotonic",
 	"clock-gettime-monotonic-coarse", "clock-getres-monotonic-coarse",
@@ -236,8 +237,8 @@ static int is_vdsotests(const char *name)
 	return 0;
 }
 
-/* The APIs in list-apis order: vdsotest's, then the rest of the table's
- * that apply here; n from 0 until NULL. */
+/* The APIs vdsotest-all runs: vdsotest's in its order, then the rest of
+ * the table's that apply here; n from 0 until NULL. */
 static const char *nth_api(size_t n)
 {
 	if (n < NVDSOTEST_APIS)
@@ -252,15 +253,13 @@ static const char *nth_api(size_t n)
 
 static int list(const char *what)
 {
-	const char *name;
-
 	if (!strcmp(what, "list-test-types")) {
 		for (size_t i = 0; i < NTYPES; i++)
 			printf("\t%s\n", types[i]);
 		return VK_EXIT_OK;
 	}
-	for (size_t i = 0; (name = nth_api(i)); i++)
-		printf("\t%s\n", name);
+	for (size_t i = 0; i < NVDSOTEST_APIS; i++)
+		printf("\t%s\n", vdsotest_apis[i]);
 	return VK_EXIT_OK;
 }
 

@@ -56,11 +56,9 @@ for h in vdsotest vdsotest-all vdsotest-bench; do
 	check "has no word a farm would take for a result" test "$(grep -cE 'OK|FAIL|SKIP|nsec/call' "$TMP/out")" = 0
 done
 expect_status 0 "vdsotest list-apis" "$B/vdsotest" list-apis
-check "starts with vdsotest's, byte for byte" \
-	cmp "$REF/list-apis.out" <(head -n "$(wc -l <"$REF/list-apis.out")" "$TMP/out")
-"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\t\1/' >"$TMP/table"
-check "then the API table's others, tab-indented, each once" \
-	cmp <(sort "$TMP/out") <(sort "$TMP/table")
+check "is vdsotest's, byte for byte" cmp "$REF/list-apis.out" "$TMP/out"
+# vdsotest-all runs those, then the API table's others.
+"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' >"$TMP/table"
 expect_status 0 "vdsokit \"-d 0.1\" API verify: vdsotest's line through vdsokit" "$VK" "-d 0.1" $api verify
 for bad in "" "--bogus" "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" "--bogus $api abi" \
 	   "-d" "$api" "$api abi extra" "list-apis extra" "--debug=1 $api abi"; do
@@ -160,7 +158,7 @@ check "which repeat once per clock of vdsotest's seven, as vdsotest's do" per_cl
 contains "vdsotest's abi results are there" "$TMP/res" '^passing-NULL-to-clock_gettime-VDSO (pass|fail)$'
 check "the bench figures are measurements or SKIP lines: 3 per API" \
 	test "$(($(wc -l <"$TMP/met") + $(grep -cE '^[a-z0-9-]+: +(syscall|libc|vdso): SKIP$' "$TMP/all")))" \
-	= "$((3 * $("$B/vdsotest" list-apis | wc -l)))"
+	= "$((3 * $(wc -l <"$TMP/table")))"
 check "named API-path, whole nanoseconds per call" \
 	test "$(grep -cvE '^[a-z0-9-]+-(syscall|libc|vdso) pass [0-9]+ nsec/call$' "$TMP/met")" = 0
 check "each name once" test "$(cut -d' ' -f1 "$TMP/met" | sort | uniq -d | grep -c .)" = 0
@@ -235,7 +233,10 @@ contains "bench measures the impl path too" "$TMP/both" "^$api:    impl: [0-9]+ 
 farm_metrics "$TMP/both" >"$TMP/met"
 contains "which the farm records as a measurement" "$TMP/met" "^$api-impl pass [0-9]+ nsec/call\$"
 
-last_api=$("$B/vdsotest" list-apis | tail -n 1 | tr -d "\t")
+# vdsotest-all's last run: the table's last API, or vdsotest's last one
+# when the table's others are all vdsotest's.
+last_api=$(tr -d '\t' <"$REF/list-apis.out" | grep -vxFf - "$TMP/table" | tail -n 1)
+[ -n "$last_api" ] || last_api=$(tail -n 1 "$REF/list-apis.out" | tr -d '\t')
 "$B/vdsotest" "$last_api" abi -I "$impl/abi-wrong-errno.so" >/dev/null 2>&1
 last=$?
 expect_status 1 "vdsotest-all with the planted bug exits 1" \
