@@ -25,16 +25,19 @@ if [ -n "$missing" ]; then
 fi
 
 version=$(awk -F'[()]' 'NR == 1 { print $2 }' "$TOP/debian/changelog")
+# Its own folder of $TMP, which the cases share.
+work=$TMP/dist
+mkdir -p "$work"
 tarball=$O/vdsokit-$version.tar.gz
-if make -C "$TOP" O="$O" dist >"$TMP/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
+if make -C "$TOP" O="$O" dist >"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
 	ok "make dist builds vdsokit-$version.tar.gz"
 else
-	not_ok "make dist builds vdsokit-$version.tar.gz" "$(tail -n 10 "$TMP/make-dist.log")"
+	not_ok "make dist builds vdsokit-$version.tar.gz" "$(tail -n 10 "$work/make-dist.log")"
 	exit 0
 fi
-mkdir "$TMP/unpacked"
-tar -C "$TMP/unpacked" -xzf "$tarball"
-dir=$TMP/unpacked/vdsokit-$version
+mkdir "$work/unpacked"
+tar -C "$work/unpacked" -xzf "$tarball"
+dir=$work/unpacked/vdsokit-$version
 check "its SHA256SUMS check" sh -c "cd '$dir' && sha256sum --quiet -c SHA256SUMS"
 check "it holds the man page" test -f "$dir/vdsokit.1"
 check "the man page names the version" grep -q "\"vdsokit $version\"" "$dir/vdsokit.1"
@@ -55,15 +58,16 @@ while read -r a abi qemu _; do
 		fi
 		run=("$qemu" "$bin")
 	fi
-	"${run[@]}" --version >"$TMP/version" 2>&1
-	contains "$a: it says its version" "$TMP/version" "^vdsokit $version$"
-	contains "$a: and its architecture, static" "$TMP/version" "^build: $abi, .*, static$"
-	"${run[@]}" info >"$TMP/info" 2>&1 </dev/null
+	"${run[@]}" --version >"$work/version" 2>&1
+	contains "$a: it says its version" "$work/version" "^vdsokit $version$"
+	contains "$a: and its architecture, static" "$work/version" "^build: $abi, .*, static$"
+	"${run[@]}" info >"$work/info" 2>&1 </dev/null
 	status=$?
 	# qemu-user maps no vDSO for some architectures: 4, said so.
-	if [ $status -eq 0 ] || { [ $status -eq 4 ] && grep -q 'vDSO' "$TMP/info"; }; then
+	if [ $status -eq 0 ] || { [ $status -eq 4 ] && grep -q 'vDSO' "$work/info"; }; then
 		ok "$a: vdsokit info runs (exit $status)"
 	else
-		not_ok "$a: vdsokit info runs" "exit $status" "$(head -n 5 "$TMP/info")"
+		not_ok "$a: vdsokit info runs" "exit $status" "$(head -n 5 "$work/info")"
 	fi
 done <<<"$table"
+rm -rf "$work"

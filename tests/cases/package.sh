@@ -18,6 +18,9 @@ if [ -n "$why" ]; then
 fi
 
 version=$(awk -F'[()]' 'NR == 1 { print $2 }' "$TOP/debian/changelog")
+# Its own folder of $TMP, which the cases share: vm.sh makes $TMP/arm64.
+work=$TMP/package
+mkdir -p "$work"
 arch=$(dpkg --print-architecture)
 
 # copy_tree DIR: the tree's sources, without build outputs, into DIR.
@@ -31,38 +34,38 @@ copy_tree() {
 	fi
 }
 
-# build ARCH: dpkg-buildpackage in a copy of the tree under $TMP/ARCH;
-# the .deb lands in $TMP/ARCH.
+# build ARCH: dpkg-buildpackage in a copy of the tree under $work/ARCH;
+# the .deb lands in $work/ARCH.
 build() {
-	local dir=$TMP/$1 cross=
+	local dir=$work/$1 cross=
 	[ "$1" = "$arch" ] || cross="-a$1 -d"
 	copy_tree "$dir/src"
 	# shellcheck disable=SC2086 # $cross is two words or none
 	(cd "$dir/src" && env -u O -u VK dpkg-buildpackage -us -uc -b -jauto $cross) >"$dir/build.log" 2>&1
 }
 
-deb=$TMP/$arch/vdsokit_${version}_$arch.deb
+deb=$work/$arch/vdsokit_${version}_$arch.deb
 if build "$arch" && [ -f "$deb" ]; then
 	ok "dpkg-buildpackage -us -uc -b builds vdsokit_${version}_$arch.deb"
 else
-	not_ok "dpkg-buildpackage -us -uc -b builds vdsokit_${version}_$arch.deb" "$(tail -n 15 "$TMP/$arch/build.log")"
+	not_ok "dpkg-buildpackage -us -uc -b builds vdsokit_${version}_$arch.deb" "$(tail -n 15 "$work/$arch/build.log")"
 	exit 0
 fi
 
-lintian --fail-on error,warning --no-tag-display-limit "$TMP/$arch"/*.changes >"$TMP/lintian" 2>&1
+lintian --fail-on error,warning --no-tag-display-limit "$work/$arch"/*.changes >"$work/lintian" 2>&1
 status=$?
-if [ $status -eq 0 ] && ! grep -q '^[EW]: ' "$TMP/lintian"; then
+if [ $status -eq 0 ] && ! grep -q '^[EW]: ' "$work/lintian"; then
 	ok "lintian reports no error and no warning"
 else
-	not_ok "lintian reports no error and no warning" "exit $status" "$(head -n 20 "$TMP/lintian")"
+	not_ok "lintian reports no error and no warning" "exit $status" "$(head -n 20 "$work/lintian")"
 fi
 
-dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's,^\./,/,' >"$TMP/contents"
+dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's,^\./,/,' >"$work/contents"
 for f in /usr/bin/vdsokit /usr/bin/vdsotest /usr/bin/vdsotest-all /usr/bin/vdsotest-bench \
 	/usr/share/man/man1/vdsokit.1.gz /usr/share/man/man1/vdsotest.1.gz \
 	/usr/share/doc/vdsokit/README.md.gz /usr/share/doc/vdsokit/copyright \
 	/usr/share/doc/vdsokit/lava/vdsokit.yaml /usr/share/doc/vdsokit/lava/vdsokit.sh; do
-	contains "the package holds $f" "$TMP/contents" "^${f//./\\.}$"
+	contains "the package holds $f" "$work/contents" "^${f//./\\.}$"
 done
 
 # Installed, it runs from /usr/bin; removed and purged, nothing of it is left.
@@ -70,19 +73,19 @@ trap 'dpkg --purge vdsokit >/dev/null 2>&1' EXIT
 check "dpkg -i installs it" dpkg -i "$deb"
 check "/usr/bin/vdsokit --version is the package's version" \
 	test "$(/usr/bin/vdsokit --version | head -n 1)" = "vdsokit $version"
-/usr/bin/vdsotest list-apis >"$TMP/apis" 2>&1
-contains "/usr/bin/vdsotest list-apis lists the APIs" "$TMP/apis" "clock-gettime-monotonic"
-/usr/bin/vdsokit info >"$TMP/info" 2>&1
+/usr/bin/vdsotest list-apis >"$work/apis" 2>&1
+contains "/usr/bin/vdsotest list-apis lists the APIs" "$work/apis" "clock-gettime-monotonic"
+/usr/bin/vdsokit info >"$work/info" 2>&1
 status=$?
 if [ $status -eq 0 ] || [ $status -eq 4 ]; then
 	ok "/usr/bin/vdsokit info runs (exit $status)"
 else
-	not_ok "/usr/bin/vdsokit info runs" "exit $status" "$(head -n 5 "$TMP/info")"
+	not_ok "/usr/bin/vdsokit info runs" "exit $status" "$(head -n 5 "$work/info")"
 fi
 check "man finds the installed page" env MANPATH=/usr/share/man man -w vdsotest
-dpkg -L vdsokit | sort >"$TMP/files"
+dpkg -L vdsokit | sort >"$work/files"
 check "dpkg --purge removes it" dpkg --purge vdsokit
-left=$(while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done <"$TMP/files")
+left=$(while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done <"$work/files")
 if [ -z "$left" ] && ! dpkg-query -W vdsokit >/dev/null 2>&1; then
 	ok "nothing of the package is left"
 else
@@ -104,15 +107,15 @@ for a in i386 arm64; do
 			"libc6:$a is not installed (dpkg --add-architecture $a; apt-get install libc6:$a)"
 		continue
 	fi
-	d=$TMP/$a/vdsokit_${version}_$a.deb
+	d=$work/$a/vdsokit_${version}_$a.deb
 	if build "$a" && [ -f "$d" ]; then
 		ok "dpkg-buildpackage -a$a builds the $a package"
 	else
-		not_ok "dpkg-buildpackage -a$a builds the $a package" "$(tail -n 15 "$TMP/$a/build.log")"
+		not_ok "dpkg-buildpackage -a$a builds the $a package" "$(tail -n 15 "$work/$a/build.log")"
 		continue
 	fi
-	dpkg-deb -x "$d" "$TMP/$a/root"
-	bin=$TMP/$a/root/usr/bin/vdsokit
+	dpkg-deb -x "$d" "$work/$a/root"
+	bin=$work/$a/root/usr/bin/vdsokit
 	want=$(case $a in i386) echo 'Intel 80386' ;; arm64) echo AArch64 ;; esac)
 	check "its vdsokit is an ELF for $want" grep -q "Machine: *$want" <(readelf -h "$bin" 2>&1)
 	dep=$(dpkg-deb -f "$d" Depends)
@@ -122,3 +125,4 @@ for a in i386 arm64; do
 		not_ok "it depends on $a's own libc6" "Depends: $dep"
 	fi
 done
+rm -rf "$work"
