@@ -41,10 +41,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT('t', "timeout", VK_OPT_SECONDS, "SECS",
 		  "per case (default 1); after 3 hangs an API's other\n"
 		  "cases on that path are skipped", &o->timeout),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				      "text, ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
+				   "text (default), ktap, json or vdsotest"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -201,7 +200,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_abi(const char *cmd, int format, struct vk_step *step)
+int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];

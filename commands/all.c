@@ -48,10 +48,10 @@ enum {
 	STEP_VM_ONLY = 8,	/* it changes the clock: inside vdsokit vm only */
 };
 
-/* The command's run with its defaults, printing in format (VK_FMT_*). */
-typedef int step_fn(const char *cmd, int format, struct vk_step *s);
+/* The command's run with its defaults, printing in format. */
+typedef int step_fn(const char *cmd, enum vk_format format, struct vk_step *s);
 
-static int info(const char *cmd, int format, struct vk_step *s)
+static int info(const char *cmd, enum vk_format format, struct vk_step *s)
 {
 	s->info = calloc(1, sizeof(*s->info));
 	if (!s->info) {
@@ -59,12 +59,6 @@ static int info(const char *cmd, int format, struct vk_step *s)
 		return VK_EXIT_USAGE;
 	}
 	return vk_run_info(cmd, NULL, format, s->info, vk_step_out(s));
-}
-
-static int bench(const char *cmd, int format, struct vk_step *s)
-{
-	return vk_run_bench(cmd, format == VK_FMT_JSON ? VK_BENCH_JSON :
-			    format == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
 }
 
 /*
@@ -84,7 +78,7 @@ static const struct {
 	{ "abi", vk_run_abi, 1, 0 },
 	{ "timens", vk_run_timens, 2, STEP_SKIP_NEUTRAL },
 	{ "fallback", vk_run_fallback, 0.2, STEP_CALL_MAP },
-	{ "bench", bench, 7, 0 },
+	{ "bench", vk_run_bench, 7, 0 },
 	{ "stress", vk_run_stress, 30, STEP_VM_ONLY },
 };
 
@@ -92,7 +86,7 @@ static const struct {
 
 struct all {
 	const char *cmd;
-	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
+	enum vk_format format;	/* text, ktap or json */
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
@@ -126,7 +120,7 @@ static enum vk_outcome outcome(int status)
 /* What a command prints while it runs: its JSON into report.json with
  * --output; all of it with --format json or --verbose; else nothing, as
  * all prints its own report. */
-static int fmt(const struct all *a)
+static enum vk_format fmt(const struct all *a)
 {
 	if (a->outdir)
 		return VK_FMT_JSON;
@@ -433,7 +427,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 	const struct vk_option opt[] = {
 		VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,
 		       "text: every command's full report, then the verdict", &a->verbose),
-		VK_OPT_FORMAT_ROW(&a->format, vk_format_parse, "text, ktap or json",
+		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
 				  "text (default), ktap or json"),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
 		       "also write DIR/report.txt, report.json, report.ktap and\n"

@@ -59,12 +59,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
 				 "and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also measure the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
-				  "text, json, csv, ktap or vdsotest",
-				  "text (default), json, csv, ktap, or vdsotest\n"
-				  "('API:    vdso: N nsec/call' lines)"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
-				      "text, json, csv, ktap or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_KTAP, VK_FMT_VDSOTEST),
+				   "text (default), json, csv, ktap, or vdsotest\n"
+				   "('API:    vdso: N nsec/call' lines)"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		  "also write DIR/report.txt, .json, .ktap and .html\n"
 		  "(self-contained: inline SVG, no script),\n"
@@ -229,17 +227,17 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 
 static void out_text(FILE *f, const void *rep)
 {
-	vk_report_bench(f, VK_BENCH_TEXT, rep);
+	vk_report_bench(f, VK_FMT_TEXT, rep);
 }
 
 static void out_json(FILE *f, const void *rep)
 {
-	vk_report_bench(f, VK_BENCH_JSON, rep);
+	vk_report_bench(f, VK_FMT_JSON, rep);
 }
 
 static void out_ktap(FILE *f, const void *rep)
 {
-	vk_report_bench(f, VK_BENCH_KTAP, rep);
+	vk_report_bench(f, VK_FMT_KTAP, rep);
 }
 
 static void out_html(FILE *f, const void *rep)
@@ -417,7 +415,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(const char *cmd, int format, struct vk_step *step)
+int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];

@@ -55,13 +55,6 @@ int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
 	return err == -VK_IMAGE_ENOVDSO ? VK_EXIT_SKIP : VK_EXIT_USAGE;
 }
 
-int vk_format_text_json(const char *name)
-{
-	if (strcmp(name, "text") == 0)
-		return VK_FMT_TEXT;
-	return strcmp(name, "json") == 0 ? VK_FMT_JSON : -1;
-}
-
 /*
  * strtod() and strtoull() take leading spaces, signs, hex and "inf", and
  * strtoull() wraps "-1" to its largest value: what they convert is first

@@ -36,9 +36,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "back on the vdso path: a CI gate", &o->require),
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also probe the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json",
-				  "text (default), ktap or json"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
+				   "text (default), ktap or json"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -162,7 +162,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_fallback(const char *cmd, int format, struct vk_step *step)
+int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];

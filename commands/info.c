@@ -150,7 +150,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
 		FILE *out)
 {
 	struct vk_info in = { 0 };
@@ -178,11 +178,11 @@ int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *k
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
-	int format = VK_FMT_TEXT;
+	enum vk_format format = VK_FMT_TEXT;
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "read a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
+		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON),
 				  "text (default) or json"),
 		VK_OPT_HELP_ROW,
 	};

@@ -58,11 +58,11 @@ static int list(const char *cmd, const char *path, int json)
 int cmd_list_apis(int argc, char **argv)
 {
 	const char *path = NULL;
-	int format = VK_FMT_TEXT;
+	enum vk_format format = VK_FMT_TEXT;
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "check a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
+		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON),
 				  "text (default) or json"),
 		VK_OPT_HELP_ROW,
 	};

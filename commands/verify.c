@@ -53,10 +53,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
 		  "threads for the cross-CPU check (default: one per CPU)", &o->threads, .lo = 1, .hi = 64),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				      "text, ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
+				   "text (default), ktap, json or vdsotest"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -110,7 +109,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 #define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_verify(const char *cmd, int format, struct vk_step *step)
+int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];

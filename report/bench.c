@@ -6,20 +6,6 @@
 #include "report/json.h"
 #include "report/report.h"
 
-int vk_bench_format_parse(const char *name)
-{
-	static const char *const names[] = {
-		[VK_BENCH_TEXT] = "text", [VK_BENCH_JSON] = "json", [VK_BENCH_CSV] = "csv",
-		[VK_BENCH_KTAP] = "ktap", [VK_BENCH_VDSOTEST] = "vdsotest",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(name, names[i]))
-			return i;
-	}
-	return -1;
-}
-
 /* "-" where one process left no spread to measure. */
 static const char *num(char *buf, size_t len, double x)
 {
@@ -283,14 +269,14 @@ static void vdsotest(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
-void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep)
+void vk_report_bench(FILE *f, enum vk_format format, const struct vk_bench_report *rep)
 {
 	switch (format) {
-	case VK_BENCH_JSON: json(f, rep); break;
-	case VK_BENCH_CSV: csv(f, rep); break;
-	case VK_BENCH_KTAP: ktap(f, rep); break;
-	case VK_BENCH_VDSOTEST: vdsotest(f, rep); break;
-	case VK_BENCH_NONE: break;
+	case VK_FMT_JSON: json(f, rep); break;
+	case VK_FMT_CSV: csv(f, rep); break;
+	case VK_FMT_KTAP: ktap(f, rep); break;
+	case VK_FMT_VDSOTEST: vdsotest(f, rep); break;
+	case VK_FMT_NONE: break;
 	default: text(f, rep); break;
 	}
 }

@@ -212,11 +212,11 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_end(&j);
 }
 
-void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep)
+void vk_report_compare(FILE *f, enum vk_format format, const struct vk_compare_report *rep)
 {
-	if (format == VK_CMP_JSON)
+	if (format == VK_FMT_JSON)
 		print_json(f, rep);
-	else if (format == VK_CMP_MARKDOWN)
+	else if (format == VK_FMT_MARKDOWN)
 		print_markdown(f, rep);
 	else
 		print_text(f, rep);

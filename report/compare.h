@@ -6,8 +6,7 @@
 #include <stdio.h>
 
 #include "core/bench/compare.h"
-
-enum vk_compare_format { VK_CMP_TEXT, VK_CMP_JSON, VK_CMP_MARKDOWN };
+#include "report/format.h"
 
 /* One setting of the two runs' environments, for the diff above the table. */
 struct vk_env_field {
@@ -40,8 +39,8 @@ struct vk_compare_report {
 	int nenv;
 };
 
-/* format is a vk_compare_format. */
-void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep);
+/* In text, json or markdown. */
+void vk_report_compare(FILE *f, enum vk_format format, const struct vk_compare_report *rep);
 /* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
 void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *rep);
 /* One KTAP v1 document: a result per row, not ok for a regression. */

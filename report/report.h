@@ -9,14 +9,7 @@
 #include <stdio.h>
 
 #include "core/result/result.h"
-
-/* VK_FMT_NONE prints nothing: `all` keeps the results for its own report. */
-enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST, VK_FMT_NONE };
-
-/* Parse a --format value; -1 if unknown. */
-int vk_format_parse(const char *name);
-/* The same, for the commands that also print vdsotest's lines. */
-int vk_format_parse_vdsotest(const char *name);
+#include "report/format.h"
 
 struct vk_json;
 
@@ -44,7 +37,7 @@ void vk_report_vdsotest(FILE *f, const struct vk_report *r);
 void vk_report_vdsotest_verbose(int on);
 int vk_report_vdsotest_counts(void);
 /* Print r in format: KTAP, JSON, vdsotest's, or text by the command's own text reporter. */
-void vk_report_results(FILE *f, int format, const struct vk_report *r,
+void vk_report_results(FILE *f, enum vk_format format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *));
 /* abi's outcomes by class, per function and path (counted by the command). */
 struct vk_abi_count {

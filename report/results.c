@@ -6,22 +6,6 @@
 #include "report/report.h"
 #include "report/safe.h"
 
-int vk_format_parse(const char *name)
-{
-	if (!strcmp(name, "text"))
-		return VK_FMT_TEXT;
-	if (!strcmp(name, "ktap"))
-		return VK_FMT_KTAP;
-	if (!strcmp(name, "json"))
-		return VK_FMT_JSON;
-	return -1;
-}
-
-int vk_format_parse_vdsotest(const char *name)
-{
-	return strcmp(name, "vdsotest") ? vk_format_parse(name) : VK_FMT_VDSOTEST;
-}
-
 struct totals {
 	size_t pass, fail, skip;
 };
@@ -219,7 +203,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
 }
 
-void vk_report_results(FILE *f, int format, const struct vk_report *r,
+void vk_report_results(FILE *f, enum vk_format format, const struct vk_report *r,
 		       void (*text)(FILE *, const struct vk_report *))
 {
 	if (format == VK_FMT_NONE)

@@ -54,7 +54,7 @@ static void json_more(struct vk_json *j, const void *ctx)
 	vk_json_str(j, "restore_error", e->restored ? NULL : e->restore_err);
 }
 
-void vk_report_stress(FILE *f, int format, const struct vk_report *r,
+void vk_report_stress(FILE *f, enum vk_format format, const struct vk_report *r,
 		      const struct vk_stress_end *end)
 {
 	struct vk_report x = *r;

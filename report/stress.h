@@ -8,7 +8,7 @@
 #include "core/stress/stress.h"
 #include "report/report.h"
 
-void vk_report_stress(FILE *f, int format, const struct vk_report *r,
+void vk_report_stress(FILE *f, enum vk_format format, const struct vk_report *r,
 		      const struct vk_stress_end *end);
 
 #endif /* VK_REPORT_STRESS_H */

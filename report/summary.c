@@ -184,7 +184,7 @@ static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summa
 	if (st->info)
 		info_ktap(f, st->info);
 	else if (st->bench_run)
-		vk_report_bench(f, VK_BENCH_KTAP, st->bench_run);
+		vk_report_bench(f, VK_FMT_KTAP, st->bench_run);
 	else if (st->rs)
 		vk_report_ktap(f, &rep);
 	else
