@@ -283,26 +283,11 @@ static int verdict(const struct all *a)
 	return status;
 }
 
-static void summary_text(FILE *f, const void *s)
-{
-	vk_report_summary_text(f, s);
-}
-
-static void summary_ktap(FILE *f, const void *s)
-{
-	vk_report_summary_ktap(f, s);
-}
-
-static void summary_html(FILE *f, const void *s)
-{
-	vk_report_summary_html(f, s);
-}
-
 /* report.json is written while the commands run; these after. */
 static const struct vk_output files[] = {
-	{ "report.txt", summary_text },
-	{ "report.ktap", summary_ktap },
-	{ "report.html", summary_html },
+	{ "report.txt", VK_FMT_TEXT },
+	{ "report.ktap", VK_FMT_KTAP },
+	{ "report.html", VK_FMT_HTML },
 };
 
 /* With --output, stdout's JSON is report.json's copy. */
@@ -387,6 +372,7 @@ static void run_steps(struct all *a)
 
 static int run_all(struct all *a)
 {
+	const struct vk_doc doc = { .command = "all", .summary = &a->sum };
 	int status;
 
 	a->files.cmd = a->cmd;
@@ -397,20 +383,16 @@ static int run_all(struct all *a)
 	summarize(a);
 	a->sum.outcome = outcome(status);
 	if (a->outdir && vk_output_write(&a->files, a->outdir, files,
-					 sizeof(files) / sizeof(files[0]), &a->sum))
+					 sizeof(files) / sizeof(files[0]), &doc))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
 			copy_json(a);
 		return status;
 	}
-	if (a->format == VK_FMT_KTAP) {
-		vk_report_summary_ktap(stdout, &a->sum);
-		return status;
-	}
 	if (a->verbose)
 		printf("\n== verdict ==\n");
-	vk_report_summary_text(stdout, &a->sum);
+	vk_render(stdout, a->format, &doc);
 	return status;
 }
 

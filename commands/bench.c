@@ -225,37 +225,17 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	vk_env_check_groups(&rep->warnings, short_rows(rep), rep->n);
 }
 
-static void out_text(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_FMT_TEXT, rep);
-}
-
-static void out_json(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_FMT_JSON, rep);
-}
-
-static void out_ktap(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_FMT_KTAP, rep);
-}
-
-static void out_html(FILE *f, const void *rep)
-{
-	vk_report_bench_html(f, rep);
-}
-
 static const struct vk_output files[] = {
-	{ "report.txt", out_text }, { "report.json", out_json },
-	{ "report.ktap", out_ktap }, { "report.html", out_html },
+	{ "report.txt", VK_FMT_TEXT }, { "report.json", VK_FMT_JSON },
+	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
-static int write_files(const char *cmd, const char *dir, const struct vk_bench_report *rep)
+static int write_files(const char *cmd, const char *dir, const struct vk_doc *doc)
 {
 	static struct vk_files s;
 
 	s.cmd = cmd;
-	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), rep);
+	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), doc);
 }
 
 /* Keep the run's description for `all`, which then owns res. */
@@ -312,6 +292,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		.r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
+	struct vk_doc doc = { .command = "bench", .schema = VK_BENCH_SCHEMA };
 	size_t measured = 0;
 	long vol0, invol0;
 	int status;
@@ -325,8 +306,9 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		measured += !res[i].skipped;
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
-	vk_report_bench(vk_step_out(step), o->call.format, &rep);
-	if (o->outdir && write_files(cmd, o->outdir, &rep))
+	doc.bench = &rep;
+	vk_render(vk_step_out(step), o->call.format, &doc);
+	if (o->outdir && write_files(cmd, o->outdir, &doc))
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);

@@ -159,10 +159,10 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 /* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
 int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
 
-/* One file of --output DIR (all, bench, compare): its name and printer. */
+/* One file of --output DIR (all, bench, compare): its name and format. */
 struct vk_output {
 	const char *name;
-	void (*print)(FILE *f, const void *report);
+	enum vk_format format;
 };
 
 /* Make DIR if it is missing, before the run, so that a bad one costs
@@ -200,9 +200,9 @@ int vk_files_commit(struct vk_files *s);
 void vk_files_drop(struct vk_files *s);
 /* vk_files_open() of DIR/name. */
 FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name);
-/* Print report into each of files in DIR, added to s, and commit s. */
+/* Print doc into each of files in DIR, added to s, and commit s. */
 int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
-		    const void *report);
+		    const struct vk_doc *doc);
 
 /*
  * Option values, strictly: digits only (and for numbers a '.' and an

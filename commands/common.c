@@ -308,7 +308,7 @@ FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name)
 }
 
 int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
-		    const void *report)
+		    const struct vk_doc *doc)
 {
 	for (size_t i = 0; i < n; i++) {
 		FILE *f = vk_output_open(s, dir, files[i].name);
@@ -317,7 +317,7 @@ int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output 
 			vk_files_drop(s);
 			return VK_EXIT_USAGE;
 		}
-		files[i].print(f, report);
+		vk_render(f, files[i].format, doc);
 		vk_files_flush(s);
 	}
 	return vk_files_commit(s);

@@ -128,39 +128,20 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 	return VK_EXIT_USAGE;
 }
 
-static void out_text(FILE *f, const void *rep)
-{
-	vk_report_compare(f, VK_FMT_TEXT, rep);
-}
-
-static void out_json(FILE *f, const void *rep)
-{
-	vk_report_compare(f, VK_FMT_JSON, rep);
-}
-
-static void out_ktap(FILE *f, const void *rep)
-{
-	vk_report_compare_ktap(f, rep);
-}
-
-static void out_html(FILE *f, const void *rep)
-{
-	vk_report_compare_html(f, rep);
-}
-
 static const struct vk_output files[] = {
-	{ "report.txt", out_text }, { "report.json", out_json },
-	{ "report.ktap", out_ktap }, { "report.html", out_html },
+	{ "report.txt", VK_FMT_TEXT }, { "report.json", VK_FMT_JSON },
+	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
 static int report(const char *cmd, struct compare *c, enum vk_format format)
 {
 	static struct vk_files s;
+	const struct vk_doc doc = { .command = "compare", .compare = &c->rep };
 
 	s.cmd = cmd;
-	vk_report_compare(stdout, format, &c->rep);
+	vk_render(stdout, format, &doc);
 	if (c->outdir &&
-	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
+	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &doc))
 		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
@@ -536,9 +517,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 	const struct vk_option opt[] = {
 		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
 		       "smallest change that counts, in percent (default 5)", &c->rep.threshold),
-		VK_OPT_FORMAT_ROW(format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_MARKDOWN),
-				  "text (default), json, or markdown: a before,\n"
-				  "after and ratio table for a commit message"),
+		VK_OPT_FORMAT_ROW(format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_MARKDOWN,
+						     VK_FMT_KTAP, VK_FMT_HTML),
+				  "text (default), json, ktap, html (as --output's),\n"
+				  "or markdown: a before, after and ratio table\n"
+				  "for a commit message"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		       "also write DIR/report.txt, .json, .ktap and .html\n"
 		       "(self-contained: inline SVG, no script),\n"

@@ -133,6 +133,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->call.paths,
 				 .rs = &rs };
+	const struct vk_doc doc = { .command = "fallback", .results = &rep };
 	struct vk_sysinfo si;
 	struct vk_callset cs;
 	struct vk_image im;
@@ -151,7 +152,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_sysinfo_read(&si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_fallback_text);
+	rep.text = vk_report_fallback_text;
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;

@@ -161,10 +161,7 @@ int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct
 		return status;
 	gather(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.no_image = im.err;
-	if (format == VK_FMT_JSON)
-		vk_report_info_json(out, &in);
-	else if (format == VK_FMT_TEXT)
-		vk_report_info_text(out, &in);
+	vk_render(out, format, &(const struct vk_doc){ .command = "info", .info = &in });
 	if (keep) {
 		/* The image is closed below: keep no pointer into it. */
 		*keep = in;

@@ -17,7 +17,7 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
-static int list(const char *cmd, const char *path, int json)
+static int list(const char *cmd, const char *path, enum vk_format format)
 {
 	struct vk_api_row rows[vk_napis];
 	struct vk_api_list l = { .rows = rows };
@@ -46,10 +46,7 @@ static int list(const char *cmd, const char *path, int json)
 				 vk_funcs[a->func].name);
 		l.n++;
 	}
-	if (json)
-		vk_report_apis_json(stdout, &l);
-	else
-		vk_report_apis_text(stdout, &l);
+	vk_render(stdout, format, &(const struct vk_doc){ .command = "list-apis", .apis = &l });
 	if (status == VK_EXIT_OK)
 		vk_image_close(&im);
 	return status;
@@ -73,5 +70,5 @@ int cmd_list_apis(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return list(argv[0], path, format == VK_FMT_JSON);
+	return list(argv[0], path, format);
 }

@@ -177,6 +177,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
 				 .paths = o->call.paths, .rs = &rs };
+	const struct vk_doc doc = { .command = "stress", .results = &rep };
 	struct vk_stress_end end = { 0 };
 	struct vk_callset cs;
 	struct vk_image im;
@@ -195,7 +196,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 		vk_callset_close(&cs);
 		return VK_EXIT_SKIP;
 	}
-	vk_report_stress(vk_step_out(step), o->call.format, &rep, &end);
+	vk_report_stress_hooks(&rep, &end);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
 	status = status_of(&rs, &end);

@@ -45,6 +45,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	struct vk_report rep = { .command = "timens", .version = vk_version,
 				 .seconds = o->seconds, .rs = &rs,
 				 .paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_SYSCALL) };
+	const struct vk_doc doc = { .command = "timens", .results = &rep };
 	const char *unsupported = vk_timens_unsupported();
 	struct vk_timens_check c = { .seconds = o->seconds };
 	struct vk_callset cs;
@@ -81,7 +82,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
 	vk_step_keep(step, &rs);

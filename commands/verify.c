@@ -82,6 +82,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 			       .threads = o->threads };
 	struct vk_report rep = { .command = "verify", .version = vk_version,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
+	const struct vk_doc doc = { .command = "verify", .results = &rep };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
@@ -99,7 +100,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		vk_verify_run(&v, &t[i]);
 	}
 	rep.stopped = vk_results_cut(&rs) > 0;
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);

@@ -21,7 +21,7 @@ static const char *ci(char *buf, size_t len, const struct vk_bench_result *r)
 	return buf;
 }
 
-static void text(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep)
 {
 	const char *stat = rep->cold ? "p90" : "CV%";
 	char buf[64], stat_buf[24];
@@ -112,7 +112,7 @@ const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
 	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
 };
 
-static void json(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep)
 {
 	struct vk_json j;
 
@@ -190,7 +190,7 @@ static void csv_row(FILE *f, const struct vk_bench_result *r)
 	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
 }
 
-static void csv(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep)
 {
 	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
 	for (size_t i = 0; i < rep->n; i++) {
@@ -203,7 +203,7 @@ static void csv(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
-static void ktap(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_ktap(FILE *f, const struct vk_bench_report *rep)
 {
 	fprintf(f, "KTAP version 1\n# vdsokit %s bench\n1..%zu\n", rep->version, rep->n);
 	for (size_t i = 0; i < rep->n; i++) {
@@ -238,7 +238,7 @@ static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
  * that the farms, which name results by the words before it, record a
  * skip under the name the figure has (why goes to stderr).
  */
-static void vdsotest(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep)
 {
 	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
 					      VK_PATH_IMPL };
@@ -266,17 +266,5 @@ static void vdsotest(FILE *f, const struct vk_bench_report *rep)
 						vk_path_name(r->path), (unsigned long long)r->median);
 			}
 		}
-	}
-}
-
-void vk_report_bench(FILE *f, enum vk_format format, const struct vk_bench_report *rep)
-{
-	switch (format) {
-	case VK_FMT_JSON: json(f, rep); break;
-	case VK_FMT_CSV: csv(f, rep); break;
-	case VK_FMT_KTAP: ktap(f, rep); break;
-	case VK_FMT_VDSOTEST: vdsotest(f, rep); break;
-	case VK_FMT_NONE: break;
-	default: text(f, rep); break;
 	}
 }

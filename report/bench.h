@@ -45,7 +45,12 @@ struct vk_bench_ref_key {
 
 extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
 
-void vk_report_bench(FILE *f, enum vk_format format, const struct vk_bench_report *rep);
+void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep);
+void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep);
+void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep);
+void vk_report_bench_ktap(FILE *f, const struct vk_bench_report *rep);
+/* vdsotest's "API: PATH: N nsec/call" lines. */
+void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */
 void vk_report_bench_html(FILE *f, const struct vk_bench_report *rep);
 

@@ -89,7 +89,7 @@ static void env_diff(FILE *f, const struct vk_compare_report *c)
 	fputc('\n', f);
 }
 
-static void print_text(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_text(FILE *f, const struct vk_compare_report *c)
 {
 	int wapi = 3, wpath = 4;
 
@@ -124,7 +124,7 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 }
 
 /* A before, after and ratio table for a commit message. */
-static void print_markdown(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *c)
 {
 	fprintf(f, "| API | path | before (ns) | after (ns) | after/before | verdict |\n"
 		   "|---|---|---:|---:|---:|---|\n");
@@ -138,7 +138,7 @@ static void print_markdown(FILE *f, const struct vk_compare_report *c)
 	vk_report_compare_oneline(f, c);
 }
 
-static void print_json(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 {
 	struct vk_json j;
 
@@ -210,16 +210,6 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	}
 	vk_json_end(&j);
 	vk_json_end(&j);
-}
-
-void vk_report_compare(FILE *f, enum vk_format format, const struct vk_compare_report *rep)
-{
-	if (format == VK_FMT_JSON)
-		print_json(f, rep);
-	else if (format == VK_FMT_MARKDOWN)
-		print_markdown(f, rep);
-	else
-		print_text(f, rep);
 }
 
 void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)

@@ -39,8 +39,10 @@ struct vk_compare_report {
 	int nenv;
 };
 
-/* In text, json or markdown. */
-void vk_report_compare(FILE *f, enum vk_format format, const struct vk_compare_report *rep);
+void vk_report_compare_text(FILE *f, const struct vk_compare_report *rep);
+void vk_report_compare_json(FILE *f, const struct vk_compare_report *rep);
+/* A before, after and ratio table for a commit message. */
+void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *rep);
 /* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
 void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *rep);
 /* One KTAP v1 document: a result per row, not ok for a regression. */

@@ -2,23 +2,58 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/apis.h"
+#include "report/bench.h"
+#include "report/compare.h"
 #include "report/format.h"
+#include "report/info.h"
+#include "report/report.h"
+#include "report/summary.h"
 
-static const char *const names[] = {
-	[VK_FMT_TEXT] = "text", [VK_FMT_KTAP] = "ktap", [VK_FMT_JSON] = "json",
-	[VK_FMT_CSV] = "csv", [VK_FMT_MARKDOWN] = "markdown", [VK_FMT_HTML] = "html",
-	[VK_FMT_VDSOTEST] = "vdsotest",
+/* The formats: a row each, by enum vk_format. */
+static const struct vk_formatter formatters[] = {
+	[VK_FMT_TEXT] = { "text", vk_report_results_text, vk_report_bench_text,
+			  vk_report_compare_text, vk_report_info_text, vk_report_apis_text,
+			  vk_report_summary_text },
+	[VK_FMT_KTAP] = { "ktap", vk_report_ktap, vk_report_bench_ktap, vk_report_compare_ktap,
+			  vk_report_info_ktap, NULL, vk_report_summary_ktap },
+	[VK_FMT_JSON] = { "json", vk_report_json, vk_report_bench_json, vk_report_compare_json,
+			  vk_report_info_json, vk_report_apis_json, NULL },
+	[VK_FMT_CSV] = { "csv", .bench = vk_report_bench_csv },
+	[VK_FMT_MARKDOWN] = { "markdown", .compare = vk_report_compare_markdown },
+	[VK_FMT_HTML] = { "html", .bench = vk_report_bench_html,
+			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
+	[VK_FMT_VDSOTEST] = { "vdsotest", vk_report_vdsotest, vk_report_bench_vdsotest },
+	[VK_FMT_NONE] = { "none" },
 };
+
+void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
+{
+	const struct vk_formatter *fm = &formatters[format];
+
+	if (d->results && fm->results)
+		fm->results(f, d->results);
+	else if (d->bench && fm->bench)
+		fm->bench(f, d->bench);
+	else if (d->compare && fm->compare)
+		fm->compare(f, d->compare);
+	else if (d->info && fm->info)
+		fm->info(f, d->info);
+	else if (d->apis && fm->apis)
+		fm->apis(f, d->apis);
+	else if (d->summary && fm->summary)
+		fm->summary(f, d->summary);
+}
 
 const char *vk_format_name(enum vk_format f)
 {
-	return f < VK_FMT_NONE ? names[f] : "none";
+	return formatters[f].name;
 }
 
 int vk_format_parse(const char *name, const enum vk_format *formats)
 {
 	for (; *formats != VK_FMT_NONE; formats++) {
-		if (!strcmp(name, names[*formats]))
+		if (!strcmp(name, formatters[*formats].name))
 			return *formats;
 	}
 	return -1;
@@ -32,7 +67,7 @@ const char *vk_format_list(char *buf, size_t size, const enum vk_format *formats
 	for (size_t i = 0; formats[i] != VK_FMT_NONE && len < size; i++) {
 		const char *sep = !i ? "" : formats[i + 1] == VK_FMT_NONE ? " or " : ", ";
 
-		len += snprintf(buf + len, size - len, "%s%s", sep, names[formats[i]]);
+		len += snprintf(buf + len, size - len, "%s%s", sep, formatters[formats[i]].name);
 	}
 	return buf;
 }

@@ -149,3 +149,24 @@ void vk_report_info_text(FILE *f, const struct vk_info *in)
 	print_y2038(f, in);
 	print_symbols(f, &in->im->elf);
 }
+
+void vk_report_info_ktap(FILE *f, const struct vk_info *in)
+{
+	int n = 0, k = 0;
+
+	for (int i = 0; i < VK_NFUNCS; i++)
+		n += in->funcs[i].applies;
+	fprintf(f, "KTAP version 1\n# vdsokit %s info\n1..%d\n", in->version, n);
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		const struct vk_info_func *fn = &in->funcs[i];
+
+		if (!fn->applies)
+			continue;
+		fprintf(f, "ok %d %s", ++k, vk_funcs[i].name);
+		if (!fn->f.found)
+			fprintf(f, " # SKIP the vDSO does not export %s", fn->f.want);
+		else if (fn->runs[0])
+			fprintf(f, "\n# %s", fn->runs);
+		fputc('\n', f);
+	}
+}

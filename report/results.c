@@ -99,6 +99,14 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
+void vk_report_results_text(FILE *f, const struct vk_report *r)
+{
+	if (r->text)
+		r->text(f, r);
+	else
+		vk_report_text(f, r);
+}
+
 void vk_report_ktap(FILE *f, const struct vk_report *r)
 {
 	struct totals t = count(r->rs);
@@ -122,6 +130,8 @@ void vk_report_ktap(FILE *f, const struct vk_report *r)
 		fprintf(f, "# checks whose repeats --max-fails cut short: %zu\n", vk_results_cut(r->rs));
 	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", t.pass, t.fail,
 		t.skip);
+	if (r->ktap_more)
+		r->ktap_more(f, r->ctx);
 }
 
 void vk_report_json(FILE *f, const struct vk_report *r)
@@ -186,9 +196,11 @@ void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
-void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_count *c,
-			size_t n)
+void vk_report_abi_text(FILE *f, const struct vk_report *r)
 {
+	const struct vk_abi_counts *counts = r->ctx;
+	const struct vk_abi_count *c = counts->c;
+	size_t n = counts->n;
 	struct totals t = count(r->rs);
 
 	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
@@ -201,19 +213,4 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 	text_details(f, r->rs, VK_FAIL, "Unexpected");
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
-}
-
-void vk_report_results(FILE *f, enum vk_format format, const struct vk_report *r,
-		       void (*text)(FILE *, const struct vk_report *))
-{
-	if (format == VK_FMT_NONE)
-		return;
-	if (format == VK_FMT_KTAP)
-		vk_report_ktap(f, r);
-	else if (format == VK_FMT_JSON)
-		vk_report_json(f, r);
-	else if (format == VK_FMT_VDSOTEST)
-		vk_report_vdsotest(f, r);
-	else
-		text(f, r);
 }

@@ -54,20 +54,21 @@ static void json_more(struct vk_json *j, const void *ctx)
 	vk_json_str(j, "restore_error", e->restored ? NULL : e->restore_err);
 }
 
-void vk_report_stress(FILE *f, enum vk_format format, const struct vk_report *r,
-		      const struct vk_stress_end *end)
+static void text_hook(FILE *f, const struct vk_report *r)
 {
-	struct vk_report x = *r;
+	text(f, r, r->ctx);
+}
 
-	if (format == VK_FMT_TEXT) {
-		text(f, r, end);
-		return;
-	}
-	x.json_more = json_more;
-	x.ctx = end;
-	vk_report_results(f, format, &x, NULL);
-	if (format == VK_FMT_KTAP) {
-		found(f, "# ", end);
-		ending(f, "# ", end);
-	}
+static void ktap_more(FILE *f, const void *ctx)
+{
+	found(f, "# ", ctx);
+	ending(f, "# ", ctx);
+}
+
+void vk_report_stress_hooks(struct vk_report *r, const struct vk_stress_end *end)
+{
+	r->text = text_hook;
+	r->json_more = json_more;
+	r->ktap_more = ktap_more;
+	r->ctx = end;
 }

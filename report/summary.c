@@ -155,36 +155,14 @@ void vk_report_summary_text(FILE *f, const struct vk_summary *s)
 	verdict(f, s);
 }
 
-/* info's subtest: one result per function of this ABI, found or not. */
-static void info_ktap(FILE *f, const struct vk_info *in)
-{
-	int n = 0, k = 0;
-
-	for (int i = 0; i < VK_NFUNCS; i++)
-		n += in->funcs[i].applies;
-	fprintf(f, "KTAP version 1\n# vdsokit %s info\n1..%d\n", in->version, n);
-	for (int i = 0; i < VK_NFUNCS; i++) {
-		const struct vk_info_func *fn = &in->funcs[i];
-
-		if (!fn->applies)
-			continue;
-		fprintf(f, "ok %d %s", ++k, vk_funcs[i].name);
-		if (!fn->f.found)
-			fprintf(f, " # SKIP the vDSO does not export %s", fn->f.want);
-		else if (fn->runs[0])
-			fprintf(f, "\n# %s", fn->runs);
-		fputc('\n', f);
-	}
-}
-
 static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
 {
 	struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
 
 	if (st->info)
-		info_ktap(f, st->info);
+		vk_report_info_ktap(f, st->info);
 	else if (st->bench_run)
-		vk_report_bench(f, VK_FMT_KTAP, st->bench_run);
+		vk_report_bench_ktap(f, st->bench_run);
 	else if (st->rs)
 		vk_report_ktap(f, &rep);
 	else

@@ -162,6 +162,8 @@ golden compare-two
 run compare in/bench/old1.json in/bench/new1.json
 run compare --format json in/bench/old1.json in/bench/new1.json
 run compare --format markdown in/bench/old1.json in/bench/new1.json
+run compare --format ktap in/bench/old1.json in/bench/new1.json
+run compare --format html in/bench/old1.json in/bench/new1.json
 golden compare-output
 run compare --output out in/bench/old1.json in/bench/new1.json
 golden compare-merged
