@@ -236,6 +236,13 @@ for f in text ktap json; do
 done
 run fallback --impl impl/fb-tai-syscall.so --paths impl --require clock-gettime-tai clock-gettime-tai
 
+# all runs every command live: its report is proved on fixed steps,
+# printed by tests/unit/report_all.c through the same reporters.
+golden all-report
+for f in text ktap; do
+	PATH="$O/tests:$PATH" as report_all "$f"
+done
+
 # bench measures this machine, so it is the one command run live: two
 # processes of two samples, in each format, every figure masked.
 for f in text json csv ktap vdsotest; do
