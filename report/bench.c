@@ -4,6 +4,7 @@
 
 #include "report/bench.h"
 #include "report/json.h"
+#include "report/ktap.h"
 #include "report/report.h"
 
 /* "-" where one process left no spread to measure. */
@@ -203,21 +204,26 @@ void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
-void vk_report_bench_ktap(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_ktap(const struct vk_ktap *k, const struct vk_bench_report *rep)
 {
-	fprintf(f, "KTAP version 1\n# vdsokit %s bench\n1..%zu\n", rep->version, rep->n);
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s bench", rep->version);
+	vk_ktap_line(k, "1..%zu", rep->n);
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		fprintf(f, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
-		if (r->skipped)
-			fprintf(f, " # SKIP %s\n", r->skipped);
-		else if (isfinite(r->ci_lo))
-			fprintf(f, "\n# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes\n",
-				r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
+		if (r->skipped) {
+			vk_ktap_line(k, "ok %zu %s %s # SKIP %s", i + 1, r->api, vk_path_name(r->path),
+				     r->skipped);
+			continue;
+		}
+		vk_ktap_line(k, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
+		if (isfinite(r->ci_lo))
+			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes",
+				     r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
 		else
-			fprintf(f, "\n# median %.1f ns/call, min %.1f, %d samples, one process: no CI\n",
-				r->median, r->min, r->n);
+			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, %d samples, one process: no CI",
+				     r->median, r->min, r->n);
 	}
 }
 

@@ -48,7 +48,8 @@ extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
 void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep);
 void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep);
 void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep);
-void vk_report_bench_ktap(FILE *f, const struct vk_bench_report *rep);
+struct vk_ktap;
+void vk_report_bench_ktap(const struct vk_ktap *k, const struct vk_bench_report *rep);
 /* vdsotest's "API: PATH: N nsec/call" lines. */
 void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */

@@ -7,23 +7,24 @@
 #include "report/compare.h"
 #include "report/format.h"
 #include "report/info.h"
+#include "report/ktap.h"
 #include "report/report.h"
 #include "report/summary.h"
 
 /* The formats: a row each, by enum vk_format. */
 static const struct vk_formatter formatters[] = {
-	[VK_FMT_TEXT] = { "text", vk_report_results_text, vk_report_bench_text,
+	[VK_FMT_TEXT] = { "text", NULL, vk_report_results_text, vk_report_bench_text,
 			  vk_report_compare_text, vk_report_info_text, vk_report_apis_text,
 			  vk_report_summary_text },
-	[VK_FMT_KTAP] = { "ktap", vk_report_ktap, vk_report_bench_ktap, vk_report_compare_ktap,
-			  vk_report_info_ktap, NULL, vk_report_summary_ktap },
-	[VK_FMT_JSON] = { "json", vk_report_json, vk_report_bench_json, vk_report_compare_json,
+	[VK_FMT_KTAP] = { "ktap", vk_report_ktap_doc },
+	[VK_FMT_JSON] = { "json", NULL, vk_report_json, vk_report_bench_json, vk_report_compare_json,
 			  vk_report_info_json, vk_report_apis_json, NULL },
 	[VK_FMT_CSV] = { "csv", .bench = vk_report_bench_csv },
 	[VK_FMT_MARKDOWN] = { "markdown", .compare = vk_report_compare_markdown },
 	[VK_FMT_HTML] = { "html", .bench = vk_report_bench_html,
 			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
-	[VK_FMT_VDSOTEST] = { "vdsotest", vk_report_vdsotest, vk_report_bench_vdsotest },
+	[VK_FMT_VDSOTEST] = { "vdsotest", .results = vk_report_vdsotest,
+			      .bench = vk_report_bench_vdsotest },
 	[VK_FMT_NONE] = { "none" },
 };
 
@@ -31,7 +32,9 @@ void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
 {
 	const struct vk_formatter *fm = &formatters[format];
 
-	if (d->results && fm->results)
+	if (fm->doc)
+		fm->doc(f, d);
+	else if (d->results && fm->results)
 		fm->results(f, d->results);
 	else if (d->bench && fm->bench)
 		fm->bench(f, d->bench);

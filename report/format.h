@@ -41,11 +41,14 @@ struct vk_doc {
 	const struct vk_info *info;
 	const struct vk_api_list *apis;
 	const struct vk_summary *summary;	/* all's */
+	const char *skipped;	/* none of them: why nothing ran */
 };
 
 /* How one format prints each kind of content; NULL where it does not. */
 struct vk_formatter {
 	const char *name;	/* as --format takes it */
+	/* The whole document, when the format nests or lists its parts itself. */
+	void (*doc)(FILE *f, const struct vk_doc *d);
 	void (*results)(FILE *f, const struct vk_report *r);
 	void (*bench)(FILE *f, const struct vk_bench_report *r);
 	void (*compare)(FILE *f, const struct vk_compare_report *r);

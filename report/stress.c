@@ -1,30 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "report/json.h"
+#include "report/ktap.h"
 #include "report/stress.h"
 
-static void found(FILE *f, const char *prefix, const struct vk_stress_end *e)
+/* Lines of text, or KTAP's "# " lines at k's depth. */
+static void found(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
 {
-	fprintf(f, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
-		"%d reader threads\n", prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-		e->saved.freq, (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+	vk_ktap_line(k, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
+		     "%d reader threads", prefix,
+		     e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
+		     (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
 }
 
-static void ending(FILE *f, const char *prefix, const struct vk_stress_end *e)
+static void ending(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
 {
 	if (e->what[0])
-		fprintf(f, "%sended early: %s\n", prefix, e->what);
+		vk_ktap_line(k, "%sended early: %s", prefix, e->what);
 	if (e->restored)
-		fprintf(f, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME\n", prefix,
-			e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq);
+		vk_ktap_line(k, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME",
+			     prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+			     e->saved.freq);
 	else
-		fprintf(f, "%sNOT RESTORED: %s\n", prefix, e->restore_err);
+		vk_ktap_line(k, "%sNOT RESTORED: %s", prefix, e->restore_err);
 }
 
 static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end *e)
 {
+	const struct vk_ktap lines = { .f = f };
 	size_t n[3] = { 0 };
 
-	found(f, "", e);
+	found(&lines, "", e);
 	fprintf(f, "\n%-34s %-8s %12s  %s\n", "fault", "path", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
@@ -35,7 +40,7 @@ static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end 
 	}
 	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
 		r->command, r->rs->n, n[VK_PASS], n[VK_FAIL], n[VK_SKIP]);
-	ending(f, "", e);
+	ending(&lines, "", e);
 }
 
 static void json_more(struct vk_json *j, const void *ctx)
@@ -59,10 +64,10 @@ static void text_hook(FILE *f, const struct vk_report *r)
 	text(f, r, r->ctx);
 }
 
-static void ktap_more(FILE *f, const void *ctx)
+static void ktap_more(const struct vk_ktap *k, const void *ctx)
 {
-	found(f, "# ", ctx);
-	ending(f, "# ", ctx);
+	found(k, "# ", ctx);
+	ending(k, "# ", ctx);
 }
 
 void vk_report_stress_hooks(struct vk_report *r, const struct vk_stress_end *end)
