@@ -14,7 +14,7 @@
 #include "commands/commands.h"
 
 static const char head[] =
-	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
+	"Usage: vdsokit all [--verbose] [--format FMT] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench; inside\n"
 	"'vdsokit vm' only (vdsokit.vm=1 on the kernel's command line), stress\n"
@@ -24,7 +24,9 @@ static const char head[] =
 	"many checks it failed, an example and the command that reproduces it),\n"
 	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
 	"one subtest per command, each command's results nested in it; with\n"
-	"--format json, one object holds each command's report under its name.\n\n";
+	"--format json, one object holds each command's report under its name;\n"
+	"with --format openmetrics, the gauges info, fallback and bench give, and\n"
+	"each command's checks and each finding's (see 'man vdsokit').\n\n";
 
 static const char tail[] =
 	"\n"
@@ -409,8 +411,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 	const struct vk_option opt[] = {
 		VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,
 		       "text: every command's full report, then the verdict", &a->verbose),
-		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
-				  "text (default), ktap or json"),
+		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
+							    VK_FMT_OPENMETRICS),
+				  "text (default), ktap, json or openmetrics"),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
 		       "also write DIR/report.txt, report.json, report.ktap and\n"
 		       "report.html (self-contained: inline SVG, no script);\n"

@@ -25,6 +25,7 @@ static const struct vk_formatter formatters[] = {
 			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
 	[VK_FMT_VDSOTEST] = { "vdsotest", .results = vk_report_vdsotest,
 			      .bench = vk_report_bench_vdsotest },
+	[VK_FMT_OPENMETRICS] = { "openmetrics", vk_report_openmetrics },
 	[VK_FMT_NONE] = { "none" },
 };
 

@@ -17,7 +17,7 @@
 
 enum vk_format {
 	VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_MARKDOWN, VK_FMT_HTML,
-	VK_FMT_VDSOTEST,
+	VK_FMT_VDSOTEST, VK_FMT_OPENMETRICS,
 	VK_FMT_NONE,		/* prints nothing: `all` keeps the results for its own report */
 };
 
@@ -56,6 +56,9 @@ struct vk_formatter {
 	void (*apis)(FILE *f, const struct vk_api_list *r);
 	void (*summary)(FILE *f, const struct vk_summary *r);
 };
+
+/* The formats that print a whole document (report/NAME.c). */
+void vk_report_openmetrics(FILE *f, const struct vk_doc *d);
 
 /* Print d in format. */
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d);

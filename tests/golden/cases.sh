@@ -243,9 +243,16 @@ for f in text ktap; do
 	PATH="$O/tests:$PATH" as report_all "$f"
 done
 
+# --format openmetrics: info on a fixed image, fallback on a planted
+# library, all of fixed steps (API names that need every escape).
+golden openmetrics
+run info --image in/linux-6.18-x86_64.so --format openmetrics
+run fallback --impl impl/fb-tai-syscall.so --paths impl --format openmetrics clock-gettime-tai clock-gettime-monotonic-coarse
+PATH="$O/tests:$PATH" as report_all openmetrics
+
 # bench measures this machine, so it is the one command run live: two
 # processes of two samples, in each format, every figure masked.
-for f in text json csv ktap vdsotest; do
+for f in text json csv ktap vdsotest openmetrics; do
 	golden "bench-$f"
 	run bench -d 0.005 -P 2 -n 2 --paths vdso,syscall --format "$f" time clock-getres-monotonic
 done
