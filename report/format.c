@@ -13,20 +13,22 @@
 
 /* The formats: a row each, by enum vk_format. */
 static const struct vk_formatter formatters[] = {
-	[VK_FMT_TEXT] = { "text", NULL, vk_report_results_text, vk_report_bench_text,
-			  vk_report_compare_text, vk_report_info_text, vk_report_apis_text,
-			  vk_report_summary_text },
-	[VK_FMT_KTAP] = { "ktap", vk_report_ktap_doc },
-	[VK_FMT_JSON] = { "json", NULL, vk_report_json, vk_report_bench_json, vk_report_compare_json,
-			  vk_report_info_json, vk_report_apis_json, NULL },
-	[VK_FMT_CSV] = { "csv", .bench = vk_report_bench_csv },
-	[VK_FMT_MARKDOWN] = { "markdown", .compare = vk_report_compare_markdown },
-	[VK_FMT_HTML] = { "html", .bench = vk_report_bench_html,
+	[VK_FMT_TEXT] = { .name = "text", .results = vk_report_results_text,
+			  .bench = vk_report_bench_text, .compare = vk_report_compare_text,
+			  .info = vk_report_info_text, .apis = vk_report_apis_text,
+			  .summary = vk_report_summary_text },
+	[VK_FMT_KTAP] = { .name = "ktap", .doc = vk_report_ktap_doc },
+	[VK_FMT_JSON] = { .name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
+			  .compare = vk_report_compare_json, .info = vk_report_info_json,
+			  .apis = vk_report_apis_json },
+	[VK_FMT_CSV] = { .name = "csv", .bench = vk_report_bench_csv },
+	[VK_FMT_MARKDOWN] = { .name = "markdown", .compare = vk_report_compare_markdown },
+	[VK_FMT_HTML] = { .name = "html", .bench = vk_report_bench_html,
 			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
-	[VK_FMT_VDSOTEST] = { "vdsotest", .results = vk_report_vdsotest,
+	[VK_FMT_VDSOTEST] = { .name = "vdsotest", .results = vk_report_vdsotest,
 			      .bench = vk_report_bench_vdsotest },
-	[VK_FMT_OPENMETRICS] = { "openmetrics", vk_report_openmetrics },
-	[VK_FMT_NONE] = { "none" },
+	[VK_FMT_OPENMETRICS] = { .name = "openmetrics", .doc = vk_report_openmetrics },
+	[VK_FMT_NONE] = { .name = "none" },
 };
 
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
