@@ -88,7 +88,7 @@ static const struct {
 
 struct all {
 	const char *cmd;
-	enum vk_format format;	/* text, ktap or json */
+	enum vk_format format;	/* text, ktap, json or openmetrics */
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
