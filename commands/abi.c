@@ -41,10 +41,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT('t', "timeout", VK_OPT_SECONDS, "SECS",
 		  "per case (default 1); after 3 hangs an API's other\n"
 		  "cases on that path are skipped", &o->timeout),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				      "text, ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
+				   "text (default), ktap, json or vdsotest"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -149,9 +148,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 }, legacy = { 0 };
-	struct vk_report rep = { .command = "abi", .version = vk_version, .paths = o->call.paths,
-				 .rs = &rs, .legacy = &legacy };
 	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
+	struct vk_abi_counts abi_counts = { .c = counts };
+	const struct vk_report rep = { .command = "abi", .version = vk_version,
+				       .paths = o->call.paths, .rs = &rs, .legacy = &legacy,
+				       .text = vk_report_abi_text, .ctx = &abi_counts };
+	const struct vk_doc doc = { .command = "abi", .results = &rep };
 	struct vk_abi_case *cases = calloc(MAX_CASES, sizeof(*cases));
 	struct vk_abi a = { .rs = &rs, .paths = o->call.paths, .timeout = o->timeout };
 	struct vk_callset cs;
@@ -179,14 +181,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		vk_abi_run(&a, cases, select_cases(&t[i], cases, n));
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
-	if (o->call.format == VK_FMT_KTAP)
-		vk_report_ktap(vk_step_out(step), &rep);
-	else if (o->call.format == VK_FMT_JSON)
-		vk_report_json(vk_step_out(step), &rep);
-	else if (o->call.format == VK_FMT_VDSOTEST)
-		vk_report_vdsotest(vk_step_out(step), &rep);
-	else if (o->call.format == VK_FMT_TEXT)
-		vk_report_abi_text(vk_step_out(step), &rep, counts, ncounts);
+	abi_counts.n = ncounts;
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	for (size_t i = 0; i < legacy.n; i++)
@@ -201,7 +197,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_abi(const char *cmd, int format, struct vk_step *step)
+int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];

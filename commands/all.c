@@ -14,7 +14,7 @@
 #include "commands/commands.h"
 
 static const char head[] =
-	"Usage: vdsokit all [--verbose] [--format text|ktap|json] [--output DIR]\n\n"
+	"Usage: vdsokit all [--verbose] [--format FMT] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench; inside\n"
 	"'vdsokit vm' only (vdsokit.vm=1 on the kernel's command line), stress\n"
@@ -24,7 +24,9 @@ static const char head[] =
 	"many checks it failed, an example and the command that reproduces it),\n"
 	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
 	"one subtest per command, each command's results nested in it; with\n"
-	"--format json, one object holds each command's report under its name.\n\n";
+	"--format json, one object holds each command's report under its name;\n"
+	"with --format openmetrics, the gauges info, fallback and bench give, and\n"
+	"each command's checks and each finding's (see 'man vdsokit').\n\n";
 
 static const char tail[] =
 	"\n"
@@ -48,10 +50,10 @@ enum {
 	STEP_VM_ONLY = 8,	/* it changes the clock: inside vdsokit vm only */
 };
 
-/* The command's run with its defaults, printing in format (VK_FMT_*). */
-typedef int step_fn(const char *cmd, int format, struct vk_step *s);
+/* The command's run with its defaults, printing in format. */
+typedef int step_fn(const char *cmd, enum vk_format format, struct vk_step *s);
 
-static int info(const char *cmd, int format, struct vk_step *s)
+static int info(const char *cmd, enum vk_format format, struct vk_step *s)
 {
 	s->info = calloc(1, sizeof(*s->info));
 	if (!s->info) {
@@ -59,12 +61,6 @@ static int info(const char *cmd, int format, struct vk_step *s)
 		return VK_EXIT_USAGE;
 	}
 	return vk_run_info(cmd, NULL, format, s->info, vk_step_out(s));
-}
-
-static int bench(const char *cmd, int format, struct vk_step *s)
-{
-	return vk_run_bench(cmd, format == VK_FMT_JSON ? VK_BENCH_JSON :
-			    format == VK_FMT_TEXT ? VK_BENCH_TEXT : VK_BENCH_NONE, s);
 }
 
 /*
@@ -84,7 +80,7 @@ static const struct {
 	{ "abi", vk_run_abi, 1, 0 },
 	{ "timens", vk_run_timens, 2, STEP_SKIP_NEUTRAL },
 	{ "fallback", vk_run_fallback, 0.2, STEP_CALL_MAP },
-	{ "bench", bench, 7, 0 },
+	{ "bench", vk_run_bench, 7, 0 },
 	{ "stress", vk_run_stress, 30, STEP_VM_ONLY },
 };
 
@@ -92,7 +88,7 @@ static const struct {
 
 struct all {
 	const char *cmd;
-	int format;		/* VK_FMT_TEXT, _KTAP or _JSON */
+	enum vk_format format;	/* text, ktap, json or openmetrics */
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
@@ -126,7 +122,7 @@ static enum vk_outcome outcome(int status)
 /* What a command prints while it runs: its JSON into report.json with
  * --output; all of it with --format json or --verbose; else nothing, as
  * all prints its own report. */
-static int fmt(const struct all *a)
+static enum vk_format fmt(const struct all *a)
 {
 	if (a->outdir)
 		return VK_FMT_JSON;
@@ -289,26 +285,11 @@ static int verdict(const struct all *a)
 	return status;
 }
 
-static void summary_text(FILE *f, const void *s)
-{
-	vk_report_summary_text(f, s);
-}
-
-static void summary_ktap(FILE *f, const void *s)
-{
-	vk_report_summary_ktap(f, s);
-}
-
-static void summary_html(FILE *f, const void *s)
-{
-	vk_report_summary_html(f, s);
-}
-
 /* report.json is written while the commands run; these after. */
 static const struct vk_output files[] = {
-	{ "report.txt", summary_text },
-	{ "report.ktap", summary_ktap },
-	{ "report.html", summary_html },
+	{ "report.txt", VK_FMT_TEXT },
+	{ "report.ktap", VK_FMT_KTAP },
+	{ "report.html", VK_FMT_HTML },
 };
 
 /* With --output, stdout's JSON is report.json's copy. */
@@ -393,6 +374,7 @@ static void run_steps(struct all *a)
 
 static int run_all(struct all *a)
 {
+	const struct vk_doc doc = { .command = "all", .summary = &a->sum };
 	int status;
 
 	a->files.cmd = a->cmd;
@@ -403,20 +385,16 @@ static int run_all(struct all *a)
 	summarize(a);
 	a->sum.outcome = outcome(status);
 	if (a->outdir && vk_output_write(&a->files, a->outdir, files,
-					 sizeof(files) / sizeof(files[0]), &a->sum))
+					 sizeof(files) / sizeof(files[0]), &doc))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
 			copy_json(a);
 		return status;
 	}
-	if (a->format == VK_FMT_KTAP) {
-		vk_report_summary_ktap(stdout, &a->sum);
-		return status;
-	}
 	if (a->verbose)
 		printf("\n== verdict ==\n");
-	vk_report_summary_text(stdout, &a->sum);
+	vk_render(stdout, a->format, &doc);
 	return status;
 }
 
@@ -433,8 +411,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 	const struct vk_option opt[] = {
 		VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,
 		       "text: every command's full report, then the verdict", &a->verbose),
-		VK_OPT_FORMAT_ROW(&a->format, vk_format_parse, "text, ktap or json",
-				  "text (default), ktap or json"),
+		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
+							    VK_FMT_OPENMETRICS),
+				  "text (default), ktap, json or openmetrics"),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
 		       "also write DIR/report.txt, report.json, report.ktap and\n"
 		       "report.html (self-contained: inline SVG, no script);\n"

@@ -59,12 +59,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
 				 "and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also measure the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
-				  "text, json, csv, ktap or vdsotest",
-				  "text (default), json, csv, ktap, or vdsotest\n"
-				  "('API:    vdso: N nsec/call' lines)"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_bench_format_parse,
-				      "text, json, csv, ktap or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_KTAP,
+					      VK_FMT_VDSOTEST, VK_FMT_OPENMETRICS),
+				   "text (default), json, csv, ktap, vdsotest\n"
+				   "('API:    vdso: N nsec/call' lines), or openmetrics"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		  "also write DIR/report.txt, .json, .ktap and .html\n"
 		  "(self-contained: inline SVG, no script),\n"
@@ -227,37 +226,17 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	vk_env_check_groups(&rep->warnings, short_rows(rep), rep->n);
 }
 
-static void out_text(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_BENCH_TEXT, rep);
-}
-
-static void out_json(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_BENCH_JSON, rep);
-}
-
-static void out_ktap(FILE *f, const void *rep)
-{
-	vk_report_bench(f, VK_BENCH_KTAP, rep);
-}
-
-static void out_html(FILE *f, const void *rep)
-{
-	vk_report_bench_html(f, rep);
-}
-
 static const struct vk_output files[] = {
-	{ "report.txt", out_text }, { "report.json", out_json },
-	{ "report.ktap", out_ktap }, { "report.html", out_html },
+	{ "report.txt", VK_FMT_TEXT }, { "report.json", VK_FMT_JSON },
+	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
-static int write_files(const char *cmd, const char *dir, const struct vk_bench_report *rep)
+static int write_files(const char *cmd, const char *dir, const struct vk_doc *doc)
 {
 	static struct vk_files s;
 
 	s.cmd = cmd;
-	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), rep);
+	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), doc);
 }
 
 /* Keep the run's description for `all`, which then owns res. */
@@ -314,6 +293,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		.r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
+	struct vk_doc doc = { .command = "bench", .schema = VK_BENCH_SCHEMA };
 	size_t measured = 0;
 	long vol0, invol0;
 	int status;
@@ -327,8 +307,9 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		measured += !res[i].skipped;
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
-	vk_report_bench(vk_step_out(step), o->call.format, &rep);
-	if (o->outdir && write_files(cmd, o->outdir, &rep))
+	doc.bench = &rep;
+	vk_render(vk_step_out(step), o->call.format, &doc);
+	if (o->outdir && write_files(cmd, o->outdir, &doc))
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);
@@ -417,7 +398,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(const char *cmd, int format, struct vk_step *step)
+int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];

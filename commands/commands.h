@@ -94,25 +94,23 @@ FILE *vk_step_out(const struct vk_step *step);
 
 /*
  * The commands with their defaults, for `all`: each prints in format
- * (VK_FMT_NONE or VK_BENCH_NONE: nothing) and keeps what it found in step.
+ * (VK_FMT_NONE: nothing) and keeps what it found in step.
  */
-int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
 		FILE *out);
-int vk_run_abi(const char *cmd, int format, struct vk_step *step);
-int vk_run_bench(const char *cmd, int format, struct vk_step *step);
-int vk_run_fallback(const char *cmd, int format, struct vk_step *step);
-int vk_run_timens(const char *cmd, int format, struct vk_step *step);
+int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step);
 /* Refused, before it changes anything, outside vdsokit vm. */
-int vk_run_stress(const char *cmd, int format, struct vk_step *step);
-int vk_run_verify(const char *cmd, int format, struct vk_step *step);
-/* "text" or "json" as VK_FMT_TEXT or VK_FMT_JSON; -1 for anything else. */
-int vk_format_text_json(const char *name);
+int vk_run_stress(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step);
 
 /* What every command that makes calls shares: paths, --impl, the format. */
 struct vk_call_opts {
 	unsigned paths;
 	const char *impl;
-	int format;
+	enum vk_format format;
 };
 
 /* --paths LIST into an unsigned of path bits. */
@@ -121,8 +119,11 @@ enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths);
 	VK_OPT('p', "paths", VK_OPT_CALL, "LIST", help, &(o)->paths, .call = vk_opt_paths)
 #define VK_OPT_IMPL_ROW(o, help) VK_OPT('I', "impl", VK_OPT_STRING, "LIB.so", help, &(o)->impl)
 /* -F: the format's letter before -f was --format in every command. */
-#define VK_OPT_OLD_FORMAT_ROW(dest, parse, names)                              \
-	VK_OPT('F', NULL, VK_OPT_FORMAT, "FMT", NULL, dest, .format = parse, .formats = names)
+#define VK_OPT_OLD_FORMAT_ROW(dest, fmts)                                       \
+	VK_OPT('F', NULL, VK_OPT_FORMAT, "FMT", NULL, dest, .formats = fmts)
+/* Both: -f/--format and -F. */
+#define VK_OPT_FORMAT_ROWS(dest, fmts, help)                                    \
+	VK_OPT_FORMAT_ROW(dest, fmts, help), VK_OPT_OLD_FORMAT_ROW(dest, fmts)
 
 /* After the options: paths default to base, and impl with --impl; the
  * impl path needs --impl. */
@@ -158,10 +159,10 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 /* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
 int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
 
-/* One file of --output DIR (all, bench, compare): its name and printer. */
+/* One file of --output DIR (all, bench, compare): its name and format. */
 struct vk_output {
 	const char *name;
-	void (*print)(FILE *f, const void *report);
+	enum vk_format format;
 };
 
 /* Make DIR if it is missing, before the run, so that a bad one costs
@@ -199,9 +200,9 @@ int vk_files_commit(struct vk_files *s);
 void vk_files_drop(struct vk_files *s);
 /* vk_files_open() of DIR/name. */
 FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name);
-/* Print report into each of files in DIR, added to s, and commit s. */
+/* Print doc into each of files in DIR, added to s, and commit s. */
 int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
-		    const void *report);
+		    const struct vk_doc *doc);
 
 /*
  * Option values, strictly: digits only (and for numbers a '.' and an

@@ -55,13 +55,6 @@ int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
 	return err == -VK_IMAGE_ENOVDSO ? VK_EXIT_SKIP : VK_EXIT_USAGE;
 }
 
-int vk_format_text_json(const char *name)
-{
-	if (strcmp(name, "text") == 0)
-		return VK_FMT_TEXT;
-	return strcmp(name, "json") == 0 ? VK_FMT_JSON : -1;
-}
-
 /*
  * strtod() and strtoull() take leading spaces, signs, hex and "inf", and
  * strtoull() wraps "-1" to its largest value: what they convert is first
@@ -315,7 +308,7 @@ FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name)
 }
 
 int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
-		    const void *report)
+		    const struct vk_doc *doc)
 {
 	for (size_t i = 0; i < n; i++) {
 		FILE *f = vk_output_open(s, dir, files[i].name);
@@ -324,7 +317,7 @@ int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output 
 			vk_files_drop(s);
 			return VK_EXIT_USAGE;
 		}
-		files[i].print(f, report);
+		vk_render(f, files[i].format, doc);
 		vk_files_flush(s);
 	}
 	return vk_files_commit(s);

@@ -128,45 +128,26 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 	return VK_EXIT_USAGE;
 }
 
-static void out_text(FILE *f, const void *rep)
-{
-	vk_report_compare(f, VK_CMP_TEXT, rep);
-}
-
-static void out_json(FILE *f, const void *rep)
-{
-	vk_report_compare(f, VK_CMP_JSON, rep);
-}
-
-static void out_ktap(FILE *f, const void *rep)
-{
-	vk_report_compare_ktap(f, rep);
-}
-
-static void out_html(FILE *f, const void *rep)
-{
-	vk_report_compare_html(f, rep);
-}
-
 static const struct vk_output files[] = {
-	{ "report.txt", out_text }, { "report.json", out_json },
-	{ "report.ktap", out_ktap }, { "report.html", out_html },
+	{ "report.txt", VK_FMT_TEXT }, { "report.json", VK_FMT_JSON },
+	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
-static int report(const char *cmd, struct compare *c, int format)
+static int report(const char *cmd, struct compare *c, enum vk_format format)
 {
 	static struct vk_files s;
+	const struct vk_doc doc = { .command = "compare", .compare = &c->rep };
 
 	s.cmd = cmd;
-	vk_report_compare(stdout, format, &c->rep);
+	vk_render(stdout, format, &doc);
 	if (c->outdir &&
-	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &c->rep))
+	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &doc))
 		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
 /* The files before --vs (or the first) against those after it (or the second). */
-static int compare_files(const char *cmd, struct compare *c, int format)
+static int compare_files(const char *cmd, struct compare *c, enum vk_format format)
 {
 	struct vk_compare_runs a = { 0 }, b = { 0 };
 	int status = vk_compare_read_runs(cmd, c->args, c->vs, &a);
@@ -448,7 +429,8 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	return status;
 }
 
-static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv, int format)
+static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv,
+			 enum vk_format format)
 {
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	struct vk_series *ser = NULL;
@@ -477,19 +459,6 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	}
 	free(ser);
 	return status;
-}
-
-static int format_number(const char *name)
-{
-	static const char *const names[] = {
-		[VK_CMP_TEXT] = "text", [VK_CMP_JSON] = "json", [VK_CMP_MARKDOWN] = "markdown",
-	};
-
-	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-		if (!strcmp(name, names[i]))
-			return i;
-	}
-	return -1;
 }
 
 static enum vk_opt_result add_arg(const char *cmd, char *arg, void *compare)
@@ -540,16 +509,19 @@ static int check_files(const char *cmd, struct compare *c)
 	return VK_EXIT_OK;
 }
 
-static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c, int *format)
+static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
+				     enum vk_format *format)
 {
 	unsigned long long copies = c->copies;
 	int measuring = 0;
 	const struct vk_option opt[] = {
 		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
 		       "smallest change that counts, in percent (default 5)", &c->rep.threshold),
-		VK_OPT_FORMAT_ROW(format, format_number, "text, json or markdown",
-				  "text (default), json, or markdown: a before,\n"
-				  "after and ratio table for a commit message"),
+		VK_OPT_FORMAT_ROW(format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_MARKDOWN,
+						     VK_FMT_KTAP, VK_FMT_HTML),
+				  "text (default), json, ktap, html (as --output's),\n"
+				  "or markdown: a before, after and ratio table\n"
+				  "for a commit message"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		       "also write DIR/report.txt, .json, .ktap and .html\n"
 		       "(self-contained: inline SVG, no script),\n"
@@ -597,7 +569,8 @@ int cmd_compare(int argc, char **argv)
 		.copies = DEFAULT_COPIES,
 		.vs = -1,
 	};
-	int format = VK_CMP_TEXT, status;
+	enum vk_format format = VK_FMT_TEXT;
+	int status;
 	enum vk_opt_result r = parse_opts(argc, argv, &c, &format);
 
 	if (r != VK_OPT_OK)

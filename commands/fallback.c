@@ -36,9 +36,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "back on the vdso path: a CI gate", &o->require),
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also probe the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json",
-				  "text (default), ktap or json"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_OPENMETRICS),
+				   "text (default), ktap, json or openmetrics"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -133,6 +133,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->call.paths,
 				 .rs = &rs };
+	const struct vk_doc doc = { .command = "fallback", .results = &rep };
 	struct vk_sysinfo si;
 	struct vk_callset cs;
 	struct vk_image im;
@@ -151,7 +152,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_sysinfo_read(&si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_fallback_text);
+	rep.text = vk_report_fallback_text;
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
@@ -162,7 +164,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_fallback(const char *cmd, int format, struct vk_step *step)
+int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];

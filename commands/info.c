@@ -12,7 +12,7 @@
 #define NT_GNU_BUILD_ID_TYPE 3
 
 static const char head[] =
-	"Usage: vdsokit info [--image FILE] [--format text|json]\n\n"
+	"Usage: vdsokit info [--image FILE] [--format text|json|openmetrics]\n\n"
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
@@ -150,7 +150,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *keep,
+int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
 		FILE *out)
 {
 	struct vk_info in = { 0 };
@@ -161,10 +161,7 @@ int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *k
 		return status;
 	gather(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.no_image = im.err;
-	if (format == VK_FMT_JSON)
-		vk_report_info_json(out, &in);
-	else if (format == VK_FMT_TEXT)
-		vk_report_info_text(out, &in);
+	vk_render(out, format, &(const struct vk_doc){ .command = "info", .info = &in });
 	if (keep) {
 		/* The image is closed below: keep no pointer into it. */
 		*keep = in;
@@ -178,12 +175,12 @@ int vk_run_info(const char *cmd, const char *path, int format, struct vk_info *k
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
-	int format = VK_FMT_TEXT;
+	enum vk_format format = VK_FMT_TEXT;
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "read a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
-				  "text (default) or json"),
+		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_OPENMETRICS),
+				  "text (default), json or openmetrics"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);

@@ -17,7 +17,7 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
-static int list(const char *cmd, const char *path, int json)
+static int list(const char *cmd, const char *path, enum vk_format format)
 {
 	struct vk_api_row rows[vk_napis];
 	struct vk_api_list l = { .rows = rows };
@@ -46,10 +46,7 @@ static int list(const char *cmd, const char *path, int json)
 				 vk_funcs[a->func].name);
 		l.n++;
 	}
-	if (json)
-		vk_report_apis_json(stdout, &l);
-	else
-		vk_report_apis_text(stdout, &l);
+	vk_render(stdout, format, &(const struct vk_doc){ .command = "list-apis", .apis = &l });
 	if (status == VK_EXIT_OK)
 		vk_image_close(&im);
 	return status;
@@ -58,11 +55,11 @@ static int list(const char *cmd, const char *path, int json)
 int cmd_list_apis(int argc, char **argv)
 {
 	const char *path = NULL;
-	int format = VK_FMT_TEXT;
+	enum vk_format format = VK_FMT_TEXT;
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "check a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, vk_format_text_json, "text or json",
+		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON),
 				  "text (default) or json"),
 		VK_OPT_HELP_ROW,
 	};
@@ -73,5 +70,5 @@ int cmd_list_apis(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return list(argv[0], path, format == VK_FMT_JSON);
+	return list(argv[0], path, format);
 }

@@ -90,11 +90,13 @@ static enum vk_opt_result seconds(const char *cmd, const char *name, const struc
 
 static enum vk_opt_result format(const char *cmd, const struct vk_option *r, const char *arg)
 {
-	int *dest = r->dest;
-	int f = r->format(arg);
+	enum vk_format *dest = r->dest;
+	int f = vk_format_parse(arg, r->formats);
+	char names[128];
 
 	if (f < 0) {
-		vk_usage_error(cmd, "unknown format '%s' (%s)", arg, r->formats);
+		vk_usage_error(cmd, "unknown format '%s' (%s)", arg,
+			       vk_format_list(names, sizeof(names), r->formats));
 		return VK_OPT_BAD;
 	}
 	*dest = f;

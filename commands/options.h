@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/format.h"
+
 /* What handling options decided: go on, or exit (with vk_opt_exit()). */
 enum vk_opt_result {
 	VK_OPT_OK,	/* parsed: go on */
@@ -30,7 +32,7 @@ enum vk_opt_type {
 	VK_OPT_NUMBER,	/* double >= 0 */
 	VK_OPT_COUNT,	/* unsigned long long, lo to hi when hi */
 	VK_OPT_SIGNED,	/* long long */
-	VK_OPT_FORMAT,	/* int, by .format; .formats names them in errors */
+	VK_OPT_FORMAT,	/* enum vk_format, one of .formats */
 	VK_OPT_CALL,	/* .call(cmd, value, dest) */
 	VK_OPT_PRINT_HELP,	/* print --help */
 };
@@ -43,8 +45,7 @@ struct vk_option {
 	const char *help;	/* lines after the first are indented; NULL: unlisted */
 	void *dest;
 	unsigned long long lo, hi;
-	int (*format)(const char *name);	/* a format's number, or < 0 */
-	const char *formats;	/* "text, ktap or json" */
+	const enum vk_format *formats;	/* VK_FORMATS(...): those it takes */
 	enum vk_opt_result (*call)(const char *cmd, const char *arg, void *dest);
 	int *given;		/* when set, 1 once the option is given */
 };
@@ -76,8 +77,8 @@ struct vk_options {
 
 /* Rows every command shares. */
 #define VK_OPT_HELP_ROW VK_OPT('h', "help", VK_OPT_PRINT_HELP, NULL, "show this help", NULL)
-#define VK_OPT_FORMAT_ROW(dest, parse, names, help)                             \
-	VK_OPT('f', "format", VK_OPT_FORMAT, "FMT", help, dest, .format = parse, .formats = names)
+#define VK_OPT_FORMAT_ROW(dest, fmts, help)                                     \
+	VK_OPT('f', "format", VK_OPT_FORMAT, "FMT", help, dest, .formats = fmts)
 
 /* Parse argv's options into the rows' destinations; optind is then at the
  * first operand. Prints --help, or a usage error, itself. */

@@ -91,9 +91,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_IMPL_ROW(&o->call, "also read the __vdso_* functions LIB.so exports\n"
 				"(under 'vdsokit vm', which then runs its dynamic\n"
 				"vdsokit, for the host's own architecture)"),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json",
-				  "text (default), ktap or json"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
+				   "text (default), ktap or json"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -177,6 +177,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
 				 .paths = o->call.paths, .rs = &rs };
+	const struct vk_doc doc = { .command = "stress", .results = &rep };
 	struct vk_stress_end end = { 0 };
 	struct vk_callset cs;
 	struct vk_image im;
@@ -195,7 +196,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 		vk_callset_close(&cs);
 		return VK_EXIT_SKIP;
 	}
-	vk_report_stress(vk_step_out(step), o->call.format, &rep, &end);
+	vk_report_stress_hooks(&rep, &end);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
 	status = status_of(&rs, &end);
@@ -240,7 +242,7 @@ static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
 }
 
 /* For `all`, which runs it only inside vdsokit vm: every fault, 30 s. */
-int vk_run_stress(const char *cmd, int format, struct vk_step *step)
+int vk_run_stress(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 30, .pause = 3, .faults = (1u << VK_NFAULTS) - 1,
 			  .call = { .paths = DEFAULT_PATHS, .format = format } };

@@ -45,6 +45,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	struct vk_report rep = { .command = "timens", .version = vk_version,
 				 .seconds = o->seconds, .rs = &rs,
 				 .paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_SYSCALL) };
+	const struct vk_doc doc = { .command = "timens", .results = &rep };
 	const char *unsupported = vk_timens_unsupported();
 	struct vk_timens_check c = { .seconds = o->seconds };
 	struct vk_callset cs;
@@ -81,14 +82,14 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;
 	vk_step_keep(step, &rs);
 	return status;
 }
 
-int vk_run_timens(const char *cmd, int format, struct vk_step *step)
+int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 0.2, .call = { .format = format } };
 
@@ -107,9 +108,9 @@ int cmd_timens(int argc, char **argv)
 		  .given = &o.custom),
 		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
 		  "verify's budget per API inside each namespace (default 0.2)", &o.seconds),
-		VK_OPT_FORMAT_ROW(&o.call.format, vk_format_parse, "text, ktap or json",
-				  "text (default), ktap or json"),
-		VK_OPT_OLD_FORMAT_ROW(&o.call.format, vk_format_parse, "text, ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o.call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
+				   "text (default), ktap or json"),
 		VK_OPT_IMPL_ROW(&o.call, "also read LIB.so's time32 clock_gettime past 2^31 s"),
 		VK_OPT_HELP_ROW,
 	};

@@ -53,10 +53,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
 		  "threads for the cross-CPU check (default: one per CPU)", &o->threads, .lo = 1, .hi = 64),
-		VK_OPT_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				  "text, ktap, json or vdsotest", "text (default), ktap, json or vdsotest"),
-		VK_OPT_OLD_FORMAT_ROW(&o->call.format, vk_format_parse_vdsotest,
-				      "text, ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format,
+				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
+				   "text (default), ktap, json or vdsotest"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -83,6 +82,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 			       .threads = o->threads };
 	struct vk_report rep = { .command = "verify", .version = vk_version,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
+	const struct vk_doc doc = { .command = "verify", .results = &rep };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
@@ -100,7 +100,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		vk_verify_run(&v, &t[i]);
 	}
 	rep.stopped = vk_results_cut(&rs) > 0;
-	vk_report_results(vk_step_out(step), o->call.format, &rep, vk_report_text);
+	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);
 	vk_callset_close(&cs);
@@ -110,7 +110,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 #define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_verify(const char *cmd, int format, struct vk_step *step)
+int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];

@@ -4,21 +4,8 @@
 
 #include "report/bench.h"
 #include "report/json.h"
+#include "report/ktap.h"
 #include "report/report.h"
-
-int vk_bench_format_parse(const char *name)
-{
-	static const char *const names[] = {
-		[VK_BENCH_TEXT] = "text", [VK_BENCH_JSON] = "json", [VK_BENCH_CSV] = "csv",
-		[VK_BENCH_KTAP] = "ktap", [VK_BENCH_VDSOTEST] = "vdsotest",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(name, names[i]))
-			return i;
-	}
-	return -1;
-}
 
 /* "-" where one process left no spread to measure. */
 static const char *num(char *buf, size_t len, double x)
@@ -35,7 +22,7 @@ static const char *ci(char *buf, size_t len, const struct vk_bench_result *r)
 	return buf;
 }
 
-static void text(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep)
 {
 	const char *stat = rep->cold ? "p90" : "CV%";
 	char buf[64], stat_buf[24];
@@ -126,7 +113,7 @@ const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
 	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
 };
 
-static void json(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep)
 {
 	struct vk_json j;
 
@@ -204,7 +191,7 @@ static void csv_row(FILE *f, const struct vk_bench_result *r)
 	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
 }
 
-static void csv(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep)
 {
 	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
 	for (size_t i = 0; i < rep->n; i++) {
@@ -217,21 +204,26 @@ static void csv(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
-static void ktap(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_ktap(const struct vk_ktap *k, const struct vk_bench_report *rep)
 {
-	fprintf(f, "KTAP version 1\n# vdsokit %s bench\n1..%zu\n", rep->version, rep->n);
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s bench", rep->version);
+	vk_ktap_line(k, "1..%zu", rep->n);
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		fprintf(f, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
-		if (r->skipped)
-			fprintf(f, " # SKIP %s\n", r->skipped);
-		else if (isfinite(r->ci_lo))
-			fprintf(f, "\n# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes\n",
-				r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
+		if (r->skipped) {
+			vk_ktap_line(k, "ok %zu %s %s # SKIP %s", i + 1, r->api, vk_path_name(r->path),
+				     r->skipped);
+			continue;
+		}
+		vk_ktap_line(k, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
+		if (isfinite(r->ci_lo))
+			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes",
+				     r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
 		else
-			fprintf(f, "\n# median %.1f ns/call, min %.1f, %d samples, one process: no CI\n",
-				r->median, r->min, r->n);
+			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, %d samples, one process: no CI",
+				     r->median, r->min, r->n);
 	}
 }
 
@@ -252,7 +244,7 @@ static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
  * that the farms, which name results by the words before it, record a
  * skip under the name the figure has (why goes to stderr).
  */
-static void vdsotest(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep)
 {
 	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
 					      VK_PATH_IMPL };
@@ -280,17 +272,5 @@ static void vdsotest(FILE *f, const struct vk_bench_report *rep)
 						vk_path_name(r->path), (unsigned long long)r->median);
 			}
 		}
-	}
-}
-
-void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep)
-{
-	switch (format) {
-	case VK_BENCH_JSON: json(f, rep); break;
-	case VK_BENCH_CSV: csv(f, rep); break;
-	case VK_BENCH_KTAP: ktap(f, rep); break;
-	case VK_BENCH_VDSOTEST: vdsotest(f, rep); break;
-	case VK_BENCH_NONE: break;
-	default: text(f, rep); break;
 	}
 }

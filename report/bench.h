@@ -8,13 +8,9 @@
 
 #include "core/bench/bench.h"
 #include "core/bench/envcheck.h"
+#include "report/format.h"
 
 #define VK_BENCH_SCHEMA "vdsokit-bench/1"
-
-enum vk_bench_format {
-	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST,
-	VK_BENCH_NONE		/* nothing: `all` keeps the rows */
-};
 
 struct vk_bench_report {
 	const char *version;
@@ -49,8 +45,13 @@ struct vk_bench_ref_key {
 
 extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
 
-int vk_bench_format_parse(const char *name);
-void vk_report_bench(FILE *f, int format, const struct vk_bench_report *rep);
+void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep);
+void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep);
+void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep);
+struct vk_ktap;
+void vk_report_bench_ktap(const struct vk_ktap *k, const struct vk_bench_report *rep);
+/* vdsotest's "API: PATH: N nsec/call" lines. */
+void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */
 void vk_report_bench_html(FILE *f, const struct vk_bench_report *rep);
 

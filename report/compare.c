@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/ktap.h"
 #include "report/compare.h"
 #include "report/json.h"
 #include "report/safe.h"
@@ -36,13 +37,15 @@ static size_t unchanged(const struct vk_compare_report *c)
 	return c->nrows - c->regressions - c->improvements - c->no_verdict;
 }
 
-void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *c)
+const char *vk_report_compare_oneline(char *buf, size_t size, const struct vk_compare_report *c)
 {
-	fprintf(f, "%zu faster, %zu slower, %zu unchanged", c->improvements, c->regressions,
-		unchanged(c));
+	char more[48] = "";
+
 	if (c->no_verdict)
-		fprintf(f, ", %zu without a verdict", c->no_verdict);
-	fprintf(f, "; geometric mean %.3f\n", c->geomean);
+		snprintf(more, sizeof(more), ", %zu without a verdict", c->no_verdict);
+	snprintf(buf, size, "%zu faster, %zu slower, %zu unchanged%s; geometric mean %.3f",
+		 c->improvements, c->regressions, unchanged(c), more, c->geomean);
+	return buf;
 }
 
 /* The reference loops in each file: how far the machine's own speed moved. */
@@ -89,8 +92,9 @@ static void env_diff(FILE *f, const struct vk_compare_report *c)
 	fputc('\n', f);
 }
 
-static void print_text(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_text(FILE *f, const struct vk_compare_report *c)
 {
+	char line[VK_COMPARE_ONELINE];
 	int wapi = 3, wpath = 4;
 
 	if (c->interleaved)
@@ -119,13 +123,14 @@ static void print_text(FILE *f, const struct vk_compare_report *c)
 	if (c->not_compared)
 		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
 			c->not_compared, plural(c->not_compared));
-	fprintf(f, "\n");
-	vk_report_compare_oneline(f, c);
+	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
 /* A before, after and ratio table for a commit message. */
-static void print_markdown(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *c)
 {
+	char line[VK_COMPARE_ONELINE];
+
 	fprintf(f, "| API | path | before (ns) | after (ns) | after/before | verdict |\n"
 		   "|---|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -134,11 +139,10 @@ static void print_markdown(FILE *f, const struct vk_compare_report *c)
 		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", vk_safe(r->old->api),
 			vk_safe(r->old->path), r->old_med, r->new_med, r->new_med / r->old_med, r->verdict);
 	}
-	fputc('\n', f);
-	vk_report_compare_oneline(f, c);
+	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
-static void print_json(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 {
 	struct vk_json j;
 
@@ -212,32 +216,24 @@ static void print_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_end(&j);
 }
 
-void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep)
+void vk_report_compare_ktap(const struct vk_ktap *k, const struct vk_compare_report *c)
 {
-	if (format == VK_CMP_JSON)
-		print_json(f, rep);
-	else if (format == VK_CMP_MARKDOWN)
-		print_markdown(f, rep);
-	else
-		print_text(f, rep);
-}
+	char line[VK_COMPARE_ONELINE];
 
-void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *c)
-{
-	fprintf(f, "KTAP version 1\n# vdsokit %s compare %s %s\n1..%zu\n", c->version,
-		vk_safe(c->old), vk_safe(c->new), c->nrows);
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s compare %s %s", c->version, vk_safe(c->old), vk_safe(c->new));
+	vk_ktap_line(k, "1..%zu", c->nrows);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
+		int skip = vk_compare_no_verdict(r);
 
-		fprintf(f, "%s %zu %s %s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
-			vk_safe(r->old->api), vk_safe(r->old->path));
-		if (vk_compare_no_verdict(r))
-			fprintf(f, " # SKIP %s", r->verdict);
-		fprintf(f, "\n# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s\n", r->ratio, r->lo,
-			r->hi, r->p, r->verdict);
+		vk_ktap_line(k, "%s %zu %s %s%s%s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
+			     vk_safe(r->old->api), vk_safe(r->old->path), skip ? " # SKIP " : "",
+			     skip ? r->verdict : "");
+		vk_ktap_line(k, "# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s", r->ratio, r->lo,
+			     r->hi, r->p, r->verdict);
 	}
-	fprintf(f, "# ");
-	vk_report_compare_oneline(f, c);
-	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n",
-		c->nrows - c->regressions - c->no_verdict, c->regressions, c->no_verdict);
+	vk_ktap_line(k, "# %s", vk_report_compare_oneline(line, sizeof(line), c));
+	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0",
+		     c->nrows - c->regressions - c->no_verdict, c->regressions, c->no_verdict);
 }

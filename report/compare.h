@@ -6,8 +6,7 @@
 #include <stdio.h>
 
 #include "core/bench/compare.h"
-
-enum vk_compare_format { VK_CMP_TEXT, VK_CMP_JSON, VK_CMP_MARKDOWN };
+#include "report/format.h"
 
 /* One setting of the two runs' environments, for the diff above the table. */
 struct vk_env_field {
@@ -40,12 +39,17 @@ struct vk_compare_report {
 	int nenv;
 };
 
-/* format is a vk_compare_format. */
-void vk_report_compare(FILE *f, int format, const struct vk_compare_report *rep);
+void vk_report_compare_text(FILE *f, const struct vk_compare_report *rep);
+void vk_report_compare_json(FILE *f, const struct vk_compare_report *rep);
+/* A before, after and ratio table for a commit message. */
+void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *rep);
 /* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
-void vk_report_compare_oneline(FILE *f, const struct vk_compare_report *rep);
+#define VK_COMPARE_ONELINE 160
+const char *vk_report_compare_oneline(char *buf, size_t size,
+				      const struct vk_compare_report *rep);
 /* One KTAP v1 document: a result per row, not ok for a regression. */
-void vk_report_compare_ktap(FILE *f, const struct vk_compare_report *rep);
+struct vk_ktap;
+void vk_report_compare_ktap(const struct vk_ktap *k, const struct vk_compare_report *rep);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */
 void vk_report_compare_html(FILE *f, const struct vk_compare_report *rep);
 

@@ -432,10 +432,11 @@ static void ratio_chart(FILE *f, const struct vk_compare_report *c)
 
 void vk_report_compare_html(FILE *f, const struct vk_compare_report *c)
 {
+	char line[VK_COMPARE_ONELINE];
+
 	head(f, c->version, "compare");
-	fprintf(f, "<h1>vdsokit compare: ");
-	vk_report_compare_oneline(f, c);
-	fprintf(f, "</h1>\n");
+	fprintf(f, "<h1>vdsokit compare: %s\n</h1>\n",
+		vk_report_compare_oneline(line, sizeof(line), c));
 	compare_env(f, c);
 	ratio_chart(f, c);
 	fprintf(f, "<table class=\"rows\"><tr><th>API</th><th>path</th><th>old (ns)</th>"

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "report/info.h"
+#include "report/ktap.h"
 #include "report/safe.h"
 
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s)
@@ -148,4 +149,29 @@ void vk_report_info_text(FILE *f, const struct vk_info *in)
 	print_funcs(f, in);
 	print_y2038(f, in);
 	print_symbols(f, &in->im->elf);
+}
+
+void vk_report_info_ktap(const struct vk_ktap *k, const struct vk_info *in)
+{
+	int n = 0, done = 0;
+
+	for (int i = 0; i < VK_NFUNCS; i++)
+		n += in->funcs[i].applies;
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s info", in->version);
+	vk_ktap_line(k, "1..%d", n);
+	for (int i = 0; i < VK_NFUNCS; i++) {
+		const struct vk_info_func *fn = &in->funcs[i];
+
+		if (!fn->applies)
+			continue;
+		if (!fn->f.found) {
+			vk_ktap_line(k, "ok %d %s # SKIP the vDSO does not export %s", ++done,
+				     vk_funcs[i].name, fn->f.want);
+			continue;
+		}
+		vk_ktap_line(k, "ok %d %s", ++done, vk_funcs[i].name);
+		if (fn->runs[0])
+			vk_ktap_line(k, "# %s", fn->runs);
+	}
 }

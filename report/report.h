@@ -9,16 +9,10 @@
 #include <stdio.h>
 
 #include "core/result/result.h"
-
-/* VK_FMT_NONE prints nothing: `all` keeps the results for its own report. */
-enum vk_format { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST, VK_FMT_NONE };
-
-/* Parse a --format value; -1 if unknown. */
-int vk_format_parse(const char *name);
-/* The same, for the commands that also print vdsotest's lines. */
-int vk_format_parse_vdsotest(const char *name);
+#include "report/format.h"
 
 struct vk_json;
+struct vk_ktap;
 
 struct vk_report {
 	const char *command;	/* "verify" */
@@ -28,13 +22,19 @@ struct vk_report {
 	int stopped;		/* the failure limit cut an API's repeats short */
 	const struct vk_results *rs;
 	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
+	/* The command's own text layout, or NULL for vk_report_text's. */
+	void (*text)(FILE *f, const struct vk_report *r);
 	/* More members of the JSON object, before the results, or NULL. */
 	void (*json_more)(struct vk_json *j, const void *ctx);
-	const void *ctx;
+	/* More "# " lines at the end of the KTAP document, or NULL. */
+	void (*ktap_more)(const struct vk_ktap *k, const void *ctx);
+	const void *ctx;	/* the hooks' */
 };
 
 void vk_report_text(FILE *f, const struct vk_report *r);
-void vk_report_ktap(FILE *f, const struct vk_report *r);
+/* r->text's layout, or vk_report_text's. */
+void vk_report_results_text(FILE *f, const struct vk_report *r);
+void vk_report_ktap(const struct vk_ktap *k, const struct vk_report *r);
 void vk_report_json(FILE *f, const struct vk_report *r);
 /* vdsotest's "DESCRIPTION<pad> OK|FAIL|SKIP" lines; r->legacy's first. */
 void vk_report_vdsotest(FILE *f, const struct vk_report *r);
@@ -43,9 +43,6 @@ void vk_report_vdsotest(FILE *f, const struct vk_report *r);
  * their count. Unset, the result lines print and the counts do not. */
 void vk_report_vdsotest_verbose(int on);
 int vk_report_vdsotest_counts(void);
-/* Print r in format: KTAP, JSON, vdsotest's, or text by the command's own text reporter. */
-void vk_report_results(FILE *f, int format, const struct vk_report *r,
-		       void (*text)(FILE *, const struct vk_report *));
 /* abi's outcomes by class, per function and path (counted by the command). */
 struct vk_abi_count {
 	const char *func;
@@ -53,8 +50,13 @@ struct vk_abi_count {
 	size_t identical, allowed, unexpected, skipped;
 };
 
-void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_count *c,
-			size_t n);
+struct vk_abi_counts {
+	const struct vk_abi_count *c;
+	size_t n;
+};
+
+/* abi's text layout: r->ctx is its struct vk_abi_counts. */
+void vk_report_abi_text(FILE *f, const struct vk_report *r);
 /* fallback's answers: one line per API and path, what it does and why. */
 void vk_report_fallback_text(FILE *f, const struct vk_report *r);
 

@@ -3,24 +3,9 @@
 #include <sys/utsname.h>
 
 #include "report/json.h"
+#include "report/ktap.h"
 #include "report/report.h"
 #include "report/safe.h"
-
-int vk_format_parse(const char *name)
-{
-	if (!strcmp(name, "text"))
-		return VK_FMT_TEXT;
-	if (!strcmp(name, "ktap"))
-		return VK_FMT_KTAP;
-	if (!strcmp(name, "json"))
-		return VK_FMT_JSON;
-	return -1;
-}
-
-int vk_format_parse_vdsotest(const char *name)
-{
-	return strcmp(name, "vdsotest") ? vk_format_parse(name) : VK_FMT_VDSOTEST;
-}
 
 struct totals {
 	size_t pass, fail, skip;
@@ -115,29 +100,41 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
-void vk_report_ktap(FILE *f, const struct vk_report *r)
+void vk_report_results_text(FILE *f, const struct vk_report *r)
+{
+	if (r->text)
+		r->text(f, r);
+	else
+		vk_report_text(f, r);
+}
+
+void vk_report_ktap(const struct vk_ktap *k, const struct vk_report *r)
 {
 	struct totals t = count(r->rs);
 
-	fprintf(f, "KTAP version 1\n# vdsokit %s %s\n1..%zu\n", r->version, r->command, r->rs->n);
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s %s", r->version, r->command);
+	vk_ktap_line(k, "1..%zu", r->rs->n);
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
+		int skip = x->status == VK_SKIP;
 
-		fprintf(f, "%s %zu %s %s %s", x->status == VK_FAIL ? "not ok" : "ok", i + 1, x->api,
-			vk_path_name(x->path), x->check);
-		if (x->status == VK_SKIP)
-			fprintf(f, " # SKIP %s", vk_safe(x->detail));
-		fputc('\n', f);
+		vk_ktap_line(k, "%s %zu %s %s %s%s%s", x->status == VK_FAIL ? "not ok" : "ok", i + 1,
+			     x->api, vk_path_name(x->path), x->check, skip ? " # SKIP " : "",
+			     skip ? vk_safe(x->detail) : "");
 		if (x->status == VK_FAIL)
-			fprintf(f, "# %s (broken %llu times in %llu calls)\n", vk_safe(x->detail), x->fails,
-				x->calls);
+			vk_ktap_line(k, "# %s (broken %llu times in %llu calls)", vk_safe(x->detail),
+				     x->fails, x->calls);
 		else if (x->status == VK_PASS && x->detail[0])
-			fprintf(f, "# %s\n", vk_safe(x->detail));
+			vk_ktap_line(k, "# %s", vk_safe(x->detail));
 	}
 	if (r->stopped)
-		fprintf(f, "# checks whose repeats --max-fails cut short: %zu\n", vk_results_cut(r->rs));
-	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", t.pass, t.fail,
-		t.skip);
+		vk_ktap_line(k, "# checks whose repeats --max-fails cut short: %zu",
+			     vk_results_cut(r->rs));
+	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", t.pass,
+		     t.fail, t.skip);
+	if (r->ktap_more)
+		r->ktap_more(k, r->ctx);
 }
 
 void vk_report_json(FILE *f, const struct vk_report *r)
@@ -202,9 +199,11 @@ void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
-void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_count *c,
-			size_t n)
+void vk_report_abi_text(FILE *f, const struct vk_report *r)
 {
+	const struct vk_abi_counts *counts = r->ctx;
+	const struct vk_abi_count *c = counts->c;
+	size_t n = counts->n;
 	struct totals t = count(r->rs);
 
 	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
@@ -217,19 +216,4 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r, const struct vk_abi_
 	text_details(f, r->rs, VK_FAIL, "Unexpected");
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
-}
-
-void vk_report_results(FILE *f, int format, const struct vk_report *r,
-		       void (*text)(FILE *, const struct vk_report *))
-{
-	if (format == VK_FMT_NONE)
-		return;
-	if (format == VK_FMT_KTAP)
-		vk_report_ktap(f, r);
-	else if (format == VK_FMT_JSON)
-		vk_report_json(f, r);
-	else if (format == VK_FMT_VDSOTEST)
-		vk_report_vdsotest(f, r);
-	else
-		text(f, r);
 }

@@ -1,30 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "report/json.h"
+#include "report/ktap.h"
 #include "report/stress.h"
 
-static void found(FILE *f, const char *prefix, const struct vk_stress_end *e)
+/* Lines of text, or KTAP's "# " lines at k's depth. */
+static void found(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
 {
-	fprintf(f, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
-		"%d reader threads\n", prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-		e->saved.freq, (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+	vk_ktap_line(k, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
+		     "%d reader threads", prefix,
+		     e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
+		     (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
 }
 
-static void ending(FILE *f, const char *prefix, const struct vk_stress_end *e)
+static void ending(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
 {
 	if (e->what[0])
-		fprintf(f, "%sended early: %s\n", prefix, e->what);
+		vk_ktap_line(k, "%sended early: %s", prefix, e->what);
 	if (e->restored)
-		fprintf(f, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME\n", prefix,
-			e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq);
+		vk_ktap_line(k, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME",
+			     prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+			     e->saved.freq);
 	else
-		fprintf(f, "%sNOT RESTORED: %s\n", prefix, e->restore_err);
+		vk_ktap_line(k, "%sNOT RESTORED: %s", prefix, e->restore_err);
 }
 
 static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end *e)
 {
+	const struct vk_ktap lines = { .f = f };
 	size_t n[3] = { 0 };
 
-	found(f, "", e);
+	found(&lines, "", e);
 	fprintf(f, "\n%-34s %-8s %12s  %s\n", "fault", "path", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
@@ -35,7 +40,7 @@ static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end 
 	}
 	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
 		r->command, r->rs->n, n[VK_PASS], n[VK_FAIL], n[VK_SKIP]);
-	ending(f, "", e);
+	ending(&lines, "", e);
 }
 
 static void json_more(struct vk_json *j, const void *ctx)
@@ -54,20 +59,21 @@ static void json_more(struct vk_json *j, const void *ctx)
 	vk_json_str(j, "restore_error", e->restored ? NULL : e->restore_err);
 }
 
-void vk_report_stress(FILE *f, int format, const struct vk_report *r,
-		      const struct vk_stress_end *end)
+static void text_hook(FILE *f, const struct vk_report *r)
 {
-	struct vk_report x = *r;
+	text(f, r, r->ctx);
+}
 
-	if (format == VK_FMT_TEXT) {
-		text(f, r, end);
-		return;
-	}
-	x.json_more = json_more;
-	x.ctx = end;
-	vk_report_results(f, format, &x, NULL);
-	if (format == VK_FMT_KTAP) {
-		found(f, "# ", end);
-		ending(f, "# ", end);
-	}
+static void ktap_more(const struct vk_ktap *k, const void *ctx)
+{
+	found(k, "# ", ctx);
+	ending(k, "# ", ctx);
+}
+
+void vk_report_stress_hooks(struct vk_report *r, const struct vk_stress_end *end)
+{
+	r->text = text_hook;
+	r->json_more = json_more;
+	r->ktap_more = ktap_more;
+	r->ctx = end;
 }

@@ -8,7 +8,7 @@
 #include "core/stress/stress.h"
 #include "report/report.h"
 
-void vk_report_stress(FILE *f, int format, const struct vk_report *r,
-		      const struct vk_stress_end *end);
+/* r's hooks for stress's text, and its JSON's and KTAP's lines of end. */
+void vk_report_stress_hooks(struct vk_report *r, const struct vk_stress_end *end);
 
 #endif /* VK_REPORT_STRESS_H */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "report/ktap.h"
 #include "report/report.h"
 #include "report/safe.h"
 #include "report/summary.h"
@@ -155,82 +154,41 @@ void vk_report_summary_text(FILE *f, const struct vk_summary *s)
 	verdict(f, s);
 }
 
-/* info's subtest: one result per function of this ABI, found or not. */
-static void info_ktap(FILE *f, const struct vk_info *in)
+/* A step's document: what its command kept, or why nothing ran. */
+static void step_ktap(const struct vk_ktap *k, const struct vk_summary *s,
+		      const struct vk_summary_step *st)
 {
-	int n = 0, k = 0;
+	const struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
+	struct vk_doc d = { .command = st->name, .info = st->info, .bench = st->bench_run,
+			    .skipped = st->note };
 
-	for (int i = 0; i < VK_NFUNCS; i++)
-		n += in->funcs[i].applies;
-	fprintf(f, "KTAP version 1\n# vdsokit %s info\n1..%d\n", in->version, n);
-	for (int i = 0; i < VK_NFUNCS; i++) {
-		const struct vk_info_func *fn = &in->funcs[i];
-
-		if (!fn->applies)
-			continue;
-		fprintf(f, "ok %d %s", ++k, vk_funcs[i].name);
-		if (!fn->f.found)
-			fprintf(f, " # SKIP the vDSO does not export %s", fn->f.want);
-		else if (fn->runs[0])
-			fprintf(f, "\n# %s", fn->runs);
-		fputc('\n', f);
-	}
+	if (!d.info && !d.bench && st->rs)
+		d.results = &rep;
+	vk_ktap_doc(k, &d);
 }
 
-static void step_ktap(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
-{
-	struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
-
-	if (st->info)
-		info_ktap(f, st->info);
-	else if (st->bench_run)
-		vk_report_bench(f, VK_BENCH_KTAP, st->bench_run);
-	else if (st->rs)
-		vk_report_ktap(f, &rep);
-	else
-		fprintf(f, "KTAP version 1\n1..0 # SKIP %s\n", st->note ? st->note : "nothing ran");
-}
-
-/* A subtest is a whole KTAP document indented by two spaces. */
-static void indented(FILE *f, const struct vk_summary *s, const struct vk_summary_step *st)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m) {
-		fprintf(f, "  KTAP version 1\n  1..0 # SKIP out of memory\n");
-		return;
-	}
-	step_ktap(m, s, st);
-	fclose(m);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		fprintf(f, "  %s\n", line);
-		if (!strncmp(line, "KTAP version", 12))
-			fprintf(f, "  # Subtest: %s\n", st->name);
-	}
-	free(buf);
-}
-
-void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
+/* Each step is a subtest at the next depth, then its result line. */
+void vk_report_summary_ktap(const struct vk_ktap *k, const struct vk_summary *s)
 {
 	size_t pass = 0, fail = 0, skip = 0;
 
-	fprintf(f, "KTAP version 1\n# vdsokit %s all\n1..%zu\n", s->version, s->nsteps);
+	vk_ktap_begin(k);
+	vk_ktap_line(k, "# vdsokit %s all", s->version);
+	vk_ktap_line(k, "1..%zu", s->nsteps);
 	for (size_t i = 0; i < s->nsteps; i++) {
 		const struct vk_summary_step *st = &s->steps[i];
 
-		indented(f, s, st);
+		step_ktap(&(const struct vk_ktap){ k->f, k->depth + 1, st->name }, s, st);
 		if (st->outcome == VK_OUTCOME_OK) {
-			fprintf(f, "ok %zu %s\n", i + 1, st->name);
+			vk_ktap_line(k, "ok %zu %s", i + 1, st->name);
 			pass++;
 		} else if (st->outcome == VK_OUTCOME_SKIP) {
-			fprintf(f, "ok %zu %s # SKIP %s\n", i + 1, st->name,
-				st->note ? st->note : "nothing could run");
+			vk_ktap_line(k, "ok %zu %s # SKIP %s", i + 1, st->name,
+				     st->note ? st->note : "nothing could run");
 			skip++;
 		} else {
-			fprintf(f, "not ok %zu %s%s\n", i + 1, st->name,
-				st->outcome == VK_OUTCOME_FAIL ? "" : " # ERROR");
+			vk_ktap_line(k, "not ok %zu %s%s", i + 1, st->name,
+				     st->outcome == VK_OUTCOME_FAIL ? "" : " # ERROR");
 			fail++;
 		}
 	}
@@ -238,12 +196,12 @@ void vk_report_summary_ktap(FILE *f, const struct vk_summary *s)
 		char cmd[128];
 
 		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
-		fprintf(f, "# finding %zu: %s (%zu failed checks; reproduce: %s)\n", i + 1,
-			s->findings->f[i].what, s->findings->f[i].checks, cmd);
+		vk_ktap_line(k, "# finding %zu: %s (%zu failed checks; reproduce: %s)", i + 1,
+			     s->findings->f[i].what, s->findings->f[i].checks, cmd);
 	}
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
-		fprintf(f, "# warning: %s (%s); fix: %s\n", s->warnings->w[i].what,
-			vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
-	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n", pass, fail,
-		skip);
+		vk_ktap_line(k, "# warning: %s (%s); fix: %s", s->warnings->w[i].what,
+			     vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
+	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", pass, fail,
+		     skip);
 }

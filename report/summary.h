@@ -58,7 +58,8 @@ struct vk_summary {
 
 void vk_report_summary_text(FILE *f, const struct vk_summary *s);
 /* One KTAP v1 document: a subtest per command, its results nested. */
-void vk_report_summary_ktap(FILE *f, const struct vk_summary *s);
+struct vk_ktap;
+void vk_report_summary_ktap(const struct vk_ktap *k, const struct vk_summary *s);
 /* One self-contained HTML file: no script, inline SVG (report/html.c). */
 void vk_report_summary_html(FILE *f, const struct vk_summary *s);
 

@@ -23,6 +23,12 @@ $(O)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< $(LIB) $(LDLIBS) -lm -o $@
 
+# The report layer's (tests/unit/report_*.c) link its objects too.
+REPORT_OBJS := $(patsubst %.c,$(O)/%.o,$(wildcard report/*.c))
+$(O)/tests/report_%: tests/unit/report_%.c $(REPORT_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< $(REPORT_OBJS) $(LIB) $(LDLIBS) -lm -o $@
+
 $(O)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -MMD -MP $(LDFLAGS) $< -o $@

@@ -258,7 +258,7 @@ contains "--format markdown has a before, after and ratio header" "$TMP/out" '^\
 contains "--format markdown has the regression's row" "$TMP/out" '^\| clock-gettime-monotonic \| vdso \| 22\.60 \| 24\.86 \| 1\.100 \| regression \|$'
 contains "--format markdown ends with the summary" "$TMP/out" '^0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
 expect_status 2 "an unknown format is a usage error" "$VK" compare --format yaml old.json same.json
-contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, json or markdown\)"
+contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, json, markdown, ktap or html\)"
 # --output DIR: the report in every format, the HTML one rendered.
 expect_status 1 "compare --output exits as compare does" "$VK" compare --output "$TMP/co" old.json slower.json
 for f in report.txt report.json report.ktap report.html; do
@@ -267,6 +267,11 @@ done
 check "report.txt is the text report" cmp "$TMP/out" "$TMP/co/report.txt"
 contains "report.ktap has the regression as not ok" "$TMP/co/report.ktap" '^not ok 1 clock-gettime-monotonic vdso$'
 contains "report.ktap has the summary" "$TMP/co/report.ktap" '^# 0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
+# KTAP and HTML on stdout too: the files' bytes.
+for f in ktap html; do
+	"$VK" compare --format $f old.json slower.json >"$TMP/out.$f" 2>/dev/null
+	check "compare --format $f prints report.$f" cmp "$TMP/out.$f" "$TMP/co/report.$f"
+done
 render "$TMP/co/report.html" "$TMP/compare"
 case $? in
 1) skip "headless Chromium renders compare's HTML report" "$render_why" ;;

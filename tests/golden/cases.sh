@@ -162,6 +162,8 @@ golden compare-two
 run compare in/bench/old1.json in/bench/new1.json
 run compare --format json in/bench/old1.json in/bench/new1.json
 run compare --format markdown in/bench/old1.json in/bench/new1.json
+run compare --format ktap in/bench/old1.json in/bench/new1.json
+run compare --format html in/bench/old1.json in/bench/new1.json
 golden compare-output
 run compare --output out in/bench/old1.json in/bench/new1.json
 golden compare-merged
@@ -234,9 +236,23 @@ for f in text ktap json; do
 done
 run fallback --impl impl/fb-tai-syscall.so --paths impl --require clock-gettime-tai clock-gettime-tai
 
+# all runs every command live: its report is proved on fixed steps,
+# printed by tests/unit/report_all.c through the same reporters.
+golden all-report
+for f in text ktap; do
+	PATH="$O/tests:$PATH" as report_all "$f"
+done
+
+# --format openmetrics: info on a fixed image, fallback on a planted
+# library, all of fixed steps (API names that need every escape).
+golden openmetrics
+run info --image in/linux-6.18-x86_64.so --format openmetrics
+run fallback --impl impl/fb-tai-syscall.so --paths impl --format openmetrics clock-gettime-tai clock-gettime-monotonic-coarse
+PATH="$O/tests:$PATH" as report_all openmetrics
+
 # bench measures this machine, so it is the one command run live: two
 # processes of two samples, in each format, every figure masked.
-for f in text json csv ktap vdsotest; do
+for f in text json csv ktap vdsotest openmetrics; do
 	golden "bench-$f"
 	run bench -d 0.005 -P 2 -n 2 --paths vdso,syscall --format "$f" time clock-getres-monotonic
 done

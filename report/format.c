@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "report/apis.h"
+#include "report/bench.h"
+#include "report/compare.h"
+#include "report/format.h"
+#include "report/info.h"
+#include "report/ktap.h"
+#include "report/report.h"
+#include "report/summary.h"
+
+/* The formats: a row each, by enum vk_format. */
+static const struct vk_formatter formatters[] = {
+	[VK_FMT_TEXT] = { .name = "text", .results = vk_report_results_text,
+			  .bench = vk_report_bench_text, .compare = vk_report_compare_text,
+			  .info = vk_report_info_text, .apis = vk_report_apis_text,
+			  .summary = vk_report_summary_text },
+	[VK_FMT_KTAP] = { .name = "ktap", .doc = vk_report_ktap_doc },
+	[VK_FMT_JSON] = { .name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
+			  .compare = vk_report_compare_json, .info = vk_report_info_json,
+			  .apis = vk_report_apis_json },
+	[VK_FMT_CSV] = { .name = "csv", .bench = vk_report_bench_csv },
+	[VK_FMT_MARKDOWN] = { .name = "markdown", .compare = vk_report_compare_markdown },
+	[VK_FMT_HTML] = { .name = "html", .bench = vk_report_bench_html,
+			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
+	[VK_FMT_VDSOTEST] = { .name = "vdsotest", .results = vk_report_vdsotest,
+			      .bench = vk_report_bench_vdsotest },
+	[VK_FMT_OPENMETRICS] = { .name = "openmetrics", .doc = vk_report_openmetrics },
+	[VK_FMT_NONE] = { .name = "none" },
+};
+
+void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
+{
+	const struct vk_formatter *fm = &formatters[format];
+
+	if (fm->doc)
+		fm->doc(f, d);
+	else if (d->results && fm->results)
+		fm->results(f, d->results);
+	else if (d->bench && fm->bench)
+		fm->bench(f, d->bench);
+	else if (d->compare && fm->compare)
+		fm->compare(f, d->compare);
+	else if (d->info && fm->info)
+		fm->info(f, d->info);
+	else if (d->apis && fm->apis)
+		fm->apis(f, d->apis);
+	else if (d->summary && fm->summary)
+		fm->summary(f, d->summary);
+}
+
+const char *vk_format_name(enum vk_format f)
+{
+	return formatters[f].name;
+}
+
+int vk_format_parse(const char *name, const enum vk_format *formats)
+{
+	for (; *formats != VK_FMT_NONE; formats++) {
+		if (!strcmp(name, formatters[*formats].name))
+			return *formats;
+	}
+	return -1;
+}
+
+const char *vk_format_list(char *buf, size_t size, const enum vk_format *formats)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; formats[i] != VK_FMT_NONE && len < size; i++) {
+		const char *sep = !i ? "" : formats[i + 1] == VK_FMT_NONE ? " or " : ", ";
+
+		len += snprintf(buf + len, size - len, "%s%s", sep, formatters[formats[i]].name);
+	}
+	return buf;
+}

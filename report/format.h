@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Documents and their formats. Each command run makes one document: its
+ * command, its schema and its content (check results, bench rows, a
+ * comparison, facts, or all's summary of its steps). One table of
+ * formatters, a row per format, says how each format prints each kind of
+ * content, so that a command never asks which format it prints in, and a
+ * new format is one file and one row. A command states which formats it
+ * takes in its --format row (a list ended by VK_FMT_NONE, in the order
+ * its messages name them); one parser reads them all.
+ */
+#ifndef VK_REPORT_FORMAT_H
+#define VK_REPORT_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum vk_format {
+	VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_MARKDOWN, VK_FMT_HTML,
+	VK_FMT_VDSOTEST, VK_FMT_OPENMETRICS,
+	VK_FMT_NONE,		/* prints nothing: `all` keeps the results for its own report */
+};
+
+/* A command's formats: VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON). */
+#define VK_FORMATS(...) ((const enum vk_format[]){ __VA_ARGS__, VK_FMT_NONE })
+
+struct vk_report;
+struct vk_bench_report;
+struct vk_compare_report;
+struct vk_info;
+struct vk_api_list;
+struct vk_summary;
+
+/* One command run's document; exactly one content pointer is set. */
+struct vk_doc {
+	const char *command;	/* "bench" */
+	const char *schema;	/* "vdsokit-bench/1", or NULL */
+	const struct vk_report *results;	/* checks: verify, abi, fallback, timens, stress */
+	const struct vk_bench_report *bench;
+	const struct vk_compare_report *compare;
+	const struct vk_info *info;
+	const struct vk_api_list *apis;
+	const struct vk_summary *summary;	/* all's */
+	const char *skipped;	/* none of them: why nothing ran */
+};
+
+/* How one format prints each kind of content; NULL where it does not. */
+struct vk_formatter {
+	const char *name;	/* as --format takes it */
+	/* The whole document, when the format nests or lists its parts itself. */
+	void (*doc)(FILE *f, const struct vk_doc *d);
+	void (*results)(FILE *f, const struct vk_report *r);
+	void (*bench)(FILE *f, const struct vk_bench_report *r);
+	void (*compare)(FILE *f, const struct vk_compare_report *r);
+	void (*info)(FILE *f, const struct vk_info *r);
+	void (*apis)(FILE *f, const struct vk_api_list *r);
+	void (*summary)(FILE *f, const struct vk_summary *r);
+};
+
+/* The formats that print a whole document (report/NAME.c). */
+void vk_report_openmetrics(FILE *f, const struct vk_doc *d);
+
+/* Print d in format. */
+void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d);
+
+const char *vk_format_name(enum vk_format f);
+/* name's format when it is one of formats; else -1. */
+int vk_format_parse(const char *name, const enum vk_format *formats);
+/* formats as a message names them: "text, ktap or json". */
+const char *vk_format_list(char *buf, size_t size, const enum vk_format *formats);
+
+#endif /* VK_REPORT_FORMAT_H */
