@@ -14,6 +14,8 @@
 struct vk_bench_file {
 	const char *name;
 	struct vk_jval *doc;
+	const struct vk_jval *env;	/* where its kernel, clocksource and options are */
+	const struct vk_jval *machine;	/* where its governor and warnings are */
 	struct vk_series *s;	/* one per element of "results" */
 	size_t n;
 	int cold;		/* --cold: samples are single calls */

@@ -263,22 +263,41 @@ static int read_reference(const char *cmd, struct vk_bench_file *f)
 	return 0;
 }
 
-static int read_bench(const char *cmd, struct vk_bench_file *f)
+/*
+ * The schema's version, from "vdsokit-bench/N", and where the run's
+ * environment is: bench/2's "environment"; bench/1's top, which farms
+ * still keep.
+ */
+static int read_schema(const char *cmd, struct vk_bench_file *f)
 {
 	const char *schema = vk_jstr(vk_jget(f->doc, "schema"));
-	const struct vk_jval *results = vk_jget(f->doc, "results");
 
 	if (!schema)
 		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
-	if (strcmp(schema, VK_BENCH_SCHEMA))
-		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", vk_safe(schema),
-				VK_BENCH_SCHEMA);
+	if (!strcmp(schema, "vdsokit-bench/1")) {
+		f->env = f->doc;
+		f->machine = vk_jget(f->doc, "environment");
+	} else if (!strcmp(schema, "vdsokit-bench/2")) {
+		f->env = f->machine = vk_jget(f->doc, "environment");
+	} else
+		return bad_file(cmd, f, "schema is \"%s\", expected \"vdsokit-bench/2\" or /1",
+				vk_safe(schema));
+	return 0;
+}
+
+static int read_bench(const char *cmd, struct vk_bench_file *f)
+{
+	const struct vk_jval *results = vk_jget(f->doc, "results");
+	const struct vk_jval *cold;
+
+	if (read_schema(cmd, f))
+		return VK_EXIT_USAGE;
 	if (!results || results->type != VK_JARRAY)
 		return bad_file(cmd, f, "no \"results\" array");
 	if (results->n > MAX_ROWS)
 		return bad_file(cmd, f, "results: %zu rows, more than %d", results->n, MAX_ROWS);
-	f->cold = vk_jget(vk_jget(f->doc, "options"), "cold") &&
-		  vk_jget(vk_jget(f->doc, "options"), "cold")->type == VK_JTRUE;
+	cold = vk_jget(vk_jget(f->env, "options"), "cold");
+	f->cold = cold && cold->type == VK_JTRUE;
 	if (read_reference(cmd, f))
 		return VK_EXIT_USAGE;
 	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
@@ -340,17 +359,20 @@ static const struct {
 	{ NULL, "cpu_model", "CPU models" },
 };
 
-static const char *field(const struct vk_jval *doc, const char *obj, const char *key)
+/* A setting of f's environment; obj: within that object of it, "": of the machine's state. */
+static const char *field(const struct vk_bench_file *f, const char *obj, const char *key)
 {
-	return vk_jstr(vk_jget(obj ? vk_jget(doc, obj) : doc, key));
+	const struct vk_jval *in = !obj ? f->env : *obj ? vk_jget(f->env, obj) : f->machine;
+
+	return vk_jstr(vk_jget(in, key));
 }
 
 /* A different machine is worth knowing, not a reason to refuse. */
 static void warn_mismatch(const char *cmd, const struct vk_bench_file *a, const struct vk_bench_file *b)
 {
 	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const char *x = field(a->doc, same[i].obj, same[i].key);
-		const char *y = field(b->doc, same[i].obj, same[i].key);
+		const char *x = field(a, same[i].obj, same[i].key);
+		const char *y = field(b, same[i].obj, same[i].key);
 
 		if (x && y && strcmp(x, y))
 			fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
@@ -363,19 +385,20 @@ static void env_fields(struct vk_compare_report *rep, const struct vk_bench_file
 		       const struct vk_bench_file *b)
 {
 	static const struct {
-		const char *what, *obj, *key;
+		const char *what, *name, *obj, *key;
 	} f[VK_ENV_FIELDS] = {
-		{ "kernel", "kernel", "release" },
-		{ "clocksource", NULL, "clocksource" },
-		{ "CPU model", NULL, "cpu_model" },
-		{ "governor", "environment", "governor" },
+		{ "kernel", "kernel", "kernel", "release" },
+		{ "clocksource", "clocksource", NULL, "clocksource" },
+		{ "CPU model", "cpu_model", NULL, "cpu_model" },
+		{ "governor", "governor", "", "governor" },
 	};
 
 	for (int i = 0; i < VK_ENV_FIELDS; i++) {
-		const char *x = field(a->doc, f[i].obj, f[i].key);
-		const char *y = field(b->doc, f[i].obj, f[i].key);
+		const char *x = field(a, f[i].obj, f[i].key);
+		const char *y = field(b, f[i].obj, f[i].key);
 
-		rep->env[i] = (struct vk_env_field){ f[i].what, x ? x : "unknown", y ? y : "unknown" };
+		rep->env[i] = (struct vk_env_field){ f[i].what, f[i].name, x ? x : "unknown",
+						     y ? y : "unknown" };
 	}
 	rep->nenv = VK_ENV_FIELDS;
 }

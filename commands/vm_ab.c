@@ -21,7 +21,7 @@
 #include "core/bench/stats.h"
 #include "core/vm/vm_ab.h"
 #include "report/bench.h"
-#include "report/json.h"
+#include "report/doc.h"
 #include "report/vm_ab.h"
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
@@ -187,17 +187,19 @@ static void merged_reference(struct vk_json *j, const struct side *s)
 static void write_bench(const struct side *s, FILE *f)
 {
 	const struct vk_jval *first = s->bench[0], *r = vk_jget(first, "results");
+	const struct vk_jval *env = vk_jget(first, "environment"), *tool = vk_jget(first, "tool");
+	const struct vk_doc d = {
+		.command = "bench", .version = VK_BENCH_VERSION,
+		.tool_version = vk_ab_str(vk_jget(tool, "version"), "?"),
+		.build = vk_ab_str(vk_jget(tool, "build"), "?"),
+		.release = vk_ab_str(vk_jget(vk_jget(env, "kernel"), "release"), "?"),
+		.machine = vk_ab_str(vk_jget(vk_jget(env, "kernel"), "machine"), "?"),
+		.clocksource = vk_jstr(vk_jget(env, "clocksource")),
+	};
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", vk_ab_str(vk_jget(first, "schema"), "?"));
-	vk_json_str(&j, "tool_version", vk_ab_str(vk_jget(first, "tool_version"), "?"));
-	vk_json_object(&j, "kernel");
-	vk_json_str(&j, "release", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "release"), "?"));
-	vk_json_str(&j, "machine", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "machine"), "?"));
-	vk_json_end(&j);
-	vk_json_str(&j, "clocksource", vk_jstr(vk_jget(first, "clocksource")));
+	vk_doc_begin(&j, NULL, &d);
 	vk_json_uint(&j, "boots", s->nbench);
 	merged_reference(&j, s);
 	vk_json_array(&j, "results");
@@ -295,7 +297,8 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 	files.cmd = cmd;
 	for (int k = 0; k < 2; k++) {
 		ab.kernel[k] = s[k].kernel;
-		ab.release[k] = vk_ab_str(vk_jget(vk_jget(s[k].doc[INFO], "kernel"), "release"), "?");
+		ab.release[k] = vk_ab_str(vk_jget(vk_jget(vk_jget(s[k].doc[INFO], "environment"),
+								  "kernel"), "release"), "?");
 		if (!s[0].nbench || !s[1].nbench)
 			continue;
 		snprintf(file[k], sizeof(file[k]), "%s/%s.json", dir, k ? "b" : "a");

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "report/bench.h"
-#include "report/json.h"
+#include "report/doc.h"
 #include "report/report.h"
 
 int vk_bench_format_parse(const char *name)
@@ -126,28 +126,52 @@ const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
 	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
 };
 
+static void json_options(struct vk_json *j, const void *ctx)
+{
+	const struct vk_bench_report *rep = ctx;
+
+	vk_json_double(j, "seconds", rep->seconds);
+	vk_json_int(j, "samples", rep->samples);
+	vk_json_int(j, "processes", rep->processes);
+	vk_json_int(j, "cpu", rep->cpu);
+	vk_json_bool(j, "cold", rep->cold);
+}
+
+/* The machine as the run found it, and the warnings about it. */
+static void json_environment(struct vk_json *j, const void *ctx)
+{
+	const struct vk_bench_report *rep = ctx;
+
+	vk_json_str(j, "cpu_model", rep->cpu_model);
+	vk_json_str(j, "governor", rep->governor[0] ? rep->governor : NULL);
+	vk_json_double(j, "loadavg", rep->loadavg);
+	vk_json_int(j, "voluntary_switches", rep->voluntary);
+	vk_json_int(j, "involuntary_switches", rep->involuntary);
+	vk_json_bool(j, "disturbed", rep->disturbed);
+	vk_json_array(j, "warnings");
+	for (int i = 0; i < rep->warnings.n; i++) {
+		vk_json_object(j, NULL);
+		vk_json_str(j, "warning", rep->warnings.w[i].what);
+		vk_json_str(j, "detail", rep->warnings.w[i].detail);
+		vk_json_str(j, "fix", rep->warnings.w[i].fix);
+		vk_json_end(j);
+	}
+	vk_json_end(j);
+}
+
 static void json(FILE *f, const struct vk_bench_report *rep)
 {
+	const struct vk_doc d = {
+		.command = "bench", .version = VK_BENCH_VERSION, .tool_version = rep->version,
+		.build = rep->build, .release = rep->uts.release, .machine = rep->uts.machine,
+		.clocksource = rep->clocksource, .options = json_options,
+		.environment = json_environment, .ctx = rep,
+	};
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", VK_BENCH_SCHEMA);
-	vk_json_str(&j, "tool_version", rep->version);
+	vk_doc_begin(&j, NULL, &d);
 	vk_json_str(&j, "time", rep->time);
-	vk_json_object(&j, "kernel");
-	vk_json_str(&j, "release", rep->uts.release);
-	vk_json_str(&j, "machine", rep->uts.machine);
-	vk_json_end(&j);
-	vk_json_str(&j, "cpu_model", rep->cpu_model);
-	vk_json_str(&j, "clocksource", rep->clocksource);
-	vk_json_object(&j, "options");
-	vk_json_double(&j, "seconds", rep->seconds);
-	vk_json_int(&j, "samples", rep->samples);
-	vk_json_int(&j, "processes", rep->processes);
-	vk_json_int(&j, "cpu", rep->cpu);
-	vk_json_bool(&j, "cold", rep->cold);
-	vk_json_end(&j);
 	vk_json_object(&j, "timer");
 	vk_json_str(&j, "name", rep->timer->name);
 	vk_json_double(&j, "ghz", 1 / rep->timer->ns_per_tick);
@@ -162,22 +186,6 @@ static void json(FILE *f, const struct vk_bench_report *rep)
 			vk_json_double(&j, NULL, rep->ref[i].ns[k]);
 		vk_json_end(&j);
 	}
-	vk_json_end(&j);
-	vk_json_object(&j, "environment");
-	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);
-	vk_json_double(&j, "loadavg", rep->loadavg);
-	vk_json_int(&j, "voluntary_switches", rep->voluntary);
-	vk_json_int(&j, "involuntary_switches", rep->involuntary);
-	vk_json_bool(&j, "disturbed", rep->disturbed);
-	vk_json_array(&j, "warnings");
-	for (int i = 0; i < rep->warnings.n; i++) {
-		vk_json_object(&j, NULL);
-		vk_json_str(&j, "warning", rep->warnings.w[i].what);
-		vk_json_str(&j, "detail", rep->warnings.w[i].detail);
-		vk_json_str(&j, "fix", rep->warnings.w[i].fix);
-		vk_json_end(&j);
-	}
-	vk_json_end(&j);
 	vk_json_end(&j);
 	vk_json_array(&j, "results");
 	for (size_t i = 0; i < rep->n; i++)
