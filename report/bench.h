@@ -9,14 +9,23 @@
 #include "core/bench/bench.h"
 #include "core/bench/envcheck.h"
 
-/* Bench files: "vdsokit-bench/2" since the common envelope; compare
- * still reads /1's, whose kernel, clocksource, CPU model and options
- * sat at the top. */
-#define VK_BENCH_VERSION 2
 
 enum vk_bench_format {
 	VK_BENCH_TEXT, VK_BENCH_JSON, VK_BENCH_CSV, VK_BENCH_KTAP, VK_BENCH_VDSOTEST,
 	VK_BENCH_NONE		/* nothing: `all` keeps the rows */
+};
+
+/*
+ * A row of a bench file: a measured result, or the samples alone of vm's
+ * boots merged (r NULL); samples[] holds each process's group_n[] in turn.
+ */
+struct vk_bench_row {
+	const char *api, *path;
+	const char *skipped;	/* why it was not measured, or NULL */
+	const struct vk_bench_result *r;	/* its figures, or NULL */
+	const double *samples;
+	int n, ngroups;
+	const int *group_n;
 };
 
 struct vk_bench_report {
@@ -40,10 +49,13 @@ struct vk_bench_report {
 	/* The reference loops: the run's (the median of its processes')
 	 * and each process's. */
 	struct vk_bench_ref reference;
-	struct vk_bench_ref ref[VK_BENCH_MAX_GROUPS];
+	const struct vk_bench_ref *ref;
 	int nref;
+	unsigned long boots;	/* vm's boots merged into the file, or 0 */
 	size_t n;
 	const struct vk_bench_result *r;
+	/* The JSON's rows instead of r's (vm's merge), or NULL. */
+	const struct vk_bench_row *rows;
 };
 
 /* Each reference's keys in a bench file: the run's figure, and each process's. */
