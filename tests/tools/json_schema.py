@@ -47,7 +47,9 @@ def main():
             doc = json.load(f)
         for e in sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path)):
             where = "".join("[%r]" % p for p in e.absolute_path) or "(top)"
-            print("%s: %s: %s" % (path, where, e.message))
+            # A failed oneOf repeats the whole value: its start says which.
+            msg = e.message if len(e.message) < 300 else e.message[:240] + " ... " + e.message[-60:]
+            print("%s: %s: %s" % (path, where, msg))
             bad = 1
     return bad
 
