@@ -1,7 +1,7 @@
 # Every command's JSON against doc/json-schema (draft 2020-12), by
 # tests/tools/json_schema.py: the envelope and each command's content.
 # stress's and all's documents are checked where they are made
-# (stress.sh inside vm, all.sh). The checker itself is shown to catch a
+# (stress.sh inside vm, all.sh), and vm's A/B bench files in vm.sh. The checker itself is shown to catch a
 # wrong type, a missing key and a key no schema names.
 . "$TOP/tests/lib.sh"
 D=$TMP/json_schema
