@@ -9,6 +9,7 @@
 #include "core/base/isolate.h"
 #include "core/stress/stress.h"
 #include "report/bench.h"
+#include "report/doc.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "commands/commands.h"
@@ -24,9 +25,10 @@ static const char head[] =
 	"many checks it failed, an example and the command that reproduces it),\n"
 	"and the bench headline. With --format ktap, one KTAP v1 document with\n"
 	"one subtest per command, each command's results nested in it; with\n"
-	"--format json, one object holds each command's report under its name;\n"
-	"with --format openmetrics, the gauges info, fallback and bench give, and\n"
-	"each command's checks and each finding's (see 'man vdsokit').\n\n";
+	"--format json, one document whose \"children\" are the commands' own,\n"
+	"in order (man vdsokit, JSON OUTPUT); with --format openmetrics, the\n"
+	"gauges info, fallback and bench give, and each command's checks and\n"
+	"each finding's (see 'man vdsokit').\n\n";
 
 static const char tail[] =
 	"\n"
@@ -92,6 +94,7 @@ struct all {
 	int verbose;
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
+	struct vk_json doc;	/* all's JSON, the steps' documents nested in it */
 	struct vk_files files;	/* it and the others, renamed in at the end */
 	double begin;		/* when the first step began, for the progress line */
 	size_t current;		/* the step running, an index into run */
@@ -348,9 +351,7 @@ static void run_step(struct all *a, size_t k, FILE *out)
 		a->step[k].ctx = a;
 		progress(a, 0);
 	}
-	if (fmt(a) == VK_FMT_JSON)
-		fprintf(out, "%s\"%s\": ", k ? ", " : "{", name);
-	else if (a->verbose)
+	if (fmt(a) != VK_FMT_JSON && a->verbose)
 		fprintf(out, "%s== %s ==\n", k ? "\n" : "", name);
 	fflush(out);
 	a->step[k].out = out;
@@ -359,17 +360,37 @@ static void run_step(struct all *a, size_t k, FILE *out)
 	a->seconds[k] = vk_monotonic() - start;
 }
 
+/* all's JSON document: its envelope, and each step's document in "children". */
+static void json_begin(struct all *a, FILE *out)
+{
+	const struct vk_envelope d = { .command = "all", .version = 1, .tool_version = vk_version };
+
+	vk_json_init(&a->doc, out);
+	vk_doc_begin(&a->doc, NULL, &d);
+	vk_json_array(&a->doc, "children");
+	vk_json_nest(&a->doc);
+}
+
+static void json_end(struct all *a)
+{
+	vk_json_nest(NULL);
+	vk_json_end(&a->doc);
+	vk_json_end(&a->doc);
+}
+
 static void run_steps(struct all *a)
 {
 	FILE *out = a->json ? a->json : stdout;
 
 	a->begin = vk_monotonic();
+	if (fmt(a) == VK_FMT_JSON)
+		json_begin(a, out);
 	for (size_t k = 0; k < a->nrun; k++)
 		run_step(a, k, out);
 	if (show_progress(a))
 		fprintf(stderr, "\r\033[K");
 	if (fmt(a) == VK_FMT_JSON)
-		fprintf(out, "}\n");
+		json_end(a);
 }
 
 static int run_all(struct all *a)

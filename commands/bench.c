@@ -247,6 +247,8 @@ static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 	if (step->bench_run) {
 		*step->bench_run = *rep;
 		step->bench_run->timer = NULL;	/* on run()'s stack */
+		step->bench_run->ref = NULL;	/* on measure()'s */
+		step->bench_run->nref = 0;
 	}
 	step->bench = res;
 	step->nbench = rep->n;
@@ -275,7 +277,7 @@ static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *r
 	double each[VK_BENCH_MAX_GROUPS];
 
 	rep->nref = rows->nref;
-	memcpy(rep->ref, rows->ref, rows->nref * sizeof(rows->ref[0]));
+	rep->ref = rows->ref;
 	for (int k = 0; k < VK_REF_KINDS; k++) {
 		for (int i = 0; i < rows->nref; i++)
 			each[i] = rows->ref[i].ns[k];
@@ -293,7 +295,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		.r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
-	struct vk_doc doc = { .command = "bench", .schema = VK_BENCH_SCHEMA };
+	struct vk_doc doc = { .command = "bench" };
 	size_t measured = 0;
 	long vol0, invol0;
 	int status;

@@ -14,6 +14,8 @@
 struct vk_bench_file {
 	const char *name;
 	struct vk_jval *doc;
+	const struct vk_jval *env;	/* where its kernel, clocksource and options are */
+	const struct vk_jval *machine;	/* where its governor and warnings are */
 	struct vk_series *s;	/* one per element of "results" */
 	size_t n;
 	int cold;		/* --cold: samples are single calls */
@@ -28,6 +30,16 @@ struct vk_bench_file {
  */
 int vk_bench_file_read(const char *cmd, const char *name, const char *text, size_t len,
 		       struct vk_bench_file *f);
+
+struct vk_bench_report;
+struct vk_timer;
+/*
+ * What a vdsokit-bench/2 document says of its run (the envelope, the
+ * machine's state, the options, the timer) into rep, whose strings then
+ * point into doc: vm's A/B writes the boots it merged under the first's.
+ */
+void vk_bench_file_run(const struct vk_jval *doc, struct vk_bench_report *rep,
+		       struct vk_timer *timer);
 void vk_bench_file_free(struct vk_bench_file *f);
 
 /*

@@ -15,7 +15,9 @@
 
 #include "core/base/json_read.h"
 #include "core/bench/stats.h"
+#include "core/bench/timer.h"
 #include "report/bench.h"
+#include "report/bench_file.h"
 #include "report/safe.h"
 #include "commands/compare_cmd.h"
 
@@ -161,13 +163,13 @@ static int read_times(const char *cmd, struct vk_bench_file *f, const char *wher
  */
 static int read_groups(const char *cmd, struct vk_bench_file *f, const struct vk_jval *r, size_t i)
 {
-	const struct vk_jval *procs = vk_jget(r, "process_samples_ns");
+	const struct vk_jval *procs = vk_jget(r, VK_BF_PROCESS_SAMPLES_NS);
 	struct vk_series *s = &f->s[i];
 	size_t ngroups = procs ? procs->n : 1, n;
 	char where[96], buf[64];
 	double *x;
 
-	snprintf(where, sizeof(where), "results[%zu].process_samples_ns", i);
+	snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu]." VK_BF_PROCESS_SAMPLES_NS, i);
 	if (procs && procs->type != VK_JARRAY)
 		return bad_file(cmd, f, "%s: %s is not an array", where, shown(procs, buf, sizeof(buf)));
 	if (procs && !procs->n)
@@ -179,11 +181,11 @@ static int read_groups(const char *cmd, struct vk_bench_file *f, const struct vk
 	if (!s->group_med)
 		return bad_file(cmd, f, "%s", strerror(ENOMEM));
 	for (size_t g = 0; g < ngroups; g++) {
-		const struct vk_jval *one = procs ? &procs->items[g] : vk_jget(r, "samples_ns");
+		const struct vk_jval *one = procs ? &procs->items[g] : vk_jget(r, VK_BF_SAMPLES_NS);
 		int status;
 
-		snprintf(where, sizeof(where), procs ? "results[%zu].process_samples_ns[%zu]"
-						     : "results[%zu].samples_ns", i, g);
+		snprintf(where, sizeof(where), procs ? VK_BF_RESULTS "[%zu]." VK_BF_PROCESS_SAMPLES_NS "[%zu]"
+						     : VK_BF_RESULTS "[%zu]." VK_BF_SAMPLES_NS, i, g);
 		status = read_times(cmd, f, where, one, MAX_ROW_SAMPLES, &x, &n);
 		if (!status)
 			s->group_med[g] = vk_median(x, n);
@@ -205,29 +207,30 @@ static int read_series(const char *cmd, struct vk_bench_file *f, struct vk_jval 
 	const struct vk_jval *samples;
 	char where[64];
 
-	s->api = vk_jstr(vk_jget(r, "api"));
-	s->path = vk_jstr(vk_jget(r, "path"));
+	s->api = vk_jstr(vk_jget(r, VK_BF_API));
+	s->path = vk_jstr(vk_jget(r, VK_BF_PATH));
 	if (!s->api || !s->path)
-		return bad_file(cmd, f, "results[%zu] has no \"%s\" string", i,
-				s->api ? "path" : "api");
+		return bad_file(cmd, f, VK_BF_RESULTS "[%zu] has no \"%s\" string", i,
+				s->api ? VK_BF_PATH : VK_BF_API);
 	for (size_t k = 0; k < i; k++) {
 		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
-			return bad_file(cmd, f, "results[%zu] repeats %s on %s", i, vk_safe(s->api),
+			return bad_file(cmd, f, VK_BF_RESULTS "[%zu] repeats %s on %s", i, vk_safe(s->api),
 					vk_safe(s->path));
 	}
-	samples = vk_jget(r, "samples_ns");
-	if (!samples && vk_jstr(vk_jget(r, "skipped")))
+	samples = vk_jget(r, VK_BF_SAMPLES_NS);
+	if (!samples && vk_jstr(vk_jget(r, VK_BF_SKIPPED)))
 		return 0;
 	if (!samples)
-		return bad_file(cmd, f, "results[%zu] (%s on %s) has neither \"samples_ns\" nor \"skipped\"",
+		return bad_file(cmd, f, VK_BF_RESULTS "[%zu] (%s on %s) has neither \"" VK_BF_SAMPLES_NS
+				"\" nor \"" VK_BF_SKIPPED "\"",
 				i, vk_safe(s->api), vk_safe(s->path));
-	snprintf(where, sizeof(where), "results[%zu].samples_ns", i);
+	snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu]." VK_BF_SAMPLES_NS, i);
 	if (read_times(cmd, f, where, samples, MAX_ROW_SAMPLES, &s->ns, &s->n) ||
 	    read_groups(cmd, f, r, i))
 		return VK_EXIT_USAGE;
 	for (size_t k = 0; k < r->n; k++) {
-		if (!strcmp(r->items[k].key, "samples_ns") ||
-		    !strcmp(r->items[k].key, "process_samples_ns"))
+		if (!strcmp(r->items[k].key, VK_BF_SAMPLES_NS) ||
+		    !strcmp(r->items[k].key, VK_BF_PROCESS_SAMPLES_NS))
 			vk_jdrop(&r->items[k]);
 	}
 	return 0;
@@ -236,7 +239,7 @@ static int read_series(const char *cmd, struct vk_bench_file *f, struct vk_jval 
 /* The reference loops' figures, where present: times like the samples. */
 static int read_reference(const char *cmd, struct vk_bench_file *f)
 {
-	const struct vk_jval *ref = vk_jget(f->doc, "reference");
+	const struct vk_jval *ref = vk_jget(f->doc, VK_BF_REFERENCE);
 	char where[96];
 	double x;
 
@@ -244,17 +247,17 @@ static int read_reference(const char *cmd, struct vk_bench_file *f)
 		const struct vk_jval *run = vk_jget(ref, vk_bench_ref_keys[k].run);
 		const struct vk_jval *each = vk_jget(ref, vk_bench_ref_keys[k].each);
 
-		snprintf(where, sizeof(where), "reference.%s", vk_bench_ref_keys[k].run);
+		snprintf(where, sizeof(where), VK_BF_REFERENCE ".%s", vk_bench_ref_keys[k].run);
 		if (run && run->type != VK_JNULL && read_time(cmd, f, where, run, 0, &x))
 			return VK_EXIT_USAGE;
 		if (!each || each->type == VK_JNULL)
 			continue;
-		snprintf(where, sizeof(where), "reference.%s", vk_bench_ref_keys[k].each);
+		snprintf(where, sizeof(where), VK_BF_REFERENCE ".%s", vk_bench_ref_keys[k].each);
 		if (each->type != VK_JARRAY || each->n > MAX_ROW_GROUPS)
 			return bad_file(cmd, f, "%s: not an array of at most %d times", where,
 					MAX_ROW_GROUPS);
 		for (size_t i = 0; i < each->n; i++) {
-			snprintf(where, sizeof(where), "reference.%s[%zu]", vk_bench_ref_keys[k].each,
+			snprintf(where, sizeof(where), VK_BF_REFERENCE ".%s[%zu]", vk_bench_ref_keys[k].each,
 				 i);
 			if (read_time(cmd, f, where, &each->items[i], 0, &x))
 				return VK_EXIT_USAGE;
@@ -263,22 +266,41 @@ static int read_reference(const char *cmd, struct vk_bench_file *f)
 	return 0;
 }
 
-static int read_bench(const char *cmd, struct vk_bench_file *f)
+/*
+ * The schema's version, from "vdsokit-bench/N", and where the run's
+ * environment is: bench/2's "environment"; bench/1's top, which farms
+ * still keep.
+ */
+static int read_schema(const char *cmd, struct vk_bench_file *f)
 {
-	const char *schema = vk_jstr(vk_jget(f->doc, "schema"));
-	const struct vk_jval *results = vk_jget(f->doc, "results");
+	const char *schema = vk_jstr(vk_jget(f->doc, VK_DOC_SCHEMA));
 
 	if (!schema)
-		return bad_file(cmd, f, "no \"schema\" string: not a vdsokit bench file");
-	if (strcmp(schema, VK_BENCH_SCHEMA))
-		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\"", vk_safe(schema),
-				VK_BENCH_SCHEMA);
+		return bad_file(cmd, f, "no \"" VK_DOC_SCHEMA "\" string: not a vdsokit bench file");
+	if (!strcmp(schema, VK_BENCH_SCHEMA_1)) {
+		f->env = f->doc;
+		f->machine = vk_jget(f->doc, VK_DOC_ENVIRONMENT);
+	} else if (!strcmp(schema, VK_BENCH_SCHEMA_2)) {
+		f->env = f->machine = vk_jget(f->doc, VK_DOC_ENVIRONMENT);
+	} else
+		return bad_file(cmd, f, "schema is \"%s\", expected \"%s\" or /1", vk_safe(schema),
+				VK_BENCH_SCHEMA_2);
+	return 0;
+}
+
+static int read_bench(const char *cmd, struct vk_bench_file *f)
+{
+	const struct vk_jval *results = vk_jget(f->doc, VK_BF_RESULTS);
+	const struct vk_jval *cold;
+
+	if (read_schema(cmd, f))
+		return VK_EXIT_USAGE;
 	if (!results || results->type != VK_JARRAY)
-		return bad_file(cmd, f, "no \"results\" array");
+		return bad_file(cmd, f, "no \"" VK_BF_RESULTS "\" array");
 	if (results->n > MAX_ROWS)
-		return bad_file(cmd, f, "results: %zu rows, more than %d", results->n, MAX_ROWS);
-	f->cold = vk_jget(vk_jget(f->doc, "options"), "cold") &&
-		  vk_jget(vk_jget(f->doc, "options"), "cold")->type == VK_JTRUE;
+		return bad_file(cmd, f, VK_BF_RESULTS ": %zu rows, more than %d", results->n, MAX_ROWS);
+	cold = vk_jget(vk_jget(f->env, VK_DOC_OPTIONS), VK_BF_COLD);
+	f->cold = cold && cold->type == VK_JTRUE;
 	if (read_reference(cmd, f))
 		return VK_EXIT_USAGE;
 	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
@@ -290,6 +312,61 @@ static int read_bench(const char *cmd, struct vk_bench_file *f)
 			return VK_EXIT_USAGE;
 	}
 	return VK_EXIT_OK;
+}
+
+static void copy_str(char *to, size_t len, const struct vk_jval *v)
+{
+	snprintf(to, len, "%s", vk_jstr(v) ? vk_jstr(v) : "");
+}
+
+/* A number of the file, or 0 where it has none. */
+static double num(const struct vk_jval *v)
+{
+	return v && v->type == VK_JNUM ? v->num : 0;
+}
+
+static void read_warnings(const struct vk_jval *w, struct vk_warnings *to)
+{
+	for (size_t i = 0; i < vk_jarray_len(w) && to->n < VK_MAX_WARNINGS; i++) {
+		const struct vk_jval *one = vk_jarray_at(w, i);
+		struct vk_warning *x = &to->w[to->n++];
+
+		x->what = vk_jstr(vk_jget(one, VK_BF_WARNING));
+		copy_str(x->detail, sizeof(x->detail), vk_jget(one, VK_BF_DETAIL));
+		x->fix = vk_jstr(vk_jget(one, VK_BF_FIX));
+	}
+}
+
+void vk_bench_file_run(const struct vk_jval *doc, struct vk_bench_report *rep,
+		       struct vk_timer *timer)
+{
+	const struct vk_jval *tool = vk_jget(doc, VK_DOC_TOOL), *env = vk_jget(doc, VK_DOC_ENVIRONMENT);
+	const struct vk_jval *kernel = vk_jget(env, VK_DOC_KERNEL), *opt = vk_jget(env, VK_DOC_OPTIONS);
+	const struct vk_jval *t = vk_jget(doc, VK_BF_TIMER);
+	double ghz = num(vk_jget(t, VK_BF_TIMER_GHZ));
+
+	rep->version = vk_jstr(vk_jget(tool, VK_DOC_VERSION));
+	rep->build = vk_jstr(vk_jget(tool, VK_DOC_BUILD));
+	copy_str(rep->uts.release, sizeof(rep->uts.release), vk_jget(kernel, VK_DOC_RELEASE));
+	copy_str(rep->uts.machine, sizeof(rep->uts.machine), vk_jget(kernel, VK_DOC_MACHINE));
+	copy_str(rep->clocksource, sizeof(rep->clocksource), vk_jget(env, VK_DOC_CLOCKSOURCE));
+	copy_str(rep->cpu_model, sizeof(rep->cpu_model), vk_jget(env, VK_BF_CPU_MODEL));
+	copy_str(rep->governor, sizeof(rep->governor), vk_jget(env, VK_BF_GOVERNOR));
+	copy_str(rep->time, sizeof(rep->time), vk_jget(doc, VK_BF_TIME));
+	rep->loadavg = num(vk_jget(env, VK_BF_LOADAVG));
+	rep->voluntary = num(vk_jget(env, VK_BF_VOLUNTARY));
+	rep->involuntary = num(vk_jget(env, VK_BF_INVOLUNTARY));
+	rep->disturbed = vk_jget(env, VK_BF_DISTURBED) && vk_jget(env, VK_BF_DISTURBED)->type == VK_JTRUE;
+	read_warnings(vk_jget(env, VK_BF_WARNINGS), &rep->warnings);
+	rep->seconds = num(vk_jget(opt, VK_BF_SECONDS));
+	rep->samples = num(vk_jget(opt, VK_BF_SAMPLES));
+	rep->processes = num(vk_jget(opt, VK_BF_PROCESSES));
+	rep->cpu = num(vk_jget(opt, VK_BF_CPU));
+	rep->cold = vk_jget(opt, VK_BF_COLD) && vk_jget(opt, VK_BF_COLD)->type == VK_JTRUE;
+	timer->name = vk_jstr(vk_jget(t, VK_BF_TIMER_NAME));
+	timer->ns_per_tick = 1 / ghz;
+	timer->overhead = num(vk_jget(t, VK_BF_TIMER_OVERHEAD)) * ghz;
+	rep->timer = timer;
 }
 
 int vk_bench_file_read(const char *cmd, const char *name, const char *text, size_t len,
@@ -335,22 +412,25 @@ void vk_bench_file_free(struct vk_bench_file *f)
 static const struct {
 	const char *obj, *key, *what;
 } same[] = {
-	{ "kernel", "release", "kernels" },
-	{ "kernel", "machine", "machines" },
-	{ NULL, "cpu_model", "CPU models" },
+	{ VK_DOC_KERNEL, VK_DOC_RELEASE, "kernels" },
+	{ VK_DOC_KERNEL, VK_DOC_MACHINE, "machines" },
+	{ NULL, VK_BF_CPU_MODEL, "CPU models" },
 };
 
-static const char *field(const struct vk_jval *doc, const char *obj, const char *key)
+/* A setting of f's environment; obj: within that object of it, "": of the machine's state. */
+static const char *field(const struct vk_bench_file *f, const char *obj, const char *key)
 {
-	return vk_jstr(vk_jget(obj ? vk_jget(doc, obj) : doc, key));
+	const struct vk_jval *in = !obj ? f->env : *obj ? vk_jget(f->env, obj) : f->machine;
+
+	return vk_jstr(vk_jget(in, key));
 }
 
 /* A different machine is worth knowing, not a reason to refuse. */
 static void warn_mismatch(const char *cmd, const struct vk_bench_file *a, const struct vk_bench_file *b)
 {
 	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const char *x = field(a->doc, same[i].obj, same[i].key);
-		const char *y = field(b->doc, same[i].obj, same[i].key);
+		const char *x = field(a, same[i].obj, same[i].key);
+		const char *y = field(b, same[i].obj, same[i].key);
 
 		if (x && y && strcmp(x, y))
 			fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
@@ -363,19 +443,20 @@ static void env_fields(struct vk_compare_report *rep, const struct vk_bench_file
 		       const struct vk_bench_file *b)
 {
 	static const struct {
-		const char *what, *obj, *key;
+		const char *what, *name, *obj, *key;
 	} f[VK_ENV_FIELDS] = {
-		{ "kernel", "kernel", "release" },
-		{ "clocksource", NULL, "clocksource" },
-		{ "CPU model", NULL, "cpu_model" },
-		{ "governor", "environment", "governor" },
+		{ "kernel", "kernel", VK_DOC_KERNEL, VK_DOC_RELEASE },
+		{ "clocksource", "clocksource", NULL, VK_DOC_CLOCKSOURCE },
+		{ "CPU model", "cpu_model", NULL, VK_BF_CPU_MODEL },
+		{ "governor", "governor", "", VK_BF_GOVERNOR },
 	};
 
 	for (int i = 0; i < VK_ENV_FIELDS; i++) {
-		const char *x = field(a->doc, f[i].obj, f[i].key);
-		const char *y = field(b->doc, f[i].obj, f[i].key);
+		const char *x = field(a, f[i].obj, f[i].key);
+		const char *y = field(b, f[i].obj, f[i].key);
 
-		rep->env[i] = (struct vk_env_field){ f[i].what, x ? x : "unknown", y ? y : "unknown" };
+		rep->env[i] = (struct vk_env_field){ f[i].what, f[i].name, x ? x : "unknown",
+						     y ? y : "unknown" };
 	}
 	rep->nenv = VK_ENV_FIELDS;
 }
@@ -383,7 +464,7 @@ static void env_fields(struct vk_compare_report *rep, const struct vk_bench_file
 /* A file's reference figure, or NAN. */
 static double ref_of(const struct vk_bench_file *f, const char *key)
 {
-	const struct vk_jval *v = vk_jget(vk_jget(f->doc, "reference"), key);
+	const struct vk_jval *v = vk_jget(vk_jget(f->doc, VK_BF_REFERENCE), key);
 
 	return v && vk_jnum(v) > 0 ? vk_jnum(v) : NAN;
 }
@@ -402,10 +483,10 @@ static double side_ref(const struct vk_compare_runs *r, enum vk_bench_ref_kind k
 	if (r->nf == 1)
 		return ref_of(&r->f[0], figure);
 	for (size_t k = 0; k < r->nf; k++)
-		cap += vk_jarray_len(vk_jget(vk_jget(r->f[k].doc, "reference"), per_process)) + 1;
+		cap += vk_jarray_len(vk_jget(vk_jget(r->f[k].doc, VK_BF_REFERENCE), per_process)) + 1;
 	x = calloc(cap, sizeof(*x));
 	for (size_t k = 0; x && k < r->nf; k++) {
-		const struct vk_jval *p = vk_jget(vk_jget(r->f[k].doc, "reference"), per_process);
+		const struct vk_jval *p = vk_jget(vk_jget(r->f[k].doc, VK_BF_REFERENCE), per_process);
 		size_t had = n;
 
 		for (size_t i = 0; i < vk_jarray_len(p); i++) {

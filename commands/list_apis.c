@@ -20,7 +20,7 @@ static const char tail[] =
 static int list(const char *cmd, const char *path, enum vk_format format)
 {
 	struct vk_api_row rows[vk_napis];
-	struct vk_api_list l = { .rows = rows };
+	struct vk_api_list l = { .version = vk_version, .rows = rows };
 	struct vk_image im;
 	int status = vk_open_image(cmd, path, &im);
 	const struct vk_arch *arch;

@@ -21,9 +21,10 @@
 #include "core/bench/stats.h"
 #include "core/vm/vm_ab.h"
 #include "report/bench.h"
-#include "report/json.h"
+#include "report/bench_file.h"
 #include "report/vm_ab.h"
 #include "commands/commands.h"
+#include "commands/compare_cmd.h"
 #include "commands/vm_cmd.h"
 
 #define MAX_WORDS 96
@@ -118,106 +119,140 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 
 /* --- the speed: every boot's samples of a side in one bench file --- */
 
-static void numbers(struct vk_json *j, const struct vk_jval *arr)
+/* api on path's row of a boot's bench report, or NULL. */
+static const struct vk_jval *find_row(const struct vk_jval *doc, const char *api, const char *path)
 {
-	for (size_t m = 0; m < vk_jarray_len(arr); m++)
-		vk_json_double(j, NULL, vk_jnum(vk_jarray_at(arr, m)));
+	const struct vk_jval *r = vk_jget(doc, VK_BF_RESULTS);
+
+	for (size_t i = 0; i < vk_jarray_len(r); i++) {
+		const struct vk_jval *e = vk_jarray_at(r, i);
+
+		if (!strcmp(vk_ab_str(vk_jget(e, VK_BF_API), ""), api) &&
+		    !strcmp(vk_ab_str(vk_jget(e, VK_BF_PATH), ""), path))
+			return e;
+	}
+	return NULL;
 }
 
-/*
- * key's arrays of api on path in every boot, as one array: "samples_ns"
- * as one series, "process_samples_ns" (an array of arrays) as the
- * processes of every boot.
- */
-static void merged(struct vk_json *j, const struct side *s, const char *api, const char *path,
-		   const char *key)
+/* Every boot's processes of row's API and path, in turn; -1: out of memory. */
+static int merge_row(const struct side *s, struct vk_bench_row *row)
 {
-	vk_json_array(j, key);
-	for (unsigned long k = 0; k < s->nbench; k++) {
-		const struct vk_jval *r = vk_jget(s->bench[k], "results");
+	size_t n = 0, ngroups = 0;
+	double *x;
+	int *gn;
 
-		for (size_t i = 0; i < vk_jarray_len(r); i++) {
-			const struct vk_jval *e = vk_jarray_at(r, i), *ns = vk_jget(e, key);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned long k = 0; k < s->nbench; k++) {
+			const struct vk_jval *p = vk_jget(find_row(s->bench[k], row->api, row->path),
+							  VK_BF_PROCESS_SAMPLES_NS);
 
-			if (strcmp(vk_ab_str(vk_jget(e, "api"), ""), api) ||
-			    strcmp(vk_ab_str(vk_jget(e, "path"), ""), path))
-				continue;
-			if (strcmp(key, "process_samples_ns")) {
-				numbers(j, ns);
-				continue;
-			}
-			for (size_t p = 0; p < vk_jarray_len(ns); p++) {
-				vk_json_array(j, NULL);
-				numbers(j, vk_jarray_at(ns, p));
-				vk_json_end(j);
+			for (size_t i = 0; i < vk_jarray_len(p); i++) {
+				const struct vk_jval *one = vk_jarray_at(p, i);
+
+				if (pass)
+					gn[row->ngroups++] = vk_jarray_len(one);
+				for (size_t m = 0; pass && m < vk_jarray_len(one); m++)
+					x[row->n++] = vk_jnum(vk_jarray_at(one, m));
+				n += vk_jarray_len(one);
+				ngroups++;
 			}
 		}
+		if (pass)
+			break;
+		row->samples = x = calloc(n + 1, sizeof(*x));
+		row->group_n = gn = calloc(ngroups + 1, sizeof(*gn));
+		if (!x || !gn)
+			return -1;
 	}
-	vk_json_end(j);
+	return 0;
 }
 
 /* A reference figure of every boot's processes, and their median as the run's. */
-static void merged_ref(struct vk_json *j, const struct side *s, const struct vk_bench_ref_key *key)
+static int merge_reference(const struct side *s, struct vk_bench_report *rep)
 {
-	double ref[1024];	/* far more than boots times processes */
-	size_t n = 0;
+	struct vk_bench_ref *ref;
+	double *x;
+	size_t cap = 0;
 
-	for (unsigned long k = 0; k < s->nbench; k++) {
-		const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], "reference"), key->each);
-
-		for (size_t i = 0; i < vk_jarray_len(p) && n < sizeof(ref) / sizeof(ref[0]); i++)
-			ref[n++] = vk_jnum(vk_jarray_at(p, i));
+	for (unsigned long k = 0; k < s->nbench; k++)
+		cap += vk_jarray_len(vk_jget(vk_jget(s->bench[k], VK_BF_REFERENCE), VK_BF_REF_CPU_EACH));
+	rep->ref = ref = calloc(cap + 1, sizeof(*ref));
+	x = calloc(cap + 1, sizeof(*x));
+	if (!ref || !x) {
+		free(x);
+		return -1;
 	}
-	vk_json_array(j, key->each);
-	for (size_t i = 0; i < n; i++)
-		vk_json_double(j, NULL, ref[i]);
-	vk_json_end(j);
-	vk_json_double(j, key->run, n ? vk_median(ref, n) : NAN);
+	rep->nref = cap;
+	for (int kind = 0; kind < VK_REF_KINDS; kind++) {
+		size_t n = 0;
+
+		for (unsigned long k = 0; k < s->nbench; k++) {
+			const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], VK_BF_REFERENCE),
+							  vk_bench_ref_keys[kind].each);
+
+			for (size_t i = 0; i < vk_jarray_len(p) && n < cap; i++, n++)
+				ref[n].ns[kind] = x[n] = vk_jnum(vk_jarray_at(p, i));
+		}
+		for (size_t i = n; i < cap; i++)
+			ref[i].ns[kind] = NAN;
+		rep->reference.ns[kind] = n ? vk_median(x, n) : NAN;
+	}
+	free(x);
+	return 0;
 }
 
-static void merged_reference(struct vk_json *j, const struct side *s)
+static void free_rows(struct vk_bench_row *rows, size_t n)
 {
-	vk_json_object(j, "reference");
-	for (int k = 0; k < VK_REF_KINDS; k++)
-		merged_ref(j, s, &vk_bench_ref_keys[k]);
-	vk_json_end(j);
+	for (size_t i = 0; rows && i < n; i++) {
+		free((double *)rows[i].samples);
+		free((int *)rows[i].group_n);
+	}
+	free(rows);
 }
 
-/* The first boot's bench file, its results' samples those of every boot. */
-static void write_bench(const struct side *s, FILE *f)
+/* The rows of the first boot's results, each with the samples of every boot; NULL: out of memory. */
+static struct vk_bench_row *merge_rows(const struct side *s, size_t *n)
 {
-	const struct vk_jval *first = s->bench[0], *r = vk_jget(first, "results");
-	struct vk_json j;
+	const struct vk_jval *r = vk_jget(s->bench[0], VK_BF_RESULTS);
+	struct vk_bench_row *rows = calloc(vk_jarray_len(r) + 1, sizeof(*rows));
 
-	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", vk_ab_str(vk_jget(first, "schema"), "?"));
-	vk_json_str(&j, "tool_version", vk_ab_str(vk_jget(first, "tool_version"), "?"));
-	vk_json_object(&j, "kernel");
-	vk_json_str(&j, "release", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "release"), "?"));
-	vk_json_str(&j, "machine", vk_ab_str(vk_jget(vk_jget(first, "kernel"), "machine"), "?"));
-	vk_json_end(&j);
-	vk_json_str(&j, "clocksource", vk_jstr(vk_jget(first, "clocksource")));
-	vk_json_uint(&j, "boots", s->nbench);
-	merged_reference(&j, s);
-	vk_json_array(&j, "results");
-	for (size_t i = 0; i < vk_jarray_len(r); i++) {
+	*n = 0;
+	for (size_t i = 0; rows && i < vk_jarray_len(r); i++) {
 		const struct vk_jval *e = vk_jarray_at(r, i);
-		const char *api = vk_ab_str(vk_jget(e, "api"), "?"), *p = vk_ab_str(vk_jget(e, "path"), "?");
+		struct vk_bench_row *row = &rows[(*n)++];
 
-		vk_json_object(&j, NULL);
-		vk_json_str(&j, "api", api);
-		vk_json_str(&j, "path", p);
-		if (vk_jget(e, "samples_ns")) {
-			merged(&j, s, api, p, "samples_ns");
-			merged(&j, s, api, p, "process_samples_ns");
-		} else
-			vk_json_str(&j, "skipped", vk_ab_str(vk_jget(e, "skipped"), "skipped"));
-		vk_json_end(&j);
+		row->api = vk_ab_str(vk_jget(e, VK_BF_API), "?");
+		row->path = vk_ab_str(vk_jget(e, VK_BF_PATH), "?");
+		if (!vk_jget(e, VK_BF_SAMPLES_NS))
+			row->skipped = vk_ab_str(vk_jget(e, VK_BF_SKIPPED), "skipped");
+		else if (merge_row(s, row)) {
+			free_rows(rows, *n);
+			return NULL;
+		}
 	}
-	vk_json_end(&j);
-	vk_json_end(&j);
-	fputc('\n', f);
+	return rows;
+}
+
+/*
+ * The first boot's bench file, through bench's writer, its results'
+ * samples and reference those of every boot; -1: out of memory.
+ */
+static int write_bench(const struct side *s, FILE *f)
+{
+	struct vk_bench_report rep = { .boots = s->nbench };
+	struct vk_timer timer;
+	struct vk_bench_row *rows;
+	int status = -1;
+
+	vk_bench_file_run(s->bench[0], &rep, &timer);
+	rep.rows = rows = merge_rows(s, &rep.n);
+	if (rows && !merge_reference(s, &rep)) {
+		vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .bench = &rep });
+		status = 0;
+	}
+	free_rows(rows, rep.n);
+	free((struct vk_bench_ref *)rep.ref);
+	return status;
 }
 
 /* compare's table of B's file against A's, by this same binary. */
@@ -295,7 +330,8 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 	files.cmd = cmd;
 	for (int k = 0; k < 2; k++) {
 		ab.kernel[k] = s[k].kernel;
-		ab.release[k] = vk_ab_str(vk_jget(vk_jget(s[k].doc[INFO], "kernel"), "release"), "?");
+		ab.release[k] = vk_ab_str(vk_jget(vk_jget(vk_jget(s[k].doc[INFO], VK_DOC_ENVIRONMENT),
+								  VK_DOC_KERNEL), VK_DOC_RELEASE), "?");
 		if (!s[0].nbench || !s[1].nbench)
 			continue;
 		snprintf(file[k], sizeof(file[k]), "%s/%s.json", dir, k ? "b" : "a");
@@ -303,7 +339,11 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
-		write_bench(&s[k], f);
+		if (write_bench(&s[k], f)) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, file[k], strerror(ENOMEM));
+			vk_files_drop(&files);
+			return VK_EXIT_USAGE;
+		}
 		ab.bench[k] = file[k];
 	}
 	if (vk_files_commit(&files))

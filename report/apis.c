@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "report/apis.h"
-#include "report/json.h"
+#include "report/doc.h"
 #include "report/safe.h"
 
 static const char *status(const struct vk_api_list *l, const struct vk_api_row *r)
@@ -54,10 +54,11 @@ void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
 
 void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
 {
+	const struct vk_envelope d = { .command = "list-apis", .version = 1, .tool_version = l->version };
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
+	vk_doc_begin(&j, NULL, &d);
 	vk_json_str(&j, "image", l->image);
 	vk_json_str(&j, "abi", l->abi);
 	vk_json_array(&j, "apis");

@@ -13,6 +13,7 @@ struct vk_api_row {
 };
 
 struct vk_api_list {
+	const char *version;	/* vdsokit's */
 	const char *image;	/* the image's source, NULL without one */
 	const char *abi;	/* the ABI whose symbol names are shown */
 	const long *sysno;	/* its syscall numbers by function, NULL if not known */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "report/bench.h"
-#include "report/json.h"
+#include "report/bench_file.h"
 #include "report/ktap.h"
 #include "report/report.h"
 
@@ -59,116 +59,149 @@ void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep)
 }
 
 /* The same samples, an array per process: compare's verdict needs them. */
-static void process_samples(struct vk_json *j, const struct vk_bench_result *r)
+static void process_samples(struct vk_json *j, const struct vk_bench_row *row)
 {
 	int at = 0;
 
-	vk_json_array(j, "process_samples_ns");
-	for (int g = 0; g < r->ngroups; g++) {
+	vk_json_array(j, VK_BF_PROCESS_SAMPLES_NS);
+	for (int g = 0; g < row->ngroups; g++) {
 		vk_json_array(j, NULL);
-		for (int i = 0; i < r->group_n[g]; i++)
-			vk_json_double(j, NULL, r->samples[at + i]);
-		at += r->group_n[g];
+		for (int i = 0; i < row->group_n[g]; i++)
+			vk_json_double(j, NULL, row->samples[at + i]);
+		at += row->group_n[g];
 		vk_json_end(j);
 	}
 	vk_json_end(j);
 }
 
-static void json_result(struct vk_json *j, const struct vk_bench_result *r, int cold)
+static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int cold)
+{
+	vk_json_double(j, VK_BF_MEDIAN, r->median);
+	vk_json_double(j, VK_BF_MIN, r->min);
+	vk_json_double(j, VK_BF_CI_LOW, r->ci_lo);
+	vk_json_double(j, VK_BF_CI_HIGH, r->ci_hi);
+	vk_json_double(j, VK_BF_CV, r->cv);
+	if (cold) {
+		vk_json_double(j, VK_BF_P90, r->p90);
+		vk_json_double(j, VK_BF_P99, r->p99);
+	}
+	vk_json_int(j, VK_BF_SAMPLES, r->n);
+	vk_json_uint(j, VK_BF_BATCH, r->batch);
+	vk_json_bool(j, VK_BF_MULTIMODAL, r->multimodal);
+	vk_json_uint(j, VK_BF_CALLS, r->calls);
+	vk_json_int(j, VK_BF_INVOLUNTARY, r->involuntary_switches);
+	vk_json_int(j, VK_BF_PROCESSES, r->ngroups);
+}
+
+static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold)
 {
 	vk_json_object(j, NULL);
-	vk_json_str(j, "api", r->api);
-	vk_json_str(j, "path", vk_path_name(r->path));
-	if (r->skipped) {
-		vk_json_str(j, "skipped", r->skipped);
+	vk_json_str(j, VK_BF_API, row->api);
+	vk_json_str(j, VK_BF_PATH, row->path);
+	if (row->skipped) {
+		vk_json_str(j, VK_BF_SKIPPED, row->skipped);
 		vk_json_end(j);
 		return;
 	}
-	vk_json_double(j, "median_ns", r->median);
-	vk_json_double(j, "min_ns", r->min);
-	vk_json_double(j, "ci95_low_ns", r->ci_lo);
-	vk_json_double(j, "ci95_high_ns", r->ci_hi);
-	vk_json_double(j, "cv_pct", r->cv);
-	if (cold) {
-		vk_json_double(j, "p90_ns", r->p90);
-		vk_json_double(j, "p99_ns", r->p99);
-	}
-	vk_json_int(j, "samples", r->n);
-	vk_json_uint(j, "batch", r->batch);
-	vk_json_bool(j, "multimodal", r->multimodal);
-	vk_json_uint(j, "calls", r->calls);
-	vk_json_int(j, "involuntary_switches", r->involuntary_switches);
-	vk_json_int(j, "processes", r->ngroups);
-	vk_json_array(j, "samples_ns");
-	for (int i = 0; i < r->n; i++)
-		vk_json_double(j, NULL, r->samples[i]);
+	if (row->r)
+		json_figures(j, row->r, cold);
+	vk_json_array(j, VK_BF_SAMPLES_NS);
+	for (int i = 0; i < row->n; i++)
+		vk_json_double(j, NULL, row->samples[i]);
 	vk_json_end(j);
-	process_samples(j, r);
+	process_samples(j, row);
 	vk_json_end(j);
 }
 
+/* A measured result as a row: its figures and its samples. */
+static struct vk_bench_row result_row(const struct vk_bench_result *r)
+{
+	return (struct vk_bench_row){
+		.api = r->api, .path = vk_path_name(r->path), .skipped = r->skipped, .r = r,
+		.samples = r->samples, .n = r->n, .group_n = r->group_n, .ngroups = r->ngroups,
+	};
+}
+
 const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
-	[VK_REF_CPU] = { "ns_per_step", "processes_ns" },
-	[VK_REF_LOADS] = { "loads_ns", "loads_processes_ns" },
-	[VK_REF_SYS] = { "syscall_ns", "syscall_processes_ns" },
+	[VK_REF_CPU] = { VK_BF_REF_CPU, VK_BF_REF_CPU_EACH },
+	[VK_REF_LOADS] = { VK_BF_REF_LOADS, VK_BF_REF_LOADS_EACH },
+	[VK_REF_SYS] = { VK_BF_REF_SYS, VK_BF_REF_SYS_EACH },
 };
+
+static void json_options(struct vk_json *j, const void *ctx)
+{
+	const struct vk_bench_report *rep = ctx;
+
+	vk_json_double(j, VK_BF_SECONDS, rep->seconds);
+	vk_json_int(j, VK_BF_SAMPLES, rep->samples);
+	vk_json_int(j, VK_BF_PROCESSES, rep->processes);
+	vk_json_int(j, VK_BF_CPU, rep->cpu);
+	vk_json_bool(j, VK_BF_COLD, rep->cold);
+}
+
+/* The machine as the run found it, and the warnings about it. */
+static void json_environment(struct vk_json *j, const void *ctx)
+{
+	const struct vk_bench_report *rep = ctx;
+
+	vk_json_str(j, VK_BF_CPU_MODEL, rep->cpu_model);
+	vk_json_str(j, VK_BF_GOVERNOR, rep->governor[0] ? rep->governor : NULL);
+	vk_json_double(j, VK_BF_LOADAVG, rep->loadavg);
+	vk_json_int(j, VK_BF_VOLUNTARY, rep->voluntary);
+	vk_json_int(j, VK_BF_INVOLUNTARY, rep->involuntary);
+	vk_json_bool(j, VK_BF_DISTURBED, rep->disturbed);
+	vk_json_array(j, VK_BF_WARNINGS);
+	for (int i = 0; i < rep->warnings.n; i++) {
+		vk_json_object(j, NULL);
+		vk_json_str(j, VK_BF_WARNING, rep->warnings.w[i].what);
+		vk_json_str(j, VK_BF_DETAIL, rep->warnings.w[i].detail);
+		vk_json_str(j, VK_BF_FIX, rep->warnings.w[i].fix);
+		vk_json_end(j);
+	}
+	vk_json_end(j);
+}
+
+static void json_reference(struct vk_json *j, const struct vk_bench_report *rep)
+{
+	vk_json_object(j, VK_BF_REFERENCE);
+	vk_json_str(j, VK_BF_REF_LOOP, "four chains of dependent multiply-adds of words in registers");
+	for (int k = 0; k < VK_REF_KINDS; k++) {
+		vk_json_double(j, vk_bench_ref_keys[k].run, rep->reference.ns[k]);
+		vk_json_array(j, vk_bench_ref_keys[k].each);
+		for (int i = 0; i < rep->nref; i++)
+			vk_json_double(j, NULL, rep->ref[i].ns[k]);
+		vk_json_end(j);
+	}
+	vk_json_end(j);
+}
 
 void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep)
 {
+	const struct vk_envelope d = {
+		.command = "bench", .version = VK_BENCH_VERSION, .tool_version = rep->version,
+		.build = rep->build, .release = rep->uts.release, .machine = rep->uts.machine,
+		.clocksource = rep->clocksource, .options = json_options,
+		.environment = json_environment, .ctx = rep,
+	};
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", VK_BENCH_SCHEMA);
-	vk_json_str(&j, "tool_version", rep->version);
-	vk_json_str(&j, "time", rep->time);
-	vk_json_object(&j, "kernel");
-	vk_json_str(&j, "release", rep->uts.release);
-	vk_json_str(&j, "machine", rep->uts.machine);
+	vk_doc_begin(&j, NULL, &d);
+	vk_json_str(&j, VK_BF_TIME, rep->time);
+	vk_json_object(&j, VK_BF_TIMER);
+	vk_json_str(&j, VK_BF_TIMER_NAME, rep->timer->name);
+	vk_json_double(&j, VK_BF_TIMER_GHZ, 1 / rep->timer->ns_per_tick);
+	vk_json_double(&j, VK_BF_TIMER_OVERHEAD, rep->timer->overhead * rep->timer->ns_per_tick);
 	vk_json_end(&j);
-	vk_json_str(&j, "cpu_model", rep->cpu_model);
-	vk_json_str(&j, "clocksource", rep->clocksource);
-	vk_json_object(&j, "options");
-	vk_json_double(&j, "seconds", rep->seconds);
-	vk_json_int(&j, "samples", rep->samples);
-	vk_json_int(&j, "processes", rep->processes);
-	vk_json_int(&j, "cpu", rep->cpu);
-	vk_json_bool(&j, "cold", rep->cold);
-	vk_json_end(&j);
-	vk_json_object(&j, "timer");
-	vk_json_str(&j, "name", rep->timer->name);
-	vk_json_double(&j, "ghz", 1 / rep->timer->ns_per_tick);
-	vk_json_double(&j, "overhead_ns", rep->timer->overhead * rep->timer->ns_per_tick);
-	vk_json_end(&j);
-	vk_json_object(&j, "reference");
-	vk_json_str(&j, "loop", "four chains of dependent multiply-adds of words in registers");
-	for (int k = 0; k < VK_REF_KINDS; k++) {
-		vk_json_double(&j, vk_bench_ref_keys[k].run, rep->reference.ns[k]);
-		vk_json_array(&j, vk_bench_ref_keys[k].each);
-		for (int i = 0; i < rep->nref; i++)
-			vk_json_double(&j, NULL, rep->ref[i].ns[k]);
-		vk_json_end(&j);
+	if (rep->boots)
+		vk_json_uint(&j, VK_BF_BOOTS, rep->boots);
+	json_reference(&j, rep);
+	vk_json_array(&j, VK_BF_RESULTS);
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_row row = rep->rows ? rep->rows[i] : result_row(&rep->r[i]);
+
+		json_row(&j, &row, rep->cold);
 	}
-	vk_json_end(&j);
-	vk_json_object(&j, "environment");
-	vk_json_str(&j, "governor", rep->governor[0] ? rep->governor : NULL);
-	vk_json_double(&j, "loadavg", rep->loadavg);
-	vk_json_int(&j, "voluntary_switches", rep->voluntary);
-	vk_json_int(&j, "involuntary_switches", rep->involuntary);
-	vk_json_bool(&j, "disturbed", rep->disturbed);
-	vk_json_array(&j, "warnings");
-	for (int i = 0; i < rep->warnings.n; i++) {
-		vk_json_object(&j, NULL);
-		vk_json_str(&j, "warning", rep->warnings.w[i].what);
-		vk_json_str(&j, "detail", rep->warnings.w[i].detail);
-		vk_json_str(&j, "fix", rep->warnings.w[i].fix);
-		vk_json_end(&j);
-	}
-	vk_json_end(&j);
-	vk_json_end(&j);
-	vk_json_array(&j, "results");
-	for (size_t i = 0; i < rep->n; i++)
-		json_result(&j, &rep->r[i], rep->cold);
 	vk_json_end(&j);
 	vk_json_end(&j);
 }

@@ -10,10 +10,22 @@
 #include "core/bench/envcheck.h"
 #include "report/format.h"
 
-#define VK_BENCH_SCHEMA "vdsokit-bench/1"
+/*
+ * A row of a bench file: a measured result, or the samples alone of vm's
+ * boots merged (r NULL); samples[] holds each process's group_n[] in turn.
+ */
+struct vk_bench_row {
+	const char *api, *path;
+	const char *skipped;	/* why it was not measured, or NULL */
+	const struct vk_bench_result *r;	/* its figures, or NULL */
+	const double *samples;
+	int n, ngroups;
+	const int *group_n;
+};
 
 struct vk_bench_report {
 	const char *version;
+	const char *build;	/* the writer's, or NULL: this process's */
 	char time[32];		/* ISO 8601, UTC */
 	struct utsname uts;
 	char cpu_model[128];
@@ -32,10 +44,13 @@ struct vk_bench_report {
 	/* The reference loops: the run's (the median of its processes')
 	 * and each process's. */
 	struct vk_bench_ref reference;
-	struct vk_bench_ref ref[VK_BENCH_MAX_GROUPS];
+	const struct vk_bench_ref *ref;
 	int nref;
+	unsigned long boots;	/* vm's boots merged into the file, or 0 */
 	size_t n;
 	const struct vk_bench_result *r;
+	/* The JSON's rows instead of r's (vm's merge), or NULL. */
+	const struct vk_bench_row *rows;
 };
 
 /* Each reference's keys in a bench file: the run's figure, and each process's. */

@@ -4,7 +4,7 @@
 
 #include "report/ktap.h"
 #include "report/compare.h"
-#include "report/json.h"
+#include "report/doc.h"
 #include "report/safe.h"
 
 static const char *pct(char *buf, size_t size, double x)
@@ -142,18 +142,37 @@ void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *c)
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
+static void json_options(struct vk_json *j, const void *ctx)
+{
+	const struct vk_compare_report *c = ctx;
+
+	vk_json_double(j, "threshold_pct", c->threshold);
+}
+
+/* The compared runs' environments: each setting, old and new. */
+static void json_environments(struct vk_json *j, const struct vk_compare_report *c)
+{
+	vk_json_object(j, "environments");
+	for (int i = 0; i < c->nenv; i++) {
+		vk_json_object(j, c->env[i].key);
+		vk_json_str(j, "old", c->env[i].old);
+		vk_json_str(j, "new", c->env[i].new);
+		vk_json_end(j);
+	}
+	vk_json_end(j);
+}
+
 void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 {
+	const struct vk_envelope d = { .command = "compare", .version = VK_COMPARE_VERSION,
+				  .tool_version = c->version, .options = json_options, .ctx = c };
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "schema", "vdsokit-compare/1");
-	vk_json_str(&j, "tool_version", c->version);
+	vk_doc_begin(&j, NULL, &d);
 	vk_json_str(&j, "old", c->old);
 	vk_json_str(&j, "new", c->new);
 	vk_json_bool(&j, "interleaved", c->interleaved);
-	vk_json_double(&j, "threshold_pct", c->threshold);
 	vk_json_double(&j, "alpha", VK_COMPARE_ALPHA);
 	if (!c->interleaved) {
 		vk_json_uint(&j, "old_runs", c->old_runs);
@@ -205,14 +224,7 @@ void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_uint(&j, "not_compared", c->not_compared);
 	vk_json_double(&j, "geomean", c->geomean);
 	vk_json_end(&j);
-	vk_json_object(&j, "environment");
-	for (int i = 0; i < c->nenv; i++) {
-		vk_json_object(&j, c->env[i].what);
-		vk_json_str(&j, "old", c->env[i].old);
-		vk_json_str(&j, "new", c->env[i].new);
-		vk_json_end(&j);
-	}
-	vk_json_end(&j);
+	json_environments(&j, c);
 	vk_json_end(&j);
 }
 

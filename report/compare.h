@@ -8,9 +8,13 @@
 #include "core/bench/compare.h"
 #include "report/format.h"
 
+/* compare/2: in the common envelope, the threshold among its options. */
+#define VK_COMPARE_VERSION 2
+
 /* One setting of the two runs' environments, for the diff above the table. */
 struct vk_env_field {
-	const char *what;	/* "kernel" */
+	const char *what;	/* "CPU model": the text's */
+	const char *key;	/* "cpu_model": the JSON's */
 	const char *old, *new;	/* "unknown" when a file does not say */
 };
 

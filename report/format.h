@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Documents and their formats. Each command run makes one document: its
- * command, its schema and its content (check results, bench rows, a
+ * command and its content (check results, bench rows, a
  * comparison, facts, or all's summary of its steps). One table of
  * formatters, a row per format, says how each format prints each kind of
  * content, so that a command never asks which format it prints in, and a
@@ -34,7 +34,6 @@ struct vk_summary;
 /* One command run's document; exactly one content pointer is set. */
 struct vk_doc {
 	const char *command;	/* "bench" */
-	const char *schema;	/* "vdsokit-bench/1", or NULL */
 	const struct vk_report *results;	/* checks: verify, abi, fallback, timens, stress */
 	const struct vk_bench_report *bench;
 	const struct vk_compare_report *compare;

@@ -2,20 +2,13 @@
 #include <stdint.h>
 
 #include "report/info.h"
-#include "report/json.h"
+#include "report/doc.h"
 
 static void json_system(struct vk_json *j, const struct vk_info *in)
 {
 	const struct vk_sysinfo *s = &in->sys;
 
-	vk_json_str(j, "tool_version", in->version);
-	vk_json_object(j, "kernel");
-	vk_json_str(j, "sysname", s->uts.sysname);
-	vk_json_str(j, "release", s->uts.release);
-	vk_json_str(j, "version", s->uts.version);
-	vk_json_str(j, "machine", s->uts.machine);
-	vk_json_end(j);
-	vk_json_str(j, "build", in->build_abi);
+	vk_json_str(j, "kernel_version", s->uts.version);
 	vk_json_object(j, "clocksource");
 	vk_json_str(j, "current", s->clocksource[0] ? s->clocksource : NULL);
 	vk_json_str(j, "available", s->clocksources[0] ? s->clocksources : NULL);
@@ -120,10 +113,13 @@ static void json_symbols(struct vk_json *j, const struct vk_elf *e)
 
 void vk_report_info_json(FILE *f, const struct vk_info *in)
 {
+	const struct vk_envelope d = { .command = "info", .version = 1, .tool_version = in->version,
+				  .build = in->build_abi, .release = in->sys.uts.release,
+				  .machine = in->sys.uts.machine, .clocksource = in->sys.clocksource };
 	struct vk_json j;
 
 	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
+	vk_doc_begin(&j, NULL, &d);
 	json_system(&j, in);
 	vk_json_object(&j, "vdso");
 	vk_json_bool(&j, "present", in->im != NULL);

@@ -4,9 +4,24 @@
 #include "report/json.h"
 #include "report/safe.h"
 
+static struct vk_json *nest;
+
+void vk_json_nest(struct vk_json *parent)
+{
+	nest = parent;
+}
+
 void vk_json_init(struct vk_json *j, FILE *f)
 {
+	if (nest && nest->f == f) {
+		*j = *nest;
+		j->parent = nest;
+		j->base = nest->depth;
+		return;
+	}
 	j->f = f;
+	j->parent = NULL;
+	j->base = 0;
 	j->depth = 0;
 	j->count[0] = 0;
 }
@@ -89,14 +104,16 @@ void vk_json_end(struct vk_json *j)
 {
 	char close;
 
-	if (j->depth == 0)
+	if (j->depth == j->base)
 		return;
 	close = j->close[j->depth];
 	j->depth--;
 	if (j->count[j->depth + 1])
 		indent(j);
 	fputc(close, j->f);
-	if (j->depth == 0)
+	if (j->parent && j->depth == j->base)
+		j->parent->count[j->base] = j->count[j->base];
+	else if (j->depth == 0)
 		fputc('\n', j->f);
 }
 

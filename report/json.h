@@ -12,12 +12,20 @@
 
 struct vk_json {
 	FILE *f;
+	struct vk_json *parent;	/* the document this one nests in, or NULL */
+	int base;		/* then: parent's depth, where this one ends */
 	int depth;
 	int count[VK_JSON_MAX_DEPTH];	/* members written at each level */
 	char close[VK_JSON_MAX_DEPTH];	/* the bracket that ends each level */
 };
 
 void vk_json_init(struct vk_json *j, FILE *f);
+/*
+ * While parent is set (NULL: no more), a document begun on its stream by
+ * vk_json_init() is an element of parent's open array: `all` nests each
+ * command's document, written by that command's own writer, in its own.
+ */
+void vk_json_nest(struct vk_json *parent);
 void vk_json_object(struct vk_json *j, const char *key);
 void vk_json_array(struct vk_json *j, const char *key);
 void vk_json_end(struct vk_json *j);	/* closes the innermost object/array */

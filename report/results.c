@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
-#include <sys/utsname.h>
 
-#include "report/json.h"
+#include "report/doc.h"
 #include "report/ktap.h"
 #include "report/report.h"
 #include "report/safe.h"
@@ -137,26 +136,28 @@ void vk_report_ktap(const struct vk_ktap *k, const struct vk_report *r)
 		r->ktap_more(k, r->ctx);
 }
 
-void vk_report_json(FILE *f, const struct vk_report *r)
+static void json_options(struct vk_json *j, const void *ctx)
 {
-	struct totals t = count(r->rs);
-	struct utsname u;
-	struct vk_json j;
+	const struct vk_report *r = ctx;
 
-	uname(&u);
-	vk_json_init(&j, f);
-	vk_json_object(&j, NULL);
-	vk_json_str(&j, "command", r->command);
-	vk_json_str(&j, "tool_version", r->version);
-	vk_json_str(&j, "kernel", u.release);
-	vk_json_str(&j, "machine", u.machine);
-	vk_json_double(&j, "seconds", r->seconds);
-	vk_json_array(&j, "paths");
+	vk_json_double(j, "seconds", r->seconds);
+	vk_json_array(j, "paths");
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (r->paths & VK_PATH_BIT(p))
-			vk_json_str(&j, NULL, vk_path_name(p));
+			vk_json_str(j, NULL, vk_path_name(p));
 	}
-	vk_json_end(&j);
+	vk_json_end(j);
+}
+
+void vk_report_json(FILE *f, const struct vk_report *r)
+{
+	const struct vk_envelope d = { .command = r->command, .version = 1, .tool_version = r->version,
+				  .options = json_options, .ctx = r };
+	struct totals t = count(r->rs);
+	struct vk_json j;
+
+	vk_json_init(&j, f);
+	vk_doc_begin(&j, NULL, &d);
 	vk_json_bool(&j, "stopped", r->stopped);
 	if (r->json_more)
 		r->json_more(&j, r->ctx);

@@ -47,6 +47,25 @@ need() {
 	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || return 1; done
 }
 
+# schema_python: the first python3 with the jsonschema module (Debian's,
+# which .ci/run installs, or PATH's), or nothing.
+schema_python() {
+	local p
+	for p in /usr/bin/python3 python3; do
+		"$p" "$TOP/tests/tools/json_schema.py" 2>/dev/null
+		if [ $? = 2 ]; then echo "$p"; return; fi
+	done
+}
+
+# schema_valid DESC COMMAND FILE: FILE follows doc/json-schema/COMMAND.json;
+# a SKIP where no python3 has jsonschema.
+schema_valid() {
+	local py
+	py=$(schema_python)
+	if [ -z "$py" ]; then skip "$1" "no python3 has the jsonschema module"; return; fi
+	check "$1" "$py" "$TOP/tests/tools/json_schema.py" "$TOP/doc/json-schema" "$2" "$3"
+}
+
 # variant NAME MAKE-ARGS...: builds vdsokit and its test programs into
 # $O/v/NAME (incrementally, so cases can share a build), with the parent
 # make's command-line variables (SANITIZE=1, O=...) kept out of it. The

@@ -6,12 +6,15 @@ api=clock-gettime-monotonic
 expect_status 0 "bench of one API exits 0" "$VK" bench -d 0.02 $api --format json
 cp "$TMP/out" "$TMP/bench.json"
 if need python3; then
-	check "the JSON report has schema vdsokit-bench/1 and three paths" python3 -c '
+	check "the JSON report has schema vdsokit-bench/2 and three paths" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "vdsokit-bench/1"
-for k in ("tool_version", "time", "kernel", "cpu_model", "clocksource", "options", "timer", "environment"):
+assert d["schema"] == "vdsokit-bench/2" and d["command"] == "bench"
+for k in ("tool", "time", "timer", "environment", "reference"):
     assert k in d, k
+e = d["environment"]
+for k in ("kernel", "cpu_model", "clocksource", "options", "governor", "warnings"):
+    assert k in e, k
 r = d["results"]
 assert [x["path"] for x in r] == ["vdso", "libc", "syscall"], r
 assert any("skipped" not in x for x in r), r
@@ -21,23 +24,29 @@ for x in r:
         continue
     assert 0 < x["min_ns"] <= x["median_ns"], x
     assert x["ci95_low_ns"] <= x["median_ns"] <= x["ci95_high_ns"], x
-    o = d["options"]
+    o = e["options"]
     assert x["processes"] == o["processes"] == 10, x
     assert len(x["samples_ns"]) == x["samples"] == o["samples"] * o["processes"], x
     p = x["process_samples_ns"]
     assert len(p) == o["processes"] and all(len(s) == o["samples"] for s in p), p
     assert sum(p, []) == x["samples_ns"], x
 ref = d["reference"]
-assert ref["ns_per_step"] > 0 and len(ref["processes_ns"]) == d["options"]["processes"], ref
+assert ref["ns_per_step"] > 0 and len(ref["processes_ns"]) == e["options"]["processes"], ref
 assert min(ref["processes_ns"]) <= ref["ns_per_step"] <= max(ref["processes_ns"]), ref
-assert len(ref["syscall_processes_ns"]) == d["options"]["processes"], ref
+assert len(ref["syscall_processes_ns"]) == e["options"]["processes"], ref
 assert min(ref["syscall_processes_ns"]) <= ref["syscall_ns"] <= max(ref["syscall_processes_ns"]), ref
-assert len(ref["loads_processes_ns"]) == d["options"]["processes"], ref
+assert len(ref["loads_processes_ns"]) == e["options"]["processes"], ref
 assert 0 < min(ref["loads_processes_ns"]) <= ref["loads_ns"] <= max(ref["loads_processes_ns"]), ref
 ' "$TMP/bench.json" $api
 else
-	skip "the JSON report has schema vdsokit-bench/1" "python3 is not installed"
+	skip "the JSON report has schema vdsokit-bench/2" "python3 is not installed"
 fi
+
+# compare reads bench's own files (vdsokit-bench/2: the run's kernel,
+# clocksource and options in the envelope's environment).
+expect_status 0 "compare of a bench file with itself exits 0" "$VK" compare "$TMP/bench.json" "$TMP/bench.json"
+contains "and finds the run's kernel in the file's environment" "$TMP/out" "^kernel +[^u ]"
+contains "and its CPU model" "$TMP/out" "^CPU model +[^u ]"
 
 # The pool of workers on planted ones: lines read, deaths told (tests/unit/bench_pool.c).
 "$O/tests/bench_pool"

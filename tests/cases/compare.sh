@@ -231,14 +231,14 @@ if need python3; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["results"][0]
-assert d["schema"] == "vdsokit-compare/1" and d["threshold_pct"] == 5
+assert d["schema"] == "vdsokit-compare/2" and d["environment"]["options"]["threshold_pct"] == 5
 assert (r["api"], r["path"], r["verdict"], r["significant"]) == ("clock-gettime-monotonic", "vdso", "regression", True)
 assert abs(r["ratio_pct"] - 110) < 1e-6 and r["ci95_low_pct"] - 1e-6 <= 110 <= r["ci95_high_pct"] + 1e-6 and r["p"] < 0.001
 assert abs(r["shift_ns"] - 2.26) < 0.05 and r["old_samples"] == 24 and r["old_groups"] == 8
 g = d["summary"].pop("geomean")
 assert d["summary"] == {"compared": 2, "regressions": 1, "improvements": 0, "unchanged": 1, "no_verdict": 0, "not_compared": 2}
 assert abs(g - 1.1 ** 0.5) < 1e-3, g
-assert d["environment"]["kernel"] == {"old": "6.18.44", "new": "6.18.44"}, d["environment"]
+assert d["environments"]["kernel"] == {"old": "6.18.44", "new": "6.18.44"}, d["environments"]
 ' "$TMP/out"
 else
 	skip "--format json is valid JSON with the fields" "python3 is not installed"
@@ -332,8 +332,8 @@ bad truncated.json "a truncated file" 'truncated\.json:2:[0-9]+: not valid JSON:
 {"schema": "vdsokit-bench/1",
  "results": [{"api": "ti
 EOF
-bad v2.json "another schema" '^vdsokit compare: v2\.json: schema is "vdsokit-bench/2", expected "vdsokit-bench/1"$' <<'EOF'
-{"schema": "vdsokit-bench/2", "results": []}
+bad v3.json "another schema" '^vdsokit compare: v3\.json: schema is "vdsokit-bench/3", expected "vdsokit-bench/2" or /1$' <<'EOF'
+{"schema": "vdsokit-bench/3", "results": []}
 EOF
 bad noschema.json "no schema" 'noschema\.json: no "schema" string: not a vdsokit bench file' <<'EOF'
 [{"api": "time"}]

@@ -86,6 +86,7 @@ contains "every fault: the clock is said to be restored" "$log" '^# restored: cl
 contains "json: stress exits 0 or 1" "$TMP/stress-all/stress.2.status" '^[01]$'
 contains "json: the clocksource found" "$TMP/stress-all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
 contains "json: restored" "$TMP/stress-all/stress.2.log" '^  "restored": true,$'
+schema_valid "json: it follows doc/json-schema/stress.json" stress "$TMP/stress-all/stress.2.log"
 # all runs stress last, in the guest only (tests/cases/all.sh shows that
 # on this machine it has no stress step).
 contains "all: in the guest, stress is its last row" "$TMP/stress-all/all.log" '^stress +(ok|FAIL) +[0-9]+ +[0-9]+ +0 '

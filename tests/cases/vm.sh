@@ -192,6 +192,7 @@ contains "fallback says so too" "$TMP/ab.out" '^  fallback +getrandom vdso fallb
 contains "under TCG there is no performance verdict" "$TMP/ab.out" '^performance: no verdict under TCG'
 for f in a b; do
 	contains "$f.json holds both rounds' samples" "$TMP/ab/$f.json" '"boots": 2'
+	schema_valid "$f.json is a bench file (doc/json-schema/bench.json)" bench "$TMP/ab/$f.json"
 	if need python3; then
 		check "$f.json holds every boot's processes and their reference" python3 -c '
 import json, sys

@@ -12,13 +12,17 @@ s/^(build: +).*/\1BUILD/
 s/^(clocksource: +).*/\1CLOCKSOURCE/
 s/^(  vDSO-capable: ).*/\1CAPABLE/
 s/^(time namespace: ).*/\1TIMENS/
-/^  "kernel": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"KERNEL"\2/
-s/^(  "build": ).*[^,](,?)$/\1"BUILD"\2/
+s/^(  "kernel_version": ).*[^,](,?)$/\1"KERNEL"\2/
 /^  "clocksource": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"CLOCKSOURCE"\2/
 /^  "time_namespace": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"TIMENS"\2/
 
-# verify, abi and fallback's JSON: the running kernel's release.
-s/^(  "kernel": )"[^"]*"(,?)$/\1"KERNEL"\2/
+# Every JSON document's envelope: vdsokit's build, the running kernel
+# and its clocksource.
+s/^(    "build": ).*[^,](,?)$/\1"BUILD"\2/
+/^  "environment": \{/,/^  \}/{
+	s/^(      "release": ).*[^,](,?)$/\1"KERNEL"\2/
+	s/^(    "clocksource": )("[^"]*"|null)(,?)$/\1"CLOCKSOURCE"\3/
+}
 
 # How many calls a check made in its time budget, and how many of them
 # broke the rule: both follow the machine's speed.

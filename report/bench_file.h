@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A bench file's keys (vdsokit-bench/2, doc/json-schema/bench.json),
+ * stated once: report/bench.c writes them and commands/compare_files.c
+ * reads them, for compare and for vm's A/B. The envelope's keys are
+ * report/doc.h's.
+ */
+#ifndef VK_REPORT_BENCH_FILE_H
+#define VK_REPORT_BENCH_FILE_H
+
+#include "report/doc.h"
+
+#define VK_BENCH_VERSION 2
+/* Before the envelope: kernel, clocksource, cpu_model and options at the top. */
+#define VK_BENCH_SCHEMA_1 "vdsokit-bench/1"
+#define VK_BENCH_SCHEMA_2 "vdsokit-bench/2"
+
+/* environment.options */
+#define VK_BF_SECONDS "seconds"
+#define VK_BF_SAMPLES "samples"		/* per process; and a row's in all */
+#define VK_BF_PROCESSES "processes"	/* and a row's */
+#define VK_BF_CPU "cpu"
+#define VK_BF_COLD "cold"
+/* environment: the machine's state */
+#define VK_BF_CPU_MODEL "cpu_model"
+#define VK_BF_GOVERNOR "governor"
+#define VK_BF_LOADAVG "loadavg"
+#define VK_BF_VOLUNTARY "voluntary_switches"
+#define VK_BF_INVOLUNTARY "involuntary_switches"	/* and a row's */
+#define VK_BF_DISTURBED "disturbed"
+#define VK_BF_WARNINGS "warnings"
+#define VK_BF_WARNING "warning"
+#define VK_BF_DETAIL "detail"
+#define VK_BF_FIX "fix"
+/* the content */
+#define VK_BF_TIME "time"
+#define VK_BF_TIMER "timer"
+#define VK_BF_TIMER_NAME "name"
+#define VK_BF_TIMER_GHZ "ghz"
+#define VK_BF_TIMER_OVERHEAD "overhead_ns"
+#define VK_BF_BOOTS "boots"
+#define VK_BF_REFERENCE "reference"
+#define VK_BF_REF_LOOP "loop"
+#define VK_BF_REF_CPU "ns_per_step"
+#define VK_BF_REF_CPU_EACH "processes_ns"
+#define VK_BF_REF_LOADS "loads_ns"
+#define VK_BF_REF_LOADS_EACH "loads_processes_ns"
+#define VK_BF_REF_SYS "syscall_ns"
+#define VK_BF_REF_SYS_EACH "syscall_processes_ns"
+#define VK_BF_RESULTS "results"
+/* a row of results */
+#define VK_BF_API "api"
+#define VK_BF_PATH "path"
+#define VK_BF_SKIPPED "skipped"
+#define VK_BF_MEDIAN "median_ns"
+#define VK_BF_MIN "min_ns"
+#define VK_BF_CI_LOW "ci95_low_ns"
+#define VK_BF_CI_HIGH "ci95_high_ns"
+#define VK_BF_CV "cv_pct"
+#define VK_BF_P90 "p90_ns"
+#define VK_BF_P99 "p99_ns"
+#define VK_BF_BATCH "batch"
+#define VK_BF_MULTIMODAL "multimodal"
+#define VK_BF_CALLS "calls"
+#define VK_BF_SAMPLES_NS "samples_ns"
+#define VK_BF_PROCESS_SAMPLES_NS "process_samples_ns"
+
+#endif /* VK_REPORT_BENCH_FILE_H */
