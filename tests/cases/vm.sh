@@ -133,6 +133,12 @@ expect_status 0 "the default clocksource (tsc) is the vDSO's" vm -- fallback --f
 contains "clock_gettime stays in userspace" "$TMP/out" '^# userspace$'
 expect_status 0 "--append reaches the kernel: hpet" vm --append clocksource=hpet -- fallback --format ktap clock-gettime-monotonic
 contains "with hpet clock_gettime falls back, and why" "$TMP/out" 'falls back to clock_gettime: the current clocksource is not vDSO-capable'
+# The guest waits for the clocksource clocksource= asks for, as x86's
+# tsc replaces tsc-early only after boot; never past 5 s.
+expect_status 0 "a clocksource= the kernel lacks: the commands still run" \
+	vm --output "$TMP/unsettled" --append clocksource=nonexistent -- info
+contains "after a wait the console log tells of" "$TMP/unsettled/console.log" \
+	'^vdsokit-vm:k [0-9]+ vdsokit: the clocksource was still tsc after 5 s, not the one clocksource= asks for: nonexistent$'
 expect_status 6 "a kernel that panics exits 6" vm --append rdinit=/nonexistent -- info
 contains "and the kept console log is named" "$TMP/err" 'the kernel panicked .*; console log: /'
 log=$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")
