@@ -26,6 +26,7 @@
 #define AUDIT_ARCH_64BIT 0x80000000u
 #define AUDIT_ARCH_LE 0x40000000u
 #define TIMEOUT 5.0
+#define REFUSED "seccomp refused the filter"
 
 struct sock_filter {
 	unsigned short code;
@@ -222,7 +223,7 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	} else {
 		memcpy(&nr, iso.data, sizeof(nr));
 		if (nr == -2) {
-			snprintf(out->why, sizeof(out->why), "seccomp refused the filter");
+			snprintf(out->why, sizeof(out->why), REFUSED);
 		} else if (nr == -1) {
 			out->kind = VK_USERSPACE;
 		} else {
@@ -276,6 +277,8 @@ void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
 	} else if (fb.kind == VK_SYSCALL) {
 		si->cs_vdso = VK_NO;
 		si->cs_note = "measured: the vDSO's clock_gettime(CLOCK_MONOTONIC) makes the syscall";
+	} else if (!strcmp(fb.why, REFUSED)) {
+		si->cs_note = "not in vdsokit's table, and not measured: seccomp refused the filter";
 	} else {
 		si->cs_note = "not in vdsokit's table, and the measurement failed: its probe died";
 	}
