@@ -260,13 +260,32 @@ static const struct vk_jval *find_vdso_call(const struct vk_jval *arr, const cha
 	return NULL;
 }
 
+/* Whether verify failed a check of api on the vdso path. */
+static int vdso_fails(const struct vk_jval *verify, const char *api)
+{
+	const struct vk_jval *r = vk_jget(verify, "results");
+
+	for (size_t i = 0; i < vk_jarray_len(r); i++) {
+		const struct vk_jval *e = vk_jarray_at(r, i);
+
+		if (is(vk_jget(e, "api"), api) && is(vk_jget(e, "path"), "vdso") &&
+		    is(vk_jget(e, "status"), "fail"))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * One line per call whose place differs. The vdso path's only: libc's
  * calls follow the vDSO's. A call one vDSO lacks is its function's line.
+ * A call B serves in userspace but wrongly (verify fails it there) is no
+ * improvement: its failure is verify's line.
  */
-static void diff_calls(struct vk_ab_diffs *ds, const struct vk_jval *a, const struct vk_jval *b)
+static void diff_calls(struct vk_ab_diffs *ds, const struct vk_ab_docs *a,
+		       const struct vk_ab_docs *b)
 {
-	const struct vk_jval *ra = vk_jget(a, "results"), *rb = vk_jget(b, "results");
+	const struct vk_jval *ra = vk_jget(a->fallback, "results");
+	const struct vk_jval *rb = vk_jget(b->fallback, "results");
 	char name[96], fn[96], sa[160], sb[160];
 
 	for (int side = 0; side < 2; side++) {
@@ -275,6 +294,7 @@ static void diff_calls(struct vk_ab_diffs *ds, const struct vk_jval *a, const st
 		for (size_t i = 0; i < vk_jarray_len(mine); i++) {
 			const struct vk_jval *r = vk_jarray_at(mine, i), *x, *y;
 			const char *api = vk_ab_str(vk_jget(r, "api"), "?");
+			enum vk_ab_verdict v;
 			enum where wa, wb;
 
 			if (!is(vk_jget(r, "path"), "vdso"))
@@ -289,7 +309,10 @@ static void diff_calls(struct vk_ab_diffs *ds, const struct vk_jval *a, const st
 			wb = call_state(y, fn, sb, sizeof(sb));
 			if (wa == WHERE_ABSENT || wb == WHERE_ABSENT || !strcmp(sa, sb))
 				continue;
-			add(ds, "call", name, sa, sb, call_verdict(wa, wb));
+			v = call_verdict(wa, wb);
+			if (v == VK_AB_IMPROVEMENT && vdso_fails(b->verify, api))
+				v = VK_AB_CHANGE;
+			add(ds, "call", name, sa, sb, v);
 		}
 	}
 }
@@ -365,6 +388,6 @@ void vk_ab_diff(struct vk_ab_diffs *ds, const struct vk_ab_docs *a, const struct
 	ds->worse = ds->better = 0;
 	diff_clocksource(ds, a, b);
 	diff_functions(ds, a->info, b->info);
-	diff_calls(ds, a->fallback, b->fallback);
+	diff_calls(ds, a, b);
 	diff_verify(ds, a->verify, b->verify);
 }
