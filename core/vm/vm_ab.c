@@ -348,12 +348,23 @@ static const struct vk_jval *find_result(const struct vk_jval *arr, const char *
 	return NULL;
 }
 
+/* Whether r's twin on another path (its api and check) failed in arr. */
+static int twin_fails(const struct vk_jval *arr, const struct vk_jval *r, const char *path)
+{
+	char key[160];
+
+	snprintf(key, sizeof(key), "%s %s %s", vk_ab_str(vk_jget(r, "api"), "?"), path,
+		 vk_ab_str(vk_jget(r, "check"), "?"));
+	return is(vk_jget(find_result(arr, key), "status"), "fail");
+}
+
 /*
  * A result B fails and A did not (or did not run) is a regression; one
  * B passes or skips and A failed, an improvement. Nothing else differs
  * in kind: how tight a bracket came, why a check was a SKIP, are the
  * boots' (an emulator's timing), and a function one kernel lacks is its
- * function's line.
+ * function's line. libc calls the vDSO: a libc result that changed as the
+ * vDSO's twin did is that twin's line, "(libc too)".
  */
 static void diff_verify(struct vk_ab_diffs *ds, const struct vk_jval *a, const struct vk_jval *b)
 {
@@ -364,7 +375,7 @@ static void diff_verify(struct vk_ab_diffs *ds, const struct vk_jval *a, const s
 		const struct vk_jval *mine = side ? rb : ra;
 
 		for (size_t i = 0; i < vk_jarray_len(mine); i++) {
-			const struct vk_jval *x, *y;
+			const struct vk_jval *x, *y, *r;
 			int fa, fb;
 
 			result_key(vk_jarray_at(mine, i), key, sizeof(key));
@@ -374,6 +385,13 @@ static void diff_verify(struct vk_ab_diffs *ds, const struct vk_jval *a, const s
 			fb = is(vk_jget(y, "status"), "fail");
 			if ((side && x) || fa == fb)
 				continue;
+			r = x ? x : y;
+			if (is(vk_jget(r, "path"), "libc") && twin_fails(ra, r, "vdso") == fa &&
+			    twin_fails(rb, r, "vdso") == fb)
+				continue;
+			if (is(vk_jget(r, "path"), "vdso") && twin_fails(ra, r, "libc") == fa &&
+			    twin_fails(rb, r, "libc") == fb)
+				snprintf(key + strlen(key), sizeof(key) - strlen(key), " (libc too)");
 			result_state(x, sa, sizeof(sa));
 			result_state(y, sb, sizeof(sb));
 			add(ds, "verify", key, sa, sb,
