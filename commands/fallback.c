@@ -150,6 +150,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		return VK_EXIT_USAGE;
 	}
 	vk_sysinfo_read(&si);
+	vk_fallback_clocksource(have_vdso ? &cs : NULL, &si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
 	rep.text = vk_report_fallback_text;

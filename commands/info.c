@@ -16,6 +16,8 @@ static const char head[] =
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
+	"whether it serves the vDSO (measured where vdsokit does not know its\n"
+	"name: does the vDSO's clock_gettime(CLOCK_MONOTONIC) make a syscall?),\n"
 	"whether this process is in a non-initial time namespace; for this\n"
 	"process's vDSO, whether each function stays in userspace.\n\n";
 
@@ -35,6 +37,26 @@ static void read_notes(struct vk_info *in, const struct vk_elf *e)
 		for (size_t i = 0; i < n.descsz && i < 64; i++)
 			sprintf(in->build_id + 2 * i, "%02x", n.desc[i]);
 	}
+}
+
+/* Whether the clocksource serves the vDSO, measured on this process's
+ * vDSO where the table does not know it, whatever image info reads. */
+static void measure_clocksource(struct vk_info *in)
+{
+	struct vk_callset cs;
+	struct vk_image live;
+	char err[64];
+	int have;
+
+	if (in->sys.cs_vdso != VK_UNKNOWN)
+		return;
+	have = vk_image_open_live(&live) == 0;
+	/* With no library to load, this cannot fail. */
+	vk_callset_init(&cs, have ? &live : NULL, NULL, err, sizeof(err));
+	vk_fallback_clocksource(have ? &cs : NULL, &in->sys);
+	vk_callset_close(&cs);
+	if (have)
+		vk_image_close(&live);
 }
 
 /* Where the live vDSO's functions run, by fallback's probe (MONOTONIC for
@@ -120,6 +142,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
 	vk_sysinfo_read(&in->sys);
+	measure_clocksource(in);
 	in->im = im;
 	if (!im)
 		return;

@@ -28,9 +28,11 @@ static const char head[] =
 	"one boot; the exit status is the highest of theirs. Nothing is installed: the\n"
 	"kernel runs in qemu.\n\n"
 	"With two kernels, boot A and B in turn (A B A B ...), bench the same APIs in\n"
-	"each, and print what differs in kind (a function one vDSO exports and the\n"
-	"other not, one that one kernel serves in userspace and the other sends to the\n"
-	"syscall, a verify result) and, under KVM, compare's table of B against A.\n\n";
+	"each, and print what differs in kind, one line each (a function one vDSO\n"
+	"exports and the other not, a call one kernel serves in userspace and the\n"
+	"other sends to the syscall, the clocksource each settled on, a verify check\n"
+	"one fails), each where B is worse a regression, where better an improvement;\n"
+	"and, under KVM, compare's table of B against A.\n\n";
 
 static const char tail[] =
 	"\n"
@@ -38,12 +40,12 @@ static const char tail[] =
 	"no performance verdict. The console log is kept, and named, when a guest\n"
 	"gives no result.\n\n"
 	"Exit status: the command's own (0, 1, 2, 4); with two kernels 0, or 1 where\n"
-	"B fails a check A does not or is significantly slower; 2 bad input (not a\n"
-	"kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the kernel\n"
-	"panicked, 7 the guest ended without running the command, 8 the console lost\n"
-	"or damaged a command's output (every frame is numbered and each command's\n"
-	"output checksummed), 9 the boot failed twice for a reason of the host, not of\n"
-	"the kernel (a slow emulator's panic).\n";
+	"B regresses in kind (under TCG too) or is significantly slower; 2 bad input\n"
+	"(not a kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the\n"
+	"kernel panicked, 7 the guest ended without running the command, 8 the console\n"
+	"lost or damaged a command's output (every frame is numbered and each\n"
+	"command's output checksummed), 9 the boot failed twice for a reason of the\n"
+	"host, not of the kernel (a slow emulator's panic).\n";
 
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */

@@ -313,8 +313,10 @@ static int run_rounds(const char *cmd, const struct vk_vm_opts *o, struct side *
 static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 {
 	const struct vk_ab_docs d[2] = {
-		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY] },
-		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY] },
+		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY],
+		  (const struct vk_jval *const *)s[0].bench, s[0].nbench },
+		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY],
+		  (const struct vk_jval *const *)s[1].bench, s[1].nbench },
 	};
 	static struct vk_files files;
 	struct vk_ab_diffs ds;
@@ -350,6 +352,9 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 		return VK_EXIT_USAGE;
 	ab.diffs = ds.d;
 	ab.ndiffs = ds.n;
+	ab.total = ds.total;
+	ab.worse = ds.worse;
+	ab.better = ds.better;
 	vk_report_ab(stdout, &ab);
 	if (!ab.emulated && ab.bench[0]) {
 		printf("\n");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The guest's side of `vdsokit vm`: this same static binary is /init of
- * the initramfs vm packs. It mounts what the commands read, runs
+ * the initramfs vm packs. It mounts what the commands read, waits
+ * (SETTLE_S at most) for the kernel to settle on its clocksource, runs
  * "vdsokit ARGS" for each command in /vdsokit.args (its words, each
  * NUL-terminated: first each command's timeout in seconds, 0 for none,
  * then the commands with an empty word between two) and frames their
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 #include "core/vm/vm.h"
 #include "commands/commands.h"
 
@@ -35,6 +37,8 @@
 #define CLEAR 5
 #define CONSOLE_LEVEL 8
 #define SIZE_BUFFER 10
+/* Seconds to wait for the clocksource the kernel settles on after boot. */
+#define SETTLE_S 5
 
 static struct vk_vm_frames frames;
 
@@ -265,7 +269,7 @@ static void quiet_console(void)
 int vk_vm_init(void)
 {
 	static char buf[4096];
-	char *argv[MAX_ARGS + 1], *p = buf;
+	char *argv[MAX_ARGS + 1], *p = buf, why[160];
 	unsigned timeout = 0;
 	ssize_t n;
 
@@ -277,6 +281,13 @@ int vk_vm_init(void)
 		timeout = strtoul(p, NULL, 10);
 		p += strlen(p) + 1;
 	}
+	/*
+	 * The commands report the clocksource the kernel runs on, not the one
+	 * it booted on; one that did not settle is said in the console log.
+	 */
+	memcpy(why, "vdsokit: ", 9);
+	if (vk_clocksource_settle(SETTLE_S, why + 9, sizeof(why) - 9))
+		vk_vm_frame_text(&frames, 'k', why, strlen(why));
 	klogctl(CLEAR, NULL, 0);
 	while (n >= 0 && p < buf + n) {
 		next_command(&p, buf + n, argv);

@@ -13,7 +13,8 @@ struct vk_ab {
 	int emulated;		/* a boot ran under TCG */
 	const char *bench[2];	/* A's and B's bench files, or NULL: none */
 	const struct vk_ab_diff *diffs;
-	size_t ndiffs;
+	size_t ndiffs, total;	/* printed, and found */
+	int worse, better;	/* regressions and improvements in kind found */
 };
 
 /* Everything but compare's table, which compare prints itself. */

@@ -72,6 +72,59 @@ static void read_clocksource(struct vk_sysinfo *si)
 	}
 }
 
+/* The clocksource the kernel's command line asks for (the last clocksource=), or "". */
+static void asked_clocksource(char *buf, size_t len)
+{
+	static char cmdline[4096];
+	const char *p = cmdline, *at = NULL;
+
+	buf[0] = '\0';
+	if (read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+		return;
+	while ((p = strstr(p, "clocksource="))) {
+		if (p == cmdline || p[-1] == ' ')
+			at = p + strlen("clocksource=");
+		p++;
+	}
+	if (at)
+		snprintf(buf, len, "%.*s", (int)strcspn(at, " "), at);
+}
+
+/*
+ * Settled: the clocksource asked for is current, or, where none was
+ * asked for, the current one is not one the kernel registers only to
+ * replace once it has calibrated the real one (x86's tsc-early).
+ */
+static int settled(const char *asked, char *cur, size_t len)
+{
+	size_t n;
+
+	if (read_line(CS_DIR "current_clocksource", cur, len))
+		return 1;
+	if (*asked)
+		return !strcmp(cur, asked);
+	n = strlen(cur);
+	return n < 6 || strcmp(cur + n - 6, "-early");
+}
+
+int vk_clocksource_settle(double max_s, char *why, size_t len)
+{
+	const struct timespec step = { 0, 50 * 1000 * 1000 };
+	char asked[64], cur[64];
+
+	asked_clocksource(asked, sizeof(asked));
+	for (double waited = 0; waited < max_s; waited += 0.05) {
+		if (settled(asked, cur, sizeof(cur)))
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	if (settled(asked, cur, sizeof(cur)))
+		return 0;
+	snprintf(why, len, "the clocksource was still %s after %g s%s%s", cur, max_s,
+		 *asked ? ", not the one clocksource= asks for: " : "", asked);
+	return -1;
+}
+
 static void read_timens(struct vk_sysinfo *si)
 {
 	char link[64], line[96], which[16];

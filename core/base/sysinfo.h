@@ -20,6 +20,12 @@ struct vk_sysinfo {
 };
 
 void vk_sysinfo_read(struct vk_sysinfo *si);
+/*
+ * Wait up to max_s seconds for the kernel to settle on its clocksource:
+ * after boot, x86 replaces tsc-early by tsc once calibrated. 0 settled,
+ * -1 not in time, and which it was in why.
+ */
+int vk_clocksource_settle(double max_s, char *why, size_t len);
 /* This build's ABI: architecture, libc, width of time_t. */
 const char *vk_build_abi(void);
 

@@ -26,6 +26,7 @@
 #define AUDIT_ARCH_64BIT 0x80000000u
 #define AUDIT_ARCH_LE 0x40000000u
 #define TIMEOUT 5.0
+#define REFUSED "seccomp refused the filter"
 
 struct sock_filter {
 	unsigned short code;
@@ -222,7 +223,7 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	} else {
 		memcpy(&nr, iso.data, sizeof(nr));
 		if (nr == -2) {
-			snprintf(out->why, sizeof(out->why), "seccomp refused the filter");
+			snprintf(out->why, sizeof(out->why), REFUSED);
 		} else if (nr == -1) {
 			out->kind = VK_USERSPACE;
 		} else {
@@ -232,6 +233,55 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 		}
 	}
 	vk_isolated_free(&iso);
+}
+
+/* The vDSO's clock_gettime, or its time64 entry where the ABI's vDSO has only that one. */
+static enum vk_func clock_entry(const struct vk_callset *cs)
+{
+	if (!cs->fn[VK_PATH_VDSO][VK_FN_CLOCK_GETTIME].p &&
+	    cs->fn[VK_PATH_VDSO][VK_FN_CLOCK_GETTIME64].p)
+		return VK_FN_CLOCK_GETTIME64;
+	return VK_FN_CLOCK_GETTIME;
+}
+
+void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
+{
+	const struct vk_arch *arch = vk_arch_host();
+	struct vk_fallback fb;
+	enum vk_func f;
+
+	if (si->cs_vdso != VK_UNKNOWN)
+		return;
+	if (vk_fallback_unsupported()) {
+		si->cs_note = "not in vdsokit's table, and not measured: no seccomp for this ABI";
+		return;
+	}
+	if (!cs) {
+		si->cs_note = "not in vdsokit's table, and not measured: this process has no vDSO";
+		return;
+	}
+	f = clock_entry(cs);
+	if (!cs->fn[VK_PATH_VDSO][f].p) {
+		si->cs_note = "not in vdsokit's table, and not measured: the vDSO has no clock_gettime";
+		return;
+	}
+	if (arch && (arch->stubs & VK_FN_BIT(f))) {
+		si->cs_note = "not in vdsokit's table, and not measured: this ABI's vDSO clock_gettime "
+			      "only makes the syscall";
+		return;
+	}
+	vk_fallback_probe(cs, VK_PATH_VDSO, f, CLOCK_MONOTONIC, &fb);
+	if (fb.kind == VK_USERSPACE) {
+		si->cs_vdso = VK_YES;
+		si->cs_note = "measured: the vDSO's clock_gettime(CLOCK_MONOTONIC) stays in userspace";
+	} else if (fb.kind == VK_SYSCALL) {
+		si->cs_vdso = VK_NO;
+		si->cs_note = "measured: the vDSO's clock_gettime(CLOCK_MONOTONIC) makes the syscall";
+	} else if (!strcmp(fb.why, REFUSED)) {
+		si->cs_note = "not in vdsokit's table, and not measured: seccomp refused the filter";
+	} else {
+		si->cs_note = "not in vdsokit's table, and the measurement failed: its probe died";
+	}
 }
 
 /* lib/vdso serves these clocks; the others always go to the kernel. */

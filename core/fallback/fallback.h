@@ -28,6 +28,17 @@ const char *vk_fallback_unsupported(void);
 void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func f,
 		       int clock, struct vk_fallback *out);
 
+/*
+ * Whether the current clocksource serves the vDSO, measured where
+ * vdsokit's table does not know its name (si->cs_vdso VK_UNKNOWN): the
+ * vDSO's clock_gettime(CLOCK_MONOTONIC) under the seccomp filter either
+ * stays in userspace, as it does where the vDSO reads the clocksource's
+ * counter, or makes the syscall. cs holds the live vDSO's functions, or
+ * is NULL for none. si->cs_note then says what was measured, or why
+ * nothing could be.
+ */
+void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si);
+
 /* Why a call on a path fell back, as far as can be known. */
 const char *vk_fallback_reason(enum vk_path p, enum vk_func f, int clock,
 			       enum vk_tristate cs_vdso);

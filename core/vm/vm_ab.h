@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What differs in kind between two kernels, from the JSON reports that
- * info, fallback and verify printed in each one's guest (vm --kernel A
- * --kernel B): the functions each vDSO exports and where each runs, the
- * clocksource, each fallback and verify result. Reads parsed documents
- * only: no guest is booted here.
+ * info, fallback, verify and bench printed in each one's guests (vm
+ * --kernel A --kernel B): the clocksource each kernel settled on, the
+ * functions each vDSO exports, where each call runs (userspace or the
+ * syscall), each verify result; and which of those make B worse than A.
+ * Reads parsed documents only: no guest is booted here.
  */
 #ifndef VK_VM_AB_H
 #define VK_VM_AB_H
@@ -15,26 +16,37 @@
 
 #define VK_AB_MAX_DIFFS 256
 
+enum vk_ab_verdict {
+	VK_AB_CHANGE,		/* differs, neither better nor worse */
+	VK_AB_REGRESSION,	/* B worse: a function lost, a call sent to the syscall, a new failure */
+	VK_AB_IMPROVEMENT,	/* the reverse */
+};
+
 struct vk_ab_diff {
-	const char *kind;	/* "function", "clocksource", "fallback", "verify" */
-	char what[96];		/* the function, "current", or "API path check" */
-	char a[128], b[128];	/* what A and B said */
+	const char *kind;	/* "clocksource", "function", "call", "verify" */
+	char what[96];		/* "current", the function, "clock_gettime(CLOCK_TAI)", "API path check" */
+	char a[160], b[160];	/* what A and B had */
+	enum vk_ab_verdict verdict;
 };
 
 struct vk_ab_diffs {
 	struct vk_ab_diff d[VK_AB_MAX_DIFFS];
-	size_t n;		/* the first VK_AB_MAX_DIFFS are kept */
-	int worse;		/* results B fails and A does not */
+	size_t n, total;	/* kept (the first VK_AB_MAX_DIFFS), and found */
+	int worse, better;	/* regressions and improvements found */
 };
 
 /* One kernel's reports, each NULL when its command gave none. */
 struct vk_ab_docs {
-	const struct vk_jval *info, *fallback, *verify;
+	const struct vk_jval *info, *fallback, *verify;	/* its first boot's */
+	const struct vk_jval *const *bench;		/* every boot's, in order */
+	size_t nbench;
 };
 
 /* What differs between a's and b's reports, in that order, into ds. */
 void vk_ab_diff(struct vk_ab_diffs *ds, const struct vk_ab_docs *a, const struct vk_ab_docs *b);
 /* v's string, or none when it is not one. */
 const char *vk_ab_str(const struct vk_jval *v, const char *none);
+/* "regression", "improvement", or "" for a mere change. */
+const char *vk_ab_verdict_name(enum vk_ab_verdict v);
 
 #endif /* VK_VM_AB_H */

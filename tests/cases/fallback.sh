@@ -19,7 +19,7 @@ answer() {
 # the coarse clocks always; CPU-time and alarm clocks never.
 capable=$("$VK" info --format json | sed -n 's/.*"vdso_capable": "\([a-z]*\)".*/\1/p')
 if [ "$capable" = unknown ] || [ -z "$capable" ]; then
-	skip "the kernel's rule for clock ids" "the clocksource is not known to vdsokit"
+	skip "the kernel's rule for clock ids" "info could not tell whether the clocksource serves the vDSO"
 else
 	for c in realtime monotonic monotonic-raw boottime tai; do
 		want=userspace
@@ -66,4 +66,31 @@ else
 	else
 		skip "the impl differs from the vDSO exactly on tai" "this vDSO's own tai falls back"
 	fi
+fi
+
+# A clocksource vdsokit's table does not know is measured, not "unknown":
+# on planted vDSOs (tests/unit/clocksource_measured.c), and in info, with
+# a planted name bound over sysfs's in a mount namespace of its own.
+"$O/tests/clocksource_measured"
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+mkdir -p "$TMP/fbcs" && printf 'planted-cs\n' >"$TMP/fbcs/current"
+planted() { unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$TMP/fbcs/current" "$cs" "$@"; }
+if [ ! -r "$cs" ] || ! planted true 2>/dev/null; then
+	skip "info measures a clocksource it does not know" "no mount namespace with $cs bound over here"
+else
+	# The measurement is info's; what it finds is this host's.
+	expect_status 0 "info on a planted clocksource exits 0" planted "$VK" info
+	contains "it reads the planted name" "$TMP/out" '^clocksource: +planted-cs '
+	contains "and says what it measured, not unknown" "$TMP/out" \
+		"^  vDSO-capable: (yes: measured: the vDSO's clock_gettime\(CLOCK_MONOTONIC\) stays in userspace|no: measured: the vDSO's clock_gettime\(CLOCK_MONOTONIC\) makes the syscall)\$"
+	expect_status 0 "info --format json on a planted clocksource exits 0" planted "$VK" info --format json
+	contains "its JSON says yes or no" "$TMP/out" '^    "vdso_capable": "(yes|no)",$'
+	contains "and what was measured" "$TMP/out" '^    "note": "measured: the vDSO.s clock_gettime\(CLOCK_MONOTONIC\) '
+	capable=$(sed -n 's/.*"vdso_capable": "\([a-z]*\)".*/\1/p' "$TMP/out")
+	want=userspace
+	[ "$capable" = no ] && want=clock_gettime
+	expect_status 0 "fallback on a planted clocksource exits 0" planted "$VK" fallback --format ktap clock-gettime-monotonic
+	cp "$TMP/out" "$TMP/fb.ktap"
+	check "and agrees with info: clock-gettime-monotonic on the vdso path: $want" \
+		test "$(answer clock-gettime-monotonic vdso)" = "$want"
 fi
