@@ -17,32 +17,78 @@
  * 100% to each reference's ratio that counts for r. A row may have moved
  * with the machine as far as the band reaches; one beyond it moved
  * further than the machine did, or the other way, which no slower or
- * faster moment of the machine does.
+ * faster moment of the machine does. The band bounds the machine's move
+ * only where its references agree on the way they moved, and each of
+ * them held still within a run.
  */
 struct band {
-	double lo, hi;	/* percent */
+	double lo, hi;		/* percent */
+	double spread;		/* the widest of its references' spreads */
+	int faster, slower;	/* a reference moved this way beyond the threshold */
 };
 
-static void widen(struct band *b, double ratio)
+static void widen(struct band *b, double ratio, double spread, double threshold)
 {
 	if (isfinite(ratio)) {
 		b->lo = fmin(b->lo, ratio);
 		b->hi = fmax(b->hi, ratio);
+		b->spread = fmax(b->spread, spread);
+		b->faster |= ratio < 100 - threshold;
+		b->slower |= ratio > 100 + threshold;
 	}
 }
 
-static struct band machine_band(const struct vk_compare_row *r, const struct vk_compare_machine *m)
+static struct band machine_band(const struct vk_compare_row *r, const struct vk_compare_machine *m,
+				 double threshold)
 {
-	struct band b = { 100, 100 };
+	struct band b = { 100, 100, 0, 0, 0 };
 
 	if (!m)
 		return b;
-	widen(&b, m->cpu_ratio);
+	widen(&b, m->cpu_ratio, m->cpu_spread, threshold);
 	if (m->loads_ns > 0 && r->old_med < FEW_LOADS * m->loads_ns)
-		widen(&b, m->loads_ratio);
+		widen(&b, m->loads_ratio, m->loads_spread, threshold);
 	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
-		widen(&b, m->sys_ratio);
+		widen(&b, m->sys_ratio, m->sys_spread, threshold);
 	return b;
+}
+
+static void call(struct vk_compare_row *r, double threshold)
+{
+	if (r->significant && r->ratio > 100 + threshold)
+		r->verdict = "regression";
+	else if (r->significant && r->ratio < 100 - threshold)
+		r->verdict = "improvement";
+	else
+		r->verdict = "~";
+}
+
+/*
+ * The machine moved beyond the threshold: r's verdict stands only where
+ * its whole CI lies beyond the band by the threshold, as a ratio to the
+ * band's edge, which no move of the machine the references saw explains,
+ * and where they bound that move. A row within the move needs no reason
+ * beyond it.
+ */
+static void judge_moved(struct vk_compare_row *r, double threshold, struct band machine)
+{
+	int up = r->lo > machine.hi, down = r->hi < machine.lo;
+	double edge = up ? machine.hi : machine.lo;
+	double beyond = (up ? r->lo : r->hi) / edge * 100;
+
+	r->significant = 0;
+	if (!(up || down) || fabs(beyond - 100) <= threshold || !(r->p < VK_COMPARE_ALPHA)) {
+		r->verdict = VK_VERDICT_MOVED;
+	} else if (machine.faster && machine.slower) {
+		r->verdict = VK_VERDICT_DISAGREE;
+	} else if (machine.spread > threshold) {
+		r->verdict = VK_VERDICT_UNSTABLE;
+	} else {
+		r->significant = 1;
+		r->beyond = r->ratio / edge * 100 - 100;
+		r->machine_move = edge - 100;
+		call(r, threshold);
+	}
 }
 
 static void judge(struct vk_compare_row *r, double threshold, struct band machine)
@@ -51,21 +97,21 @@ static void judge(struct vk_compare_row *r, double threshold, struct band machin
 			       : r->old->ngroups < VK_VERDICT_GROUPS ||
 					 r->new->ngroups < VK_VERDICT_GROUPS;
 
+	r->beyond = r->machine_move = NAN;
 	/* No verdict, and nothing called significant either. */
-	if (few || fmax(100 - machine.lo, machine.hi - 100) > threshold) {
+	if (few) {
 		r->significant = 0;
-		r->verdict = few ? VK_VERDICT_FEW : VK_VERDICT_MOVED;
+		r->verdict = VK_VERDICT_FEW;
+		return;
+	}
+	if (fmax(100 - machine.lo, machine.hi - 100) > threshold) {
+		judge_moved(r, threshold, machine);
 		return;
 	}
 	r->significant = r->p < VK_COMPARE_ALPHA &&
 			 (r->ratio > machine.hi + VK_COMPARE_RESOLUTION_PCT ||
 			  r->ratio < machine.lo - VK_COMPARE_RESOLUTION_PCT);
-	if (r->significant && r->ratio > 100 + threshold)
-		r->verdict = "regression";
-	else if (r->significant && r->ratio < 100 - threshold)
-		r->verdict = "improvement";
-	else
-		r->verdict = "~";
+	call(r, threshold);
 }
 
 /*
@@ -129,12 +175,24 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
 	else
 		unpaired(r);
 	r->shift = vk_hodges_lehmann(a->group_med, a->ngroups, b->group_med, b->ngroups);
-	judge(r, threshold, machine_band(r, m));
+	judge(r, threshold, machine_band(r, m, threshold));
 }
 
 int vk_compare_no_verdict(const struct vk_compare_row *r)
 {
-	return !strcmp(r->verdict, VK_VERDICT_FEW) || !strcmp(r->verdict, VK_VERDICT_MOVED);
+	return !strcmp(r->verdict, VK_VERDICT_FEW) ||
+	       !strncmp(r->verdict, VK_VERDICT_MOVED_BY, strlen(VK_VERDICT_MOVED_BY));
+}
+
+double vk_compare_spread(double *ns, size_t n)
+{
+	double lo, hi, med;
+
+	if (n < 2)
+		return 0;
+	vk_bootstrap_median_ci(ns, n, CONF, BOOT_ITERS, BOOT_SEED, &lo, &hi);
+	med = vk_median(ns, n);
+	return med > 0 ? (hi - lo) / med * 100 : 0;
 }
 
 double vk_compare_moved(double ratio)
