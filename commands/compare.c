@@ -121,6 +121,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
 		rep->nrows++;
 		rep->no_verdict += vk_compare_no_verdict(r);
+		rep->beyond_machine += isfinite(r->beyond);
 		rep->regressions += r->verdict[0] == 'r';
 		rep->improvements += r->verdict[0] == 'i';
 		rep->significant_within += r->significant && r->verdict[0] == '~';

@@ -79,6 +79,11 @@ static void reference(FILE *f, const struct vk_compare_report *c)
 			c->sys_new, c->machine.sys_ratio,
 			c->syscall_moved ? "the kernel's entry and exit moved beyond the threshold; no verdicts on calls that cost a syscall"
 					 : "the kernel's entry and exit held");
+	if (c->beyond_machine)
+		fprintf(f, "but %zu row%s moved further than the machine, by more than the threshold: %s verdict%s stand%s\n",
+			c->beyond_machine, plural(c->beyond_machine),
+			c->beyond_machine == 1 ? "its" : "their", plural(c->beyond_machine),
+			c->beyond_machine == 1 ? "s" : "");
 	fputc('\n', f);
 }
 
