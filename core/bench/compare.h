@@ -94,9 +94,10 @@ struct vk_compare_machine {
  * its ratio is 1% beyond that band: further than the machine moved, or
  * the other way. Where one did, a row gets its verdict only where its
  * whole CI lies beyond the band by the threshold (r->beyond says how
- * far), and none where the references cannot bound the machine's move:
- * two moved beyond the threshold in opposite directions, or one's
- * spread within a run is above the threshold.
+ * far), and none where the load loop moved beyond it for r, or where
+ * the references cannot bound the machine's move: those that moved
+ * beyond the threshold moved by amounts further apart than it, or one's
+ * spread within a run is above it.
  * The register loop counts for every call; the load loop too for a call
  * that costs under 32 loads, which is little but loads, a call and a
  * return; the syscall for a call that costs half a syscall or more, which

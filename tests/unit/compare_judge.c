@@ -121,6 +121,19 @@ static void test_no_bound(void)
 	CHECK(is(r, VK_VERDICT_DISAGREE) && !r->significant,
 	      "getppid 107%%, the register loop 92%%: they disagree, the row 130%% withheld: '%s'",
 	      r->verdict);
+	/* Measured here in two runs of one build: a neighbour on the core. */
+	m = (struct vk_compare_machine){ .cpu_ratio = 89.9, .loads_ratio = 60.9, .sys_ratio = 92.8,
+					 .loads_ns = 0.461, .sys_ns = 1066.4 };
+	r = judge(&p, 1198.27, 993.55, &m);
+	CHECK(is(r, VK_VERDICT_DISAGREE) && !r->significant,
+	      "registers 89.9%%, loads 60.9%%, getppid 92.8%%: an alarm clock's syscall 82.9%% "
+	      "withheld: '%s'", r->verdict);
+	m = (struct vk_compare_machine){ .cpu_ratio = 103, .loads_ratio = 166, .sys_ratio = 101,
+					 .loads_ns = 0.278, .sys_ns = 978.9 };
+	r = judge(&p, 1.44, 2.67, &m);
+	CHECK(is(r, VK_VERDICT_MOVED) && !r->significant,
+	      "loads 166%%, time() through libc 185%%: the load loop bounds no call: '%s'",
+	      r->verdict);
 	m = getppid(100.1);
 	m.sys_spread = 8;
 	r = judge(&p, 163.75, 189.40, &m);
