@@ -78,7 +78,7 @@ static int disagree(const struct vk_compare_machine *m, double threshold)
 	return hi > lo && hi / lo * 100 > 100 + threshold;
 }
 
-static void call(struct vk_compare_row *r, double threshold)
+static void give_verdict(struct vk_compare_row *r, double threshold)
 {
 	if (r->significant && r->ratio > 100 + threshold)
 		r->verdict = "regression";
@@ -114,7 +114,7 @@ static void judge_moved(struct vk_compare_row *r, double threshold, struct band 
 		r->significant = 1;
 		r->beyond = r->ratio / edge * 100 - 100;
 		r->machine_move = edge - 100;
-		call(r, threshold);
+		give_verdict(r, threshold);
 	}
 }
 
@@ -139,7 +139,7 @@ static void judge(struct vk_compare_row *r, double threshold, const struct vk_co
 	r->significant = r->p < VK_COMPARE_ALPHA &&
 			 (r->ratio > machine.hi + VK_COMPARE_RESOLUTION_PCT ||
 			  r->ratio < machine.lo - VK_COMPARE_RESOLUTION_PCT);
-	call(r, threshold);
+	give_verdict(r, threshold);
 }
 
 /*
