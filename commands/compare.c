@@ -43,14 +43,23 @@ static const char head[] =
 	"100% +- PCT, else '~ (significant)'; any other row is '~'. A side of\n"
 	"fewer than 7 groups gets 'too few runs for a verdict'. Each bench file\n"
 	"records three reference loops that no change to the vDSO can move:\n"
-	"where the register loop's ratio between the files is beyond 100% +- PCT,\n"
-	"the machine's own speed moved, and every row gets 'the machine moved: no\n"
-	"verdict'; where the L1 load loop's is, so does every row that costs\n"
-	"under 32 loads (time, getcpu, the coarse clocks: a neighbour on the\n"
-	"core's other thread slows them as it slows loads); where getppid's is,\n"
-	"every row that costs half a syscall or more. Where they moved less, a\n"
-	"row is significant only 1% beyond the band from 100% to their ratios:\n"
-	"further than they moved, or the other way. Above the table, the\n"
+	"the register loop counts for every row, the L1 load loop for a row that\n"
+	"costs under 32 loads (time, getcpu, the coarse clocks: a neighbour on\n"
+	"the core's other thread slows them as it slows loads), getppid for a\n"
+	"row that costs half a syscall or more. Where those that count moved\n"
+	"less than PCT, a row is significant only 1% beyond the band from 100%\n"
+	"to their ratios: further than they moved, or the other way. Where one\n"
+	"moved beyond 100% +- PCT, the row gets 'the machine moved: no verdict'\n"
+	"unless its whole CI lies beyond that band by PCT (as a ratio to the\n"
+	"band's edge): then it gets its verdict and says how far beyond the\n"
+	"machine's move it was, '(+8.0% beyond the machine's own +7.1%)'. Not\n"
+	"where the load loop moved beyond PCT for it (a neighbour slows a cheap\n"
+	"call more than it slows loads); and where the references that moved\n"
+	"beyond PCT moved by amounts more than PCT apart, or one's processes\n"
+	"spread (the 95% interval of their median) over more than PCT, they\n"
+	"cannot bound the machine's move, and the row says so: 'the machine\n"
+	"moved, its references disagree: no verdict', 'the machine moved, a\n"
+	"reference unstable within a run: no verdict'. Above the table, the\n"
 	"references and the two files' environments (kernel, clocksource, CPU\n"
 	"model, governor) and which differ; a warning is printed when they come\n"
 	"from different kernels, machines or CPU models. The last line sums up:\n"
@@ -114,6 +123,7 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
 		rep->nrows++;
 		rep->no_verdict += vk_compare_no_verdict(r);
+		rep->beyond_machine += isfinite(r->beyond);
 		rep->regressions += r->verdict[0] == 'r';
 		rep->improvements += r->verdict[0] == 'i';
 		rep->significant_within += r->significant && r->verdict[0] == '~';

@@ -471,17 +471,18 @@ static double ref_of(const struct vk_bench_file *f, const char *key)
 
 /*
  * A side's reference: one run's figure, or the median of every process of
- * several runs (a run without its processes' figures counts as one).
+ * several runs (a run without its processes' figures counts as one); and
+ * in *spread how unsteady it was over those processes.
  */
-static double side_ref(const struct vk_compare_runs *r, enum vk_bench_ref_kind kind)
+static double side_ref(const struct vk_compare_runs *r, enum vk_bench_ref_kind kind,
+		       double *spread)
 {
 	const char *figure = vk_bench_ref_keys[kind].run, *per_process = vk_bench_ref_keys[kind].each;
 	double *x, med = NAN;
 	size_t n = 0, cap = 0;
 	int unknown = 0;
 
-	if (r->nf == 1)
-		return ref_of(&r->f[0], figure);
+	*spread = 0;
 	for (size_t k = 0; k < r->nf; k++)
 		cap += vk_jarray_len(vk_jget(vk_jget(r->f[k].doc, VK_BF_REFERENCE), per_process)) + 1;
 	x = calloc(cap, sizeof(*x));
@@ -500,27 +501,34 @@ static double side_ref(const struct vk_compare_runs *r, enum vk_bench_ref_kind k
 		/* A run without a reference leaves the side without one. */
 		unknown |= !(x[n - 1] > 0);
 	}
-	if (x && n && !unknown)
-		med = vk_median(x, n);
+	if (x && n && !unknown) {
+		med = r->nf == 1 ? ref_of(&r->f[0], figure) : vk_median(x, n);
+		*spread = vk_compare_spread(x, n);
+	}
 	free(x);
 	return med;
 }
 
 /*
  * The reference loops' ratios between the sides: how much the machine's
- * own speed moved, which no change to the vDSO can do.
+ * own speed moved, which no change to the vDSO can do; and how unsteady
+ * each was within a side, the wider side's.
  */
 static void reference(struct vk_compare_report *rep, const struct vk_compare_runs *a,
 		      const struct vk_compare_runs *b)
 {
 	struct vk_compare_machine *m = &rep->machine;
+	double sa, sb;
 
-	rep->ref_old = side_ref(a, VK_REF_CPU);
-	rep->ref_new = side_ref(b, VK_REF_CPU);
-	rep->loads_old = side_ref(a, VK_REF_LOADS);
-	rep->loads_new = side_ref(b, VK_REF_LOADS);
-	rep->sys_old = side_ref(a, VK_REF_SYS);
-	rep->sys_new = side_ref(b, VK_REF_SYS);
+	rep->ref_old = side_ref(a, VK_REF_CPU, &sa);
+	rep->ref_new = side_ref(b, VK_REF_CPU, &sb);
+	m->cpu_spread = fmax(sa, sb);
+	rep->loads_old = side_ref(a, VK_REF_LOADS, &sa);
+	rep->loads_new = side_ref(b, VK_REF_LOADS, &sb);
+	m->loads_spread = fmax(sa, sb);
+	rep->sys_old = side_ref(a, VK_REF_SYS, &sa);
+	rep->sys_new = side_ref(b, VK_REF_SYS, &sb);
+	m->sys_spread = fmax(sa, sb);
 	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
 	m->loads_ratio = rep->loads_new / rep->loads_old * 100;
 	m->loads_ns = isfinite(m->loads_ratio) ? rep->loads_old : 0;

@@ -21,15 +21,26 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* A verdict given although the machine moved: how far beyond its move. */
+static const char *beyond(char *buf, size_t size, const struct vk_compare_row *r)
+{
+	buf[0] = 0;
+	if (isfinite(r->beyond))
+		snprintf(buf, size, " (%+.1f%% beyond the machine's own %+.1f%%)", r->beyond,
+			 r->machine_move);
+	return buf;
+}
+
 static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpath)
 {
-	char ratio[24], lo[24], hi[24], ci[56];
+	char ratio[24], lo[24], hi[24], ci[56], note[80];
 
 	snprintf(ci, sizeof(ci), "%s..%s", pct(lo, sizeof(lo), r->lo), pct(hi, sizeof(hi), r->hi));
-	fprintf(f, "%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s\n", wapi,
+	fprintf(f, "%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s%s\n", wapi,
 		vk_safe(r->old->api), wpath, vk_safe(r->old->path), r->old_med, r->new_med,
 		pct(ratio, sizeof(ratio), r->ratio), ci, r->p, r->verdict,
-		r->significant && r->verdict[0] == '~' ? " (significant)" : "");
+		r->significant && r->verdict[0] == '~' ? " (significant)" : "",
+		beyond(note, sizeof(note), r));
 }
 
 static size_t unchanged(const struct vk_compare_report *c)
@@ -71,6 +82,11 @@ static void reference(FILE *f, const struct vk_compare_report *c)
 			c->sys_new, c->machine.sys_ratio,
 			c->syscall_moved ? "the kernel's entry and exit moved beyond the threshold; no verdicts on calls that cost a syscall"
 					 : "the kernel's entry and exit held");
+	if (c->beyond_machine)
+		fprintf(f, "but %zu row%s moved further than the machine, by more than the threshold: %s verdict%s stand%s\n",
+			c->beyond_machine, plural(c->beyond_machine),
+			c->beyond_machine == 1 ? "its" : "their", plural(c->beyond_machine),
+			c->beyond_machine == 1 ? "s" : "");
 	fputc('\n', f);
 }
 
@@ -212,6 +228,10 @@ void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 		vk_json_double(&j, "shift_ns", r->shift);
 		vk_json_bool(&j, "significant", r->significant);
 		vk_json_str(&j, "verdict", r->verdict);
+		if (isfinite(r->beyond)) {
+			vk_json_double(&j, "beyond_machine_pct", r->beyond);
+			vk_json_double(&j, "machine_move_pct", r->machine_move);
+		}
 		vk_json_end(&j);
 	}
 	vk_json_end(&j);
@@ -238,12 +258,13 @@ void vk_report_compare_ktap(const struct vk_ktap *k, const struct vk_compare_rep
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 		int skip = vk_compare_no_verdict(r);
+		char note[80];
 
 		vk_ktap_line(k, "%s %zu %s %s%s%s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
 			     vk_safe(r->old->api), vk_safe(r->old->path), skip ? " # SKIP " : "",
 			     skip ? r->verdict : "");
-		vk_ktap_line(k, "# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s", r->ratio, r->lo,
-			     r->hi, r->p, r->verdict);
+		vk_ktap_line(k, "# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s%s", r->ratio, r->lo,
+			     r->hi, r->p, r->verdict, beyond(note, sizeof(note), r));
 	}
 	vk_ktap_line(k, "# %s", vk_report_compare_oneline(line, sizeof(line), c));
 	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0",

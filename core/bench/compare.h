@@ -35,7 +35,11 @@
 #define VK_VERDICT_PAIRS 11
 
 #define VK_VERDICT_FEW "too few runs for a verdict"
-#define VK_VERDICT_MOVED "the machine moved: no verdict"
+/* Every verdict withheld because the machine moved starts with this. */
+#define VK_VERDICT_MOVED_BY "the machine moved"
+#define VK_VERDICT_MOVED VK_VERDICT_MOVED_BY ": no verdict"
+#define VK_VERDICT_DISAGREE VK_VERDICT_MOVED_BY ", its references disagree: no verdict"
+#define VK_VERDICT_UNSTABLE VK_VERDICT_MOVED_BY ", a reference unstable within a run: no verdict"
 
 struct vk_series {
 	const char *api, *path;
@@ -57,9 +61,16 @@ struct vk_compare_row {
 	double ratio, lo, hi;		/* new / old in percent, its 95% interval */
 	double p;	/* Mann-Whitney on the group medians, or signed-rank on the pairs */
 	double shift;			/* Hodges-Lehmann: new - old, ns */
-	/* "regression", "improvement", "~", VK_VERDICT_FEW or VK_VERDICT_MOVED */
+	/* "regression", "improvement", "~", VK_VERDICT_FEW or VK_VERDICT_MOVED... */
 	const char *verdict;
 	int significant;
+	/*
+	 * Where the machine moved beyond the threshold and the row's CI moved
+	 * further still: the ratio's distance beyond the machine's move
+	 * (ratio / band edge, less 100) and that move (edge less 100), in
+	 * percent; NAN elsewhere.
+	 */
+	double beyond, machine_move;
 };
 
 /*
@@ -71,14 +82,22 @@ struct vk_compare_row {
 struct vk_compare_machine {
 	double cpu_ratio, loads_ratio, sys_ratio;
 	double loads_ns, sys_ns;
+	/* How unsteady each reference was within a run (vk_compare_spread),
+	 * the wider side's; 0 where unknown. */
+	double cpu_spread, loads_spread, sys_spread;
 };
 
 /*
- * Fill r from its old and new series; threshold is in percent. Where the
- * machine moved beyond the threshold no row gets a verdict; below it, a
- * row is significant only where its ratio is 1% beyond the band from
- * 100% to each reference's ratio: further than the machine moved, or the
- * other way.
+ * Fill r from its old and new series; threshold is in percent. A row is
+ * judged against the band from 100% to each reference's ratio. Where no
+ * reference moved beyond the threshold, a row is significant only where
+ * its ratio is 1% beyond that band: further than the machine moved, or
+ * the other way. Where one did, a row gets its verdict only where its
+ * whole CI lies beyond the band by the threshold (r->beyond says how
+ * far), and none where the load loop moved beyond it for r, or where
+ * the references cannot bound the machine's move: those that moved
+ * beyond the threshold moved by amounts further apart than it, or one's
+ * spread within a run is above it.
  * The register loop counts for every call; the load loop too for a call
  * that costs under 32 loads, which is little but loads, a call and a
  * return; the syscall for a call that costs half a syscall or more, which
@@ -86,6 +105,12 @@ struct vk_compare_machine {
  */
 void vk_compare_row(struct vk_compare_row *r, double threshold,
 		    const struct vk_compare_machine *m);
+/*
+ * A reference's spread within a side: the width of the 95% interval of
+ * its processes' median, in percent of that median; 0 for fewer than 2.
+ * Sorts ns.
+ */
+double vk_compare_spread(double *ns, size_t n);
 /* Whether r got no verdict: too few runs, or the machine moved. */
 int vk_compare_no_verdict(const struct vk_compare_row *r);
 /* How far a reference ratio (percent) is from 100; 0 if unknown. */

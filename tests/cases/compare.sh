@@ -1,11 +1,13 @@
 # vdsokit compare on hand-written bench files: verdicts and exit statuses
 # for identical, slower, faster and slightly changed runs, the warning for
 # runs from different machines, and every input error. First, the unit
-# tests of what it is built on: the statistics and the JSON reader.
+# tests of what it is built on: the statistics, the JSON reader and the
+# verdict against the machine's move.
 . "$TOP/tests/lib.sh"
 
 "$O/tests/stats"
 "$O/tests/json_read"
+"$O/tests/compare_judge"
 
 # bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL] [LOAD]: a bench file whose
 # clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns
@@ -210,6 +212,16 @@ contains "the syscall moved: said above the table" "$TMP/out" \
 	'^syscall +20\.0 -> 24\.0 ns \(getppid\), 120\.0%: the kernel.s entry and exit moved beyond the threshold; no verdicts on calls that cost a syscall$'
 contains "the syscall moved: a call that costs one has no verdict" "$TMP/out" "$(row clock-gettime-monotonic '110\.0% .* the machine moved: no verdict')"
 contains "the syscall moved: a cheaper call keeps its verdict" "$TMP/out" "$(row time '~')"
+# A row that moved further than the machine by the threshold gets its
+# verdict all the same, and says how far beyond the machine's move.
+bench sys-far.json 1.30 x86_64 1.0 8 21.5
+expect_status 1 "the syscall moved 7.5%, the row 30%: a regression" "$VK" compare sys-old.json sys-far.json
+contains "the row moved beyond the machine: said in the row" "$TMP/out" \
+	"$(row clock-gettime-monotonic "130\.0% .* regression \(\+20\.9% beyond the machine's own \+7\.5%\)")"
+contains "the row moved beyond the machine: said above the table" "$TMP/out" \
+	'^but 1 row moved further than the machine, by more than the threshold: its verdict stands$'
+"$VK" compare --format json sys-old.json sys-far.json >"$TMP/far.json"
+schema_valid "the row moved beyond the machine: its JSON follows compare.json" compare "$TMP/far.json"
 bench sys-held.json 1.10 x86_64 1.0 8 20.5
 expect_status 1 "the syscall held (2.5%): the 10% slowdown is a regression" "$VK" compare sys-old.json sys-held.json
 "$VK" compare --output "$TMP/moved" old.json moved.json >/dev/null
