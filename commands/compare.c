@@ -546,7 +546,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c, i
 	int measuring = 0;
 	const struct vk_option opt[] = {
 		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
-		       "smallest change that counts, in percent (default 5)", &c->rep.threshold),
+		       "smallest change that counts, in percent (default 5, 0 to 1000)",
+		       &c->rep.threshold,
+		       .hi = 1000),
 		VK_OPT_FORMAT_ROW(format, format_number, "text, json or markdown",
 				  "text (default), json, or markdown: a before,\n"
 				  "after and ratio table for a commit message"),
