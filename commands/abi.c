@@ -214,6 +214,10 @@ int cmd_abi(int argc, char **argv)
 
 	if (r == VK_OPT_OK)
 		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+	/* Every case is judged against the syscall: alone, it has nothing to be judged. */
+	if (r == VK_OPT_OK && !(o.call.paths & ~VK_PATH_BIT(VK_PATH_SYSCALL)))
+		r = vk_opt_error(argv[0], "--paths: abi compares vdso, libc or impl with the "
+				 "syscall; name at least one of them");
 	if (r == VK_OPT_OK)
 		r = vk_call_targets(argv[0], argc, argv, t, &nt);
 	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);

@@ -70,7 +70,7 @@ static int decimal(const char *s, int fraction)
 enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	char *end;
-	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
+	double d = decimal(arg + (arg[0] == '-'), 1) ? strtod(arg, &end) : NAN;
 
 	if (!isfinite(d) || *end)
 		return vk_opt_error(cmd, "%s: '%s' is not a number", opt, arg);
@@ -139,9 +139,9 @@ enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu)
 {
 	unsigned long long n;
 
-	if (vk_parse_count(cmd, "--cpu", arg, &n))
+	if (vk_parse_count_in(cmd, "--cpu", arg, 0, CPU_SETSIZE - 1, &n))
 		return VK_OPT_BAD;
-	*(long *)cpu = n < CPU_SETSIZE ? (long)n : CPU_SETSIZE;
+	*(long *)cpu = (long)n;
 	return VK_OPT_OK;
 }
 

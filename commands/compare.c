@@ -526,7 +526,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 	int measuring = 0;
 	const struct vk_option opt[] = {
 		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
-		       "smallest change that counts, in percent (default 5)", &c->rep.threshold),
+		       "smallest change that counts, in percent (default 5, 0 to 1000)",
+		       &c->rep.threshold, .hi = 1000),
 		VK_OPT_FORMAT_ROW(format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_MARKDOWN,
 						     VK_FMT_KTAP, VK_FMT_HTML),
 				  "text (default), json, ktap, html (as --output's),\n"

@@ -88,6 +88,20 @@ static enum vk_opt_result seconds(const char *cmd, const char *name, const struc
 	return VK_OPT_OK;
 }
 
+static enum vk_opt_result number(const char *cmd, const char *name, const struct vk_option *r,
+				 const char *arg)
+{
+	double *d = r->dest;
+
+	if (vk_parse_number(cmd, name, arg, d))
+		return VK_OPT_BAD;
+	if (r->hi && (*d < r->lo || *d > r->hi)) {
+		vk_usage_error(cmd, "%s takes %llu to %llu", name, r->lo, r->hi);
+		return VK_OPT_BAD;
+	}
+	return VK_OPT_OK;
+}
+
 static enum vk_opt_result format(const char *cmd, const struct vk_option *r, const char *arg)
 {
 	enum vk_format *dest = r->dest;
@@ -121,7 +135,7 @@ static enum vk_opt_result take(const char *cmd, const struct vk_options *o,
 	case VK_OPT_SECONDS:
 		return seconds(cmd, name, r, arg);
 	case VK_OPT_NUMBER:
-		return vk_parse_number(cmd, name, arg, r->dest);
+		return number(cmd, name, r, arg);
 	case VK_OPT_COUNT:
 		if (r->hi)
 			return vk_parse_count_in(cmd, name, arg, r->lo, r->hi, r->dest);

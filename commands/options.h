@@ -29,7 +29,7 @@ enum vk_opt_type {
 	VK_OPT_FLAG,	/* no value: *(int *)dest = 1 */
 	VK_OPT_STRING,	/* *(const char **)dest = the value */
 	VK_OPT_SECONDS,	/* double > 0, at most VK_MAX_SECONDS (lo to hi when hi) */
-	VK_OPT_NUMBER,	/* double >= 0 */
+	VK_OPT_NUMBER,	/* double, lo to hi when hi */
 	VK_OPT_COUNT,	/* unsigned long long, lo to hi when hi */
 	VK_OPT_SIGNED,	/* long long */
 	VK_OPT_FORMAT,	/* enum vk_format, one of .formats */

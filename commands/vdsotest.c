@@ -14,7 +14,8 @@
  * -v or -g, as vdsotest's. A usage error exits 64 and an unknown API or
  * test type 1, as vdsotest's do. Unlike vdsotest, -d 0 and junk are
  * refused instead of hanging or being read as 0, and vdsotest-all's
- * status is the worst of its runs, not its last run's.
+ * status is the worst of its runs, not its last run's. Usage errors are
+ * worded as argp words vdsotest's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -56,6 +57,16 @@ static const char usage[] =
 	"and vdsotest-bench: the worst of their runs, 4 only if no run had\n"
 	"anything to run.\n";
 
+/* argp's --usage, and the head of its answer to a wrong argument count. */
+static const char short_usage[] =
+	"Usage: vdsotest [-gv?V] [-d SEC] [-f NUM] [-I LIB.so] [--duration=SEC]\n"
+	"            [--maxfails=NUM] [--impl=LIB.so] [--debug] [--verbose] [--help]\n"
+	"            [--usage] [--version] API TEST-TYPE\n";
+static const char count_usage[] = "Usage: vdsotest [OPTION...] API TEST-TYPE\n";
+static const char listings[] =
+	"  or:  vdsotest [OPTION...] list-apis\n"
+	"  or:  vdsotest [OPTION...] list-test-types\n";
+
 static const char *const types[] = { "verify", "bench", "abi" };
 
 #define NTYPES (sizeof(types) / sizeof(types[0]))
@@ -83,8 +94,11 @@ struct vt {
 	double whole;			/* -d's seconds, vdsotest's 1; 0: vdsokit's -d */
 	const char *max_fails;		/* -f, or NULL */
 	const char *impl;		/* -I, or NULL */
-	int help, version, verbose;
+	int help, usage, version, verbose;
 };
+
+/* --usage has no letter. */
+#define USAGE_KEY '\1'
 
 /* A long option, with its value after '=' or in the next word. */
 static const struct {
@@ -94,7 +108,7 @@ static const struct {
 } longs[] = {
 	{ "duration", 'd', 1 }, { "maxfails", 'f', 1 }, { "impl", 'I', 1 },
 	{ "debug", 'g', 0 }, { "verbose", 'v', 0 }, { "help", 'h', 0 },
-	{ "usage", 'h', 0 }, { "version", 'V', 0 },
+	{ "usage", USAGE_KEY, 0 }, { "version", 'V', 0 },
 };
 
 static int set(struct vt *o, char key, const char *val)
@@ -104,6 +118,7 @@ static int set(struct vt *o, char key, const char *val)
 	case 'f': o->max_fails = val; return 0;
 	case 'I': o->impl = val; return 0;
 	case 'h': case '?': o->help = 1; return 0;
+	case USAGE_KEY: o->usage = 1; return 0;
 	case 'V': o->version = 1; return 0;
 	case 'g': case 'v': o->verbose = 1; return 0;
 	default: return -1;
@@ -125,17 +140,17 @@ static int long_option(struct vt *o, const char *a, const char *next, char *bad,
 		if (strlen(longs[i].name) != n || strncmp(a + 2, longs[i].name, n))
 			continue;
 		if (!longs[i].has_arg && a[2 + n] == '=') {
-			snprintf(bad, len, "option '--%s' takes no value", longs[i].name);
+			snprintf(bad, len, "option '--%s' doesn't allow an argument", longs[i].name);
 			return -1;
 		}
 		if (longs[i].has_arg && !val) {
-			snprintf(bad, len, "option '%s' needs a value", a);
+			snprintf(bad, len, "option '--%s' requires an argument", longs[i].name);
 			return -1;
 		}
 		set(o, longs[i].key, val);
 		return longs[i].has_arg && val == next ? 2 : 1;
 	}
-	snprintf(bad, len, "unknown option '%s'", a);
+	snprintf(bad, len, "unrecognized option '%s'", a);
 	return -1;
 }
 
@@ -145,13 +160,13 @@ static int short_options(struct vt *o, const char *a, const char *next, char *ba
 	for (const char *p = a + 1; *p; p++) {
 		if (!takes_value(*p)) {
 			if (set(o, *p, NULL)) {
-				snprintf(bad, len, "unknown option '-%c'", *p);
+				snprintf(bad, len, "invalid option -- '%c'", *p);
 				return -1;
 			}
 			continue;
 		}
 		if (!p[1] && !next) {
-			snprintf(bad, len, "option '-%c' needs a value", *p);
+			snprintf(bad, len, "option requires an argument -- '%c'", *p);
 			return -1;
 		}
 		/* The one word "-d 10": its value starts after the spaces. */
@@ -347,7 +362,12 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Parse, and answer --help and --version (VK_OPT_HELP). */
+static void argp_try(const char *name)
+{
+	fprintf(stderr, "Try `%s --help' or `%s --usage' for more information.\n", name, name);
+}
+
+/* Parse, and answer --help, --usage and --version (VK_OPT_HELP). */
 static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 {
 	unsigned long long n;
@@ -355,8 +375,16 @@ static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 
 	o->argv0 = argv[0];
 	o->cmd = base(argv[0]);
-	if (parse(argc, argv, o, bad, sizeof(bad)))
-		return vk_opt_error(o->cmd, "%s", bad);
+	if (parse(argc, argv, o, bad, sizeof(bad))) {
+		fprintf(stderr, "%s: %s\n", o->cmd, bad);
+		argp_try(o->cmd);
+		return VK_OPT_BAD;
+	}
+	if (o->usage) {
+		fputs(short_usage, stdout);
+		fputs(listings, stdout);
+		return VK_OPT_HELP;
+	}
 	if (o->help) {
 		fputs(usage, stdout);
 		return VK_OPT_HELP;
@@ -395,7 +423,10 @@ int vk_vdsotest(int argc, char **argv)
 		return VT_EXIT_UNKNOWN;
 	}
 	if (status < 0) {
-		vk_usage_error(o.cmd, "%s", bad);
+		/* argp's answer to a wrong count: the usage, not why. */
+		fputs(count_usage, stderr);
+		fputs(listings, stderr);
+		argp_try(o.cmd);
 		return VT_EXIT_USAGE;
 	}
 	if (o.nargs == 1)

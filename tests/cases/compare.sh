@@ -312,9 +312,13 @@ expect_status 2 "an unknown option" "$VK" compare --no-such-option old.json same
 contains "an unknown option: points to --help" "$TMP/err" "Try 'vdsokit compare --help'"
 expect_status 2 "an unknown format" "$VK" compare --format yaml old.json same.json
 contains "an unknown format: named" "$TMP/err" "unknown format 'yaml'"
-for t in abc -1 5x inf nan ''; do
+for t in abc -x 5x inf nan ''; do
 	expect_status 2 "--threshold '$t' is refused" "$VK" compare --threshold "$t" old.json same.json
 	contains "--threshold '$t': said" "$TMP/err" "--threshold: '$t' is not a number"
+done
+for t in -1 1000.5; do
+	expect_status 2 "--threshold $t is refused" "$VK" compare --threshold "$t" old.json same.json
+	contains "--threshold $t: the bounds said" "$TMP/err" "--threshold takes 0 to 1000"
 done
 expect_status 0 "--threshold 0 is accepted" "$VK" compare --threshold 0 old.json same.json
 

@@ -106,6 +106,9 @@ refused "bench -d 0" "--duration: '0' is not a positive number of seconds" "$VK"
 refused "stress --pause 61" "--pause: 1 to 60 seconds" "$VK" stress --pause 61
 refused "timens --monotonic 1x" "--monotonic: '1x' is not a whole number" "$VK" timens --monotonic 1x
 refused "vm --smp 0" "--smp takes 1 to 64" "$VK" vm --smp 0 --kernel /dev/null
-refused "compare --threshold -1" "--threshold: '-1' is not a number" "$VK" compare --threshold -1 a b
+refused "compare --threshold -1" "--threshold takes 0 to 1000" "$VK" compare --threshold -1 a b
+refused "compare --threshold 1001" "--threshold takes 0 to 1000" "$VK" compare --threshold 1001 a b
+refused "bench --cpu 100000" "--cpu takes 0 to 1023" "$VK" bench --cpu 100000
+refused "abi --paths syscall" "abi compares vdso, libc or impl with the syscall" "$VK" abi --paths syscall
 refused "a letter that is no option" "invalid option -- 'x'" "$VK" verify -x
 refused "a value missing" "requires an argument" "$VK" bench --cpu

@@ -65,8 +65,17 @@ for bad in "" "--bogus" "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" 
 	# shellcheck disable=SC2086
 	expect_status "$(cat "$REF/no-arguments.status")" "vdsotest $bad is a usage error, as vdsotest's" \
 		"$B/vdsotest" $bad
-	contains "saying why" "$TMP/err" "^vdsotest: .+"
+	contains "saying why, or the usage, as argp" "$TMP/err" "^(vdsotest: .+|Usage: vdsotest )"
 done
+# argp's words, which vdsotest's usage errors are in.
+for c in no-arguments: bad-option:--bogus; do
+	# shellcheck disable=SC2086
+	expect_status "$(cat "$REF/${c%%:*}.status")" "vdsotest ${c#*:}: vdsotest's status" \
+		env PATH="$B:$PATH" vdsotest ${c#*:}
+	check "and its message, byte for byte" cmp "$TMP/err" "$REF/${c%%:*}.err"
+done
+expect_status 0 "vdsotest --usage" env PATH="$B:$PATH" vdsotest --usage
+check "is argp's short usage" test "$(head -c 23 "$TMP/out")" = "$(head -c 23 "$REF/usage.out")"
 # On PATH, as the record was made, so that argv[0] is the bare name.
 for c in unknown-api:"nope abi" unknown-test-type:"$api frob"; do
 	# shellcheck disable=SC2086

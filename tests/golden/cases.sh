@@ -93,6 +93,7 @@ run abi --timeout abc
 run abi --format csv
 run abi no-such-api
 run abi --paths impl
+run abi --paths syscall
 golden usage-fallback
 run fallback --bogus
 run fallback --format csv
