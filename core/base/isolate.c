@@ -135,34 +135,38 @@ static double yardstick(void)
 	return t;
 }
 
+/* The least of three runs, so that one a starved CPU slowed does not
+ * leave the loop too short to measure. */
 static void calibrate(void)
 {
 	for (yard_loops = 1024; yard_loops < 1ul << 30; yard_loops *= 2) {
-		if (yardstick() >= YARD_SECONDS)
+		yard_best = 0;
+		for (int i = 0; i < 3; i++)
+			yardstick();
+		if (yard_best >= YARD_SECONDS)
 			break;
 	}
-	yard_best = 0;
-	for (int i = 0; i < 3; i++)
-		yardstick();
 }
 
 /* The yardstick, run for seconds on the clock: how much slower than at
  * its best (1 within its noise), or 0 if fd had something meanwhile. */
 static double slowdown(int fd, double seconds)
 {
-	double end = vk_monotonic() + seconds, cpu = 0, s;
+	double end, cpu, s;
 	unsigned long n = 0;
 
 	if (!yard_loops)
 		calibrate();
-	while (vk_monotonic() < end) {
+	/* All of the window's CPU time: a stop between two runs counts too. */
+	cpu = thread_cpu();
+	for (end = vk_monotonic() + seconds; vk_monotonic() < end; n++) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 		if (poll(&pfd, 1, 0) > 0)
 			return 0;
-		cpu += yardstick();
-		n++;
+		yardstick();
 	}
+	cpu = thread_cpu() - cpu;
 	s = n && yard_best > 0 ? cpu / (n * yard_best) : 1;
 	return s < YARD_NOISE ? 1 : s;
 }
