@@ -252,15 +252,17 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       "more kernel command line (x86 gets tsc=reliable\n"
 		       "clocksource=tsc, so that the vDSO can read the clock,\n"
 		       "and no_timer_check, which a slow emulator fails)", &o->setup.append),
-		VK_OPT('t', "timeout", VK_OPT_COUNT, "SEC", "each boot's limit (default 900)",
+		VK_OPT('t', "timeout", VK_OPT_COUNT, "SEC", "each boot's limit (default 900), in seconds of\n"
+		       "running: the CPU time of qemu's busiest thread, which\n"
+		       "a starved guest does not get; or 4 times it on the clock",
 		       &timeout, .lo = 1, .hi = 86400),
 		VK_OPT('b', "binary", VK_OPT_STRING, "FILE",
 		       "the static vdsokit to run (default: cross/ARCH/vdsokit\n"
 		       "beside this binary, as 'make cross ARCH=...' builds it)", &o->setup.binary),
 		VK_OPT(0, "command-timeout", VK_OPT_COUNT, "SEC",
-		       "each command's limit in the guest; one past it\n"
-		       "gets SIGTERM, SIGKILL 10 s later, exits 124, and the\n"
-		       "next one runs", &command_timeout, .lo = 1, .hi = 86400),
+		       "each command's limit in the guest, counted as\n"
+		       "--timeout's; one past it gets SIGTERM, SIGKILL 10 s\n"
+		       "later, exits 124, and the next one runs", &command_timeout, .lo = 1, .hi = 86400),
 		VK_OPT(0, "rounds", VK_OPT_COUNT, "N", "with two kernels: boots of each (default 3)",
 		       &rounds, .lo = 1, .hi = 100),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",

@@ -9,8 +9,10 @@
  * stdout and stderr on the console in numbered frames, each command's
  * closed with its status, length and checksum (core/vm/vm_frame.c), so the
  * host can tell them from the kernel's own messages on the same console
- * and find whatever the line lost. Then it powers the machine off, which
- * ends qemu.
+ * and find whatever the line lost. A command past its limit is stopped
+ * when the host says so on the console's input (it counts qemu's CPU
+ * time, which a starved guest does not have), or past BACKSTOP times the
+ * limit on the clock. Then it powers the machine off, which ends qemu.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +44,18 @@
 
 static struct vk_vm_frames frames;
 
+/* The host writes to the console's input (VK_VM_STOP lines): echoed,
+ * they would land in the middle of a frame. */
+static void no_echo(void)
+{
+	struct termios t;
+
+	if (tcgetattr(STDIN_FILENO, &t) == 0) {
+		t.c_lflag &= ~(ECHO | ECHONL);
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
+}
+
 static void setup(void)
 {
 	int fd;
@@ -58,6 +72,7 @@ static void setup(void)
 		if (fd > 2)
 			close(fd);
 	}
+	no_echo();
 }
 
 /* The words of /vdsokit.args, into buf; their bytes, or -1. */
@@ -127,7 +142,7 @@ static int drain(struct stream *s)
 	return 1;
 }
 
-/* 1: the command's time is up; 3: so is its grace after SIGTERM. */
+/* 1: the command's time on the clock is up; 3: so is its grace after SIGTERM. */
 static volatile sig_atomic_t timed_out;
 
 static void on_alarm(int sig)
@@ -140,11 +155,11 @@ static void on_alarm(int sig)
 #define GRACE 10
 
 /*
- * A command past its time: said, then told to stop with SIGTERM, so that
- * one that changed the machine (stress) can put it back, and killed with
- * whatever it started if it is still there GRACE seconds later.
+ * A command past its time: said (why), then told to stop with SIGTERM, so
+ * that one that changed the machine (stress) can put it back, and killed
+ * with whatever it started if it is still there GRACE seconds later.
  */
-static void cut_short(struct stream *err, pid_t pid, unsigned timeout)
+static void cut_short(struct stream *err, pid_t pid, const char *why)
 {
 	if (timed_out == 3) {
 		kill(-pid, SIGKILL);
@@ -153,25 +168,64 @@ static void cut_short(struct stream *err, pid_t pid, unsigned timeout)
 	}
 	if (err->n)
 		frame(err, 0);
-	err->n = snprintf(err->line, sizeof(err->line), "vdsokit vm: timed out after %u s", timeout);
+	err->n = snprintf(err->line, sizeof(err->line), "vdsokit vm: timed out after %s", why);
 	frame(err, 1);
 	kill(-pid, SIGTERM);
 	timed_out = 2;
 	alarm(GRACE);
 }
 
+/* The alarm: the command's time on the clock, or its grace, is up. */
+static void alarmed(struct stream *err, pid_t pid, unsigned timeout)
+{
+	char why[96];
+
+	snprintf(why, sizeof(why), "%u s on the clock (%d times its limit of %u s of running)",
+		 VK_VM_BACKSTOP * timeout, VK_VM_BACKSTOP, timeout);
+	cut_short(err, pid, why);
+}
+
+/*
+ * What the host wrote to the console: "stop N" when command N ran its
+ * time (qemu's CPU time, which stops when the host starves the guest,
+ * where the guest's clock does not). A line for a command that already
+ * ended is late, and ignored. 0 once the console's input has ended.
+ */
+static int host_said(int fd, struct stream *err, pid_t pid, unsigned timeout)
+{
+	char line[64], why[96];
+	ssize_t n = read(fd, line, sizeof(line) - 1);
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN;
+	if (n == 0)
+		return 0;
+	line[n] = '\0';
+	if (!timed_out && !strncmp(line, VK_VM_STOP, strlen(VK_VM_STOP)) &&
+	    strtoul(line + strlen(VK_VM_STOP), NULL, 10) == (unsigned long)frames.cmd + 1) {
+		snprintf(why, sizeof(why), "%u s of running (qemu's CPU time, as the host measured it)",
+			 timeout);
+		cut_short(err, pid, why);
+	}
+	return 1;
+}
+
 static int run(char **argv, unsigned timeout)
 {
 	struct stream s[2] = { { .kind = 'o' }, { .kind = 'e' } };
 	struct sigaction sa = { .sa_handler = on_alarm };
-	int out[2], err[2], status, open_streams = 2;
+	int out[2], err[2], status, open_streams = 2, host = STDIN_FILENO;
 	pid_t pid;
 
 	if (pipe(out) || pipe(err))
 		return 127;
 	pid = fork();
 	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
 		setpgid(0, 0);
+		/* The console's input is the host's, for /init. */
+		dup2(null, STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
 		close(out[0]);
@@ -187,17 +241,22 @@ static int run(char **argv, unsigned timeout)
 	/* No SA_RESTART: the alarm interrupts poll() and waitpid(). */
 	sigaction(SIGALRM, &sa, NULL);
 	timed_out = 0;
-	alarm(timeout);
+	/* The host stops a command at its limit of running; the clock at
+	 * BACKSTOP times that is for one that waits on nothing. */
+	alarm(VK_VM_BACKSTOP * timeout);
 	while (open_streams) {
-		struct pollfd p[2] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 } };
+		struct pollfd p[3] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 },
+				       { timeout ? host : -1, POLLIN, 0 } };
 
-		if (poll(p, 2, -1) < 0) {
+		if (poll(p, 3, -1) < 0) {
 			if (errno != EINTR)
 				break;
 			if (timed_out & 1)
-				cut_short(&s[1], pid, timeout);
+				alarmed(&s[1], pid, timeout);
 			continue;
 		}
+		if (p[2].revents && !host_said(host, &s[1], pid, timeout))
+			host = -1;
 		for (int i = 0; i < 2; i++) {
 			if (s[i].fd >= 0 && p[i].revents && !drain(&s[i])) {
 				close(s[i].fd);
@@ -213,7 +272,7 @@ static int run(char **argv, unsigned timeout)
 		if (w == pid)
 			break;
 		if (w < 0 && errno == EINTR && (timed_out & 1))
-			cut_short(&s[1], pid, timeout);
+			alarmed(&s[1], pid, timeout);
 		else if (w < 0 && errno != EINTR) {
 			return 127;
 		}

@@ -24,8 +24,8 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 		return VK_VM_PANIC;
 	}
 	if (r->timed_out) {
-		fprintf(stderr, "%s: timed out after %g s%s; console log: %s\n", cmd, timeout,
-			r->started ? " (the command was running)" :
+		fprintf(stderr, "%s: timed out after %g s of running (or %d times that on the clock)%s; console log: %s\n",
+			cmd, timeout, VK_VM_BACKSTOP, r->started ? " (the command was running)" :
 				     " (the kernel never reached /init: no initramfs support, or no console on the serial port?)",
 			log);
 		return VK_VM_TIMEOUT;

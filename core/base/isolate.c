@@ -91,16 +91,108 @@ static double cpu_seconds(pid_t pid)
  */
 #define HUNG_WALL_FACTOR 10
 
-static int hung(pid_t pid, double start, double timeout)
+int vk_isolate_hung(double cpu, double wall, double timeout, double slowdown)
 {
-	return cpu_seconds(pid) >= timeout || vk_monotonic() - start >= HUNG_WALL_FACTOR * timeout;
+	return cpu >= timeout * (slowdown > 1 ? slowdown : 1) ||
+	       wall >= HUNG_WALL_FACTOR * timeout;
+}
+
+/*
+ * But a virtual CPU that its host starves charges the time it lost to
+ * whatever ran on it (under TCG the guest's clocks follow the host's), so
+ * a child's CPU time there may say more than it ran. Before calling a
+ * child hung, the watchdog runs a yardstick for a quarter of the child's
+ * time, WINDOW at most: a fixed loop of about YARD_SECONDS, again and
+ * again, whose CPU time against the least this process has seen it take
+ * is how much CPU time is inflated now. On a machine whose CPUs are its own, however
+ * loaded, CPU time is what ran and that stays under YARD_NOISE (caches,
+ * frequencies). A child that answers meanwhile was not hung.
+ */
+#define YARD_SECONDS 0.0005
+#define YARD_NOISE 1.5
+#define WINDOW 0.25
+
+static unsigned long yard_loops;
+static double yard_best;
+
+static double thread_cpu(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double yardstick(void)
+{
+	double start = thread_cpu(), t;
+
+	for (volatile unsigned long i = 0; i < yard_loops; i++)
+		;
+	t = thread_cpu() - start;
+	if (!yard_best || t < yard_best)
+		yard_best = t;
+	return t;
+}
+
+/* The least of three runs, so that one a starved CPU slowed does not
+ * leave the loop too short to measure. */
+static void calibrate(void)
+{
+	for (yard_loops = 1024; yard_loops < 1ul << 30; yard_loops *= 2) {
+		yard_best = 0;
+		for (int i = 0; i < 3; i++)
+			yardstick();
+		if (yard_best >= YARD_SECONDS)
+			break;
+	}
+}
+
+/* The yardstick, run for seconds on the clock: how much slower than at
+ * its best (1 within its noise), or 0 if fd had something meanwhile. */
+static double slowdown(int fd, double seconds)
+{
+	double end, cpu, s;
+	unsigned long n = 0;
+
+	if (!yard_loops)
+		calibrate();
+	/* All of the window's CPU time: a stop between two runs counts too. */
+	cpu = thread_cpu();
+	for (end = vk_monotonic() + seconds; vk_monotonic() < end; n++) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) > 0)
+			return 0;
+		yardstick();
+	}
+	cpu = thread_cpu() - cpu;
+	s = n && yard_best > 0 ? cpu / (n * yard_best) : 1;
+	return s < YARD_NOISE ? 1 : s;
+}
+
+/* Whether the child is hung, its CPU time scaled by *slow, the worst
+ * slowdown seen while it ran; -1 if it answered while the yardstick ran. */
+static int hung(int fd, pid_t pid, double start, double timeout, double *slow)
+{
+	double s;
+
+	if (!vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow))
+		return 0;
+	if (vk_monotonic() - start < HUNG_WALL_FACTOR * timeout) {
+		s = slowdown(fd, timeout / 4 < WINDOW ? timeout / 4 : WINDOW);
+		if (s == 0)
+			return -1;
+		*slow = s > *slow ? s : *slow;
+	}
+	return vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow);
 }
 
 /* Read until EOF or the child is hung; 1 if it was. */
 static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
-	double start = vk_monotonic(), deadline = start + timeout;
+	double start = vk_monotonic(), deadline = start + timeout, slow = 1;
 
 	for (;;) {
 		double left = deadline - vk_monotonic();
@@ -109,7 +201,7 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 		ssize_t n;
 
 		if (left <= 0) {
-			if (hung(pid, start, timeout))
+			if (hung(fd, pid, start, timeout, &slow) == 1)
 				return 1;
 			/* Look again when a tenth of its time has passed. */
 			deadline = vk_monotonic() + timeout / HUNG_WALL_FACTOR;

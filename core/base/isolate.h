@@ -24,6 +24,11 @@ struct vk_isolated {
  * that on the clock: a loaded machine's starved child is not hung. */
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out);
+/* The watchdog's rule: a child that had cpu seconds on a CPU in wall is
+ * hung past timeout once cpu reaches timeout times slowdown (how much
+ * slower than at its best the machine ran meanwhile, which a starved
+ * virtual CPU charges to the child; 1 at least), or wall ten times it. */
+int vk_isolate_hung(double cpu, double wall, double timeout, double slowdown);
 void vk_isolated_free(struct vk_isolated *out);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct vk_vm_arch {
 	const char *name;		/* as `make cross ARCH=` names it */
@@ -76,9 +77,12 @@ int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigne
  * checksum, so that the host finds whatever the line lost or damaged.
  */
 #define VK_VM_MARK "vdsokit-vm:"
-#define VK_VM_FRAMING 3
+#define VK_VM_FRAMING 4
 #define VK_VM_FRAME_TEXT 1024	/* a frame's text at most, unescaped */
 #define VK_VM_SUM_BASIS 0x811c9dc5u
+/* The host's one line to the guest, on the console's input: "stop N",
+ * command N ran past its limit. */
+#define VK_VM_STOP VK_VM_MARK "stop "
 
 /* The guest's end. */
 struct vk_vm_frames {
@@ -118,6 +122,31 @@ int vk_vm_frame_parse(char *line, size_t n, struct vk_vm_frame *fr);
 /* Add a text frame to its command's running length and checksum. */
 void vk_vm_frame_count(const struct vk_vm_frame *fr, uint32_t *sum, unsigned long long *bytes);
 
+/*
+ * How far a guest has run, seen from the host (core/vm/vm_progress.c):
+ * the CPU time of qemu's busiest thread since a start. A limit counts
+ * that, not the clock, so that a guest the host starves is not cut
+ * short; a guest that waits on nothing for BACKSTOP times its limit on
+ * the clock is, all the same.
+ */
+#define VK_VM_MAX_THREADS 128
+#define VK_VM_BACKSTOP 4
+
+struct vk_vm_progress {
+	pid_t pid;
+	int n;
+	int tid[VK_VM_MAX_THREADS];
+	unsigned long long ticks[VK_VM_MAX_THREADS];
+};
+
+void vk_vm_progress_start(struct vk_vm_progress *p, pid_t pid);
+/* Seconds the busiest thread ran since the start; -1 if /proc cannot tell. */
+double vk_vm_progress_ran(const struct vk_vm_progress *p);
+/* Whether something that began wall seconds ago and ran ran seconds
+ * (-1: unknown) is past limit: 0, or what says so. */
+enum { VK_VM_OVERDUE_RAN = 1, VK_VM_OVERDUE_WALL };
+int vk_vm_overdue(double wall, double ran, double limit);
+
 /* One boot: what qemu runs. */
 struct vk_vm {
 	const struct vk_vm_arch *arch;
@@ -125,6 +154,9 @@ struct vk_vm {
 	unsigned long smp, memory;
 	int kvm;
 	const char *qmp;	/* a QMP socket for qemu to make, or NULL */
+	/* Each command's limit, in the guest's running (0: none): the host
+	 * tells the guest to stop one past it. */
+	unsigned command_timeout;
 };
 
 /* How a command's output comes back: relayed to ours; its stdout kept in

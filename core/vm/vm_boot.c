@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +24,8 @@
 #include "core/vm/vm.h"
 
 #define PROBE_SECONDS 30
+/* How often the limits are looked at. */
+#define LOOK_SECONDS 0.5
 #define PANIC "Kernel panic - not syncing: "
 
 static int read_file(const char *path, char **data, size_t *len)
@@ -277,6 +280,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	vm->append = s->append;
 	vm->smp = s->smp;
 	vm->memory = s->memory;
+	vm->command_timeout = s->command_timeout;
 	n = vk_vm_cmdline(vm, cmdline, sizeof(cmdline));
 	if (n > VK_VM_CMDLINE_MAX) {
 		snprintf(err, errlen, "--append: the kernel command line would be %zu bytes, over the %d that every arch's kernel takes",
@@ -474,31 +478,40 @@ static ssize_t strip_cr(char *buf, ssize_t n)
 	return m;
 }
 
-static pid_t start_qemu(const struct vk_vm *vm, int *fd)
+/* qemu, its console our fd, its console's input our in. */
+static pid_t start_qemu(const struct vk_vm *vm, int *fd, int *in)
 {
 	char *argv[VK_VM_ARGV], buf[2048];
-	int p[2];
+	int p[2], s[2];
 	pid_t pid;
 
 	vk_vm_argv(vm, argv, buf, sizeof(buf));
-	if (pipe(p))
+	/* A socket, not a pipe: a send to a qemu that died raises no SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s))
 		return -1;
+	/* Close-on-exec: a process qemu leaves must not hold the console open. */
+	if (pipe2(p, O_CLOEXEC)) {
+		close(s[0]);
+		close(s[1]);
+		return -1;
+	}
 	pid = vk_fork();
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, STDIN_FILENO);
+		dup2(s[1], STDIN_FILENO);
 		dup2(p[1], STDOUT_FILENO);
 		dup2(p[1], STDERR_FILENO);
-		close(p[0]);
 		execv(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[1]);
+	close(s[1]);
 	*fd = p[0];
-	if (pid < 0)
+	*in = s[0];
+	if (pid < 0) {
 		close(p[0]);
+		close(s[0]);
+	}
 	return pid;
 }
 
@@ -521,6 +534,64 @@ static void pause_guest(const char *qmp, struct vk_vm_result *r, int log)
 	r->pause = 0;
 }
 
+/* How far the boot and its running command have gone. */
+struct watch {
+	pid_t qemu;
+	int in;			/* the console's input */
+	double start, cmd_start;
+	struct vk_vm_progress boot, cmd;
+	int cmd_watched;	/* the command whose start cmd holds, or -1 */
+	int cmd_stopped;	/* the last one told to stop, or -1 */
+};
+
+/* A command began (the first when /init started, the next at each exit):
+ * its running is counted from now. */
+static void command_began(struct watch *w, const struct vk_vm_result *r)
+{
+	if (!r->started || r->ended || w->cmd_watched == r->ncmds)
+		return;
+	w->cmd_watched = r->ncmds;
+	w->cmd_start = now();
+	vk_vm_progress_start(&w->cmd, w->qemu);
+}
+
+/* The running command ran past its limit: told to the guest, whose /init
+ * stops it and goes on, and said in the console log. */
+static void command_limit(const struct vk_vm *vm, struct watch *w, const struct vk_vm_result *r,
+			  int log)
+{
+	char line[64], say[256];
+	double ran, wall;
+	int n;
+
+	if (!vm->command_timeout || w->cmd_watched != r->ncmds || w->cmd_stopped == r->ncmds)
+		return;
+	ran = vk_vm_progress_ran(&w->cmd);
+	wall = now() - w->cmd_start;
+	/* Past BACKSTOP times the limit on the clock, /init stops it itself. */
+	if (vk_vm_overdue(wall, ran, vm->command_timeout) != VK_VM_OVERDUE_RAN)
+		return;
+	w->cmd_stopped = r->ncmds;
+	n = snprintf(line, sizeof(line), VK_VM_STOP "%d\n", r->ncmds + 1);
+	send(w->in, line, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	n = snprintf(say, sizeof(say), "vdsokit vm: command %d ran %.1f s (qemu's busiest thread, in %.1f s on the clock), past its %u s: told the guest to stop it\n",
+		     r->ncmds + 1, ran, wall, vm->command_timeout);
+	vk_write_all(log, say, n);
+}
+
+/* Whether the boot is past its time: timeout seconds of running, or
+ * BACKSTOP times that on the clock; with probe, /init not started in
+ * PROBE_SECONDS on the clock. */
+static int boot_overdue(struct watch *w, const struct vk_vm_result *r, double timeout,
+			int probe)
+{
+	double wall = now() - w->start;
+
+	if (probe && !r->started)
+		return wall >= PROBE_SECONDS;
+	return vk_vm_overdue(wall, vk_vm_progress_ran(&w->boot), timeout) != 0;
+}
+
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r)
 {
@@ -528,10 +599,10 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	char buf[4096], line[8192], qmp[100];
 	const char *tmp = getenv("TMPDIR");
 	size_t n = 0;
-	double deadline = now() + timeout, start_by = now() + PROBE_SECONDS;
 	struct vk_vm v = *vm;
+	struct watch w = { .cmd_watched = -1, .cmd_stopped = -1 };
+	double next_look;
 	int fd, status;
-	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	for (int k = 0; k < VK_VM_MAX_CMDS; k++)
@@ -543,23 +614,29 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	v.qmp = qmp;
 	/* qemu makes the socket; a signal that ends the run removes it. */
 	vk_children_leave(qmp);
-	pid = start_qemu(&v, &fd);
-	if (pid < 0) {
+	w.qemu = start_qemu(&v, &fd, &w.in);
+	if (w.qemu < 0) {
 		vk_children_unleave(qmp);
 		return;
 	}
+	w.start = now();
+	next_look = w.start + LOOK_SECONDS;
+	vk_vm_progress_start(&w.boot, w.qemu);
 	for (;;) {
-		double left = (probe && !r->started ? start_by : deadline) - now();
 		struct pollfd pf = { fd, POLLIN, 0 };
 		ssize_t got;
 
-		if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) == 0) {
-			if (now() >= deadline || (probe && !r->started)) {
+		/* Limits are looked at every LOOK_SECONDS, output or none. */
+		if (now() >= next_look) {
+			next_look = now() + LOOK_SECONDS;
+			if (boot_overdue(&w, r, timeout, probe)) {
 				r->timed_out = 1;
 				break;
 			}
-			continue;
+			command_limit(vm, &w, r, log);
 		}
+		if (poll(&pf, 1, (int)((next_look - now()) * 1000) + 1) <= 0)
+			continue;
 		got = read(fd, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -571,6 +648,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 			if (buf[i] == '\n' || n == sizeof(line) - 1) {
 				line[n] = '\0';
 				console_line(r, keep, line, n);
+				command_began(&w, r);
 				n = 0;
 			} else {
 				line[n++] = buf[i];
@@ -579,12 +657,13 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (r->pause)
 			pause_guest(qmp, r, log);
 	}
-	kill(pid, SIGKILL);
-	vk_waitpid(pid, &status, 0);
+	kill(w.qemu, SIGKILL);
+	vk_waitpid(w.qemu, &status, 0);
 	unlink(qmp);
 	vk_children_unleave(qmp);
 	r->qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	close(fd);
+	close(w.in);
 }
 
 /* Panics that a slow or busy host causes, whatever the kernel. */

@@ -6,6 +6,8 @@
 
 # The A/B diff on two planted kernels' reports (tests/unit/vm_ab.c).
 "$O/tests/vm_ab"
+# Its limits count how far qemu ran, not the clock (tests/unit/vm_progress.c).
+"$O/tests/vm_progress"
 
 printf 'not a kernel\n' >"$TMP/text"
 expect_status 2 "no --kernel is a usage error" "$VK" vm
@@ -88,7 +90,7 @@ rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 # under TCG stands in for a nested KVM that hangs.
 if [ "$(uname -m)" = x86_64 ]; then
 	mkdir -p "$TMP/fakekvm"
-	printf '#!/bin/sh\necho "$*" >>"%s/qemu.args"\ncase "$*" in *"-accel kvm"*) exit 1 ;; esac\necho vdsokit-vm:start 3\n' \
+	printf '#!/bin/sh\necho "$*" >>"%s/qemu.args"\ncase "$*" in *"-accel kvm"*) exit 1 ;; esac\necho vdsokit-vm:start 4\n' \
 		"$TMP" >"$TMP/fakekvm/qemu-system-x86_64"
 	chmod +x "$TMP/fakekvm/qemu-system-x86_64"
 	: >"$TMP/kvmdev"
@@ -145,7 +147,7 @@ log=$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")
 contains "the log holds the panic" "$log" 'Kernel panic - not syncing'
 rm -f "$log"
 expect_status 5 "a boot past --timeout exits 5" vm --timeout 1 -- info
-contains "and says so" "$TMP/err" 'timed out after 1 s .*console log: /'
+contains "and says so" "$TMP/err" 'timed out after 1 s of running .*console log: /'
 rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 # The kernel's messages, hidden from the console while a command runs,
 # follow its exit as frames numbered apart: in the console log, and one
@@ -172,9 +174,29 @@ for c in info:0 verify:124 info.2:0; do
 	contains "several commands: ${c%%:*} has its status" "$TMP/several/${c%%:*}.status" "^${c#*:}\$"
 done
 contains "several commands: info's output is kept" "$TMP/several/info.log" '^kernel: +Linux '
-contains "several commands: the one cut short says so" "$TMP/several/verify.log" 'timed out after 5 s'
+contains "several commands: the one cut short says so" "$TMP/several/verify.log" 'timed out after 5 s of running'
+contains "several commands: the host told the guest to stop it" "$TMP/several/console.log" \
+	'^vdsokit vm: command 2 ran [0-9.]+ s .*, past its 5 s: told the guest to stop it$'
 contains "several commands: the console log is kept" "$TMP/several/console.log" 'vdsokit-vm:exit 124'
 check "several commands: nothing is relayed" test ! -s "$TMP/out"
+# A guest the host starves is not cut short: qemu, stopped 15 s a second
+# into the command, comes back to a guest whose clock went on 15 s, past
+# the command's 10 s; it ran less. $TMP/starve.log says whether the stop
+# fell inside the command (no exit frame yet when qemu resumed).
+mkdir -p "$TMP/starve" "$TMP/starve-out"
+cat >"$TMP/starve/qemu-system-x86_64" <<EOS
+#!/bin/sh
+log=$TMP/starve-out/console.log
+(until grep -qs '^vdsokit-vm:start' "\$log"; do sleep 0.2; done
+	sleep 1; kill -STOP \$\$; sleep 15
+	grep -q '^vdsokit-vm:exit' "\$log" && echo "after the command" || echo "inside the command"
+	kill -CONT \$\$) >"$TMP/starve.log" 2>&1 </dev/null &
+exec "$(command -v qemu-system-x86_64)" "\$@"
+EOS
+chmod +x "$TMP/starve/qemu-system-x86_64"
+PATH=$TMP/starve:$PATH expect_status 0 "a command of a guest that the host starved past its limit on the clock is not cut short" \
+	vm --output "$TMP/starve-out" --command-timeout 10 -- verify -d 3 clock-gettime-monotonic
+contains "and qemu was stopped while the command ran" "$TMP/starve.log" '^inside the command$'
 
 # Two kernels: bookworm's 6.1 against trixie's 6.12, whose x86_64 vDSO
 # has getrandom (Linux 6.11). What else differs is the kernels' finding,

@@ -22,7 +22,8 @@ res=$out/results
 jobs=${VDSOKIT_XARCH_JOBS:-2}
 VK=$(realpath "${VK:-build/vdsokit}")
 # Each command's limit in the guest: about four times what the slowest
-# target took; a boot gets them all and a margin.
+# target took; a boot gets them all and a margin. vm counts both in
+# qemu's running, not the clock, so a loaded host does not cut them short.
 command_timeout=150
 boot_timeout=960
 commands=(info verify abi fallback timens bench)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How far a guest has run, seen from the host: the CPU time of qemu's
+ * busiest thread. Under TCG the guest's clocks follow the host's, so a
+ * qemu that the host starves (a loaded machine, a SIGSTOP) sees its
+ * guest's time pass while its vCPUs do nothing; its threads' CPU time
+ * stops with them. The busiest thread, not their sum: a guest busy on
+ * every vCPU runs as far in a second as one busy on one.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/vm/vm.h"
+
+/* utime + stime of /proc/PID/task/TID/stat, in clock ticks; 0 if gone. */
+static unsigned long long thread_ticks(pid_t pid, int tid)
+{
+	char path[64], buf[512], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return 0;
+	return utime + stime;
+}
+
+/* Call fn for each thread of pid; -1 if /proc cannot list them. */
+static int each_thread(pid_t pid, void (*fn)(void *ctx, int tid), void *ctx)
+{
+	char path[32];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] != '.')
+			fn(ctx, atoi(d->d_name));
+	}
+	closedir(dir);
+	return 0;
+}
+
+static void note(void *ctx, int tid)
+{
+	struct vk_vm_progress *p = ctx;
+
+	if (p->n < VK_VM_MAX_THREADS) {
+		p->tid[p->n] = tid;
+		p->ticks[p->n++] = thread_ticks(p->pid, tid);
+	}
+}
+
+void vk_vm_progress_start(struct vk_vm_progress *p, pid_t pid)
+{
+	p->pid = pid;
+	p->n = 0;
+	each_thread(pid, note, p);
+}
+
+struct busiest {
+	const struct vk_vm_progress *p;
+	unsigned long long most;
+};
+
+static void compare(void *ctx, int tid)
+{
+	struct busiest *b = ctx;
+	unsigned long long now = thread_ticks(b->p->pid, tid), then = 0;
+
+	/* A thread started since has run all its time since. */
+	for (int i = 0; i < b->p->n; i++) {
+		if (b->p->tid[i] == tid)
+			then = b->p->ticks[i];
+	}
+	if (now > then && now - then > b->most)
+		b->most = now - then;
+}
+
+double vk_vm_progress_ran(const struct vk_vm_progress *p)
+{
+	struct busiest b = { p, 0 };
+
+	if (each_thread(p->pid, compare, &b))
+		return -1;
+	return (double)b.most / sysconf(_SC_CLK_TCK);
+}
+
+int vk_vm_overdue(double wall, double ran, double limit)
+{
+	/* Where /proc tells nothing, the clock alone. */
+	if (ran < 0)
+		return wall >= limit ? VK_VM_OVERDUE_WALL : 0;
+	if (ran >= limit)
+		return VK_VM_OVERDUE_RAN;
+	return wall >= VK_VM_BACKSTOP * limit ? VK_VM_OVERDUE_WALL : 0;
+}
