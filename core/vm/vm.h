@@ -118,9 +118,20 @@ int vk_vm_frame_parse(char *line, size_t n, struct vk_vm_frame *fr);
 /* Add a text frame to its command's running length and checksum. */
 void vk_vm_frame_count(const struct vk_vm_frame *fr, uint32_t *sum, unsigned long long *bytes);
 
+/* A board: qemu's machine, its CPU, a device tree and more of qemu's
+ * arguments; each NULL (none) keeps the arch's own. */
+#define VK_VM_MAX_QEMU_ARGS 8
+
+struct vk_vm_board {
+	const char *machine, *cpu, *dtb;
+	const char *args[VK_VM_MAX_QEMU_ARGS];
+	int nargs;
+};
+
 /* One boot: what qemu runs. */
 struct vk_vm {
 	const struct vk_vm_arch *arch;
+	struct vk_vm_board board;
 	const char *qemu, *kernel, *initrd, *append;
 	unsigned long smp, memory;
 	int kvm;
@@ -163,6 +174,7 @@ struct vk_vm_setup {
 	/* With files, this dynamic vdsokit runs instead, and they are packed. */
 	const struct vk_vm_files *files;
 	const char *append;
+	struct vk_vm_board board;
 	unsigned long smp, memory;
 	unsigned command_timeout;	/* each command's, in the guest; 0: none */
 };
@@ -182,7 +194,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len);
 /* qemu's argv for vm, in argv (at least VK_VM_ARGV words); the strings
  * built for it live in buf. */
-#define VK_VM_ARGV 48
+#define VK_VM_ARGV (40 + VK_VM_MAX_QEMU_ARGS)
 void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 /*
  * Boot and read the console into r until qemu ends or timeout seconds
