@@ -22,5 +22,12 @@ struct vk_sysinfo {
 void vk_sysinfo_read(struct vk_sysinfo *si);
 /* This build's ABI: architecture, libc, width of time_t. */
 const char *vk_build_abi(void);
+/*
+ * Whether the kernel's CRNG is ready. Until it is getrandom blocks, on
+ * every path: for minutes after boot on a board without a cycle counter
+ * for jitter entropy (a Cortex-A9), where a check or a bench of it would
+ * only hang.
+ */
+int vk_crng_ready(void);
 
 #endif /* VK_SYSINFO_H */

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "core/bench/bench.h"
 #include "core/bench/stats.h"
+#include "core/base/sysinfo.h"
 
 #define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
 #define MIN_BATCH 60		/* and a multiple of it, so periodic work such as
@@ -24,9 +24,6 @@
 #define REF_LOADS 32768		/* about 8 us */
 #define REF_SYSCALLS 64		/* 10 to 70 us here */
 #define REF_BATCHES 10
-#ifndef GRND_NONBLOCK
-#define GRND_NONBLOCK 0x0001	/* <sys/random.h>'s, which older libcs lack */
-#endif
 
 int vk_bench_init(struct vk_bench *b)
 {
@@ -299,18 +296,6 @@ static int getrandom_state(struct vk_call_site *s, long page)
 	return 0;
 }
 
-/*
- * Until the CRNG is ready getrandom blocks, on every path: for minutes
- * after boot on a board without a cycle counter for jitter entropy (a
- * Cortex-A9), where every worker would be killed as hung.
- */
-static int crng_ready(void)
-{
-	char c;
-
-	return syscall(SYS_getrandom, &c, 1, GRND_NONBLOCK) == 1 || errno != EAGAIN;
-}
-
 /* Ready an arm for c on path p of cs; false, with r->skipped, if it cannot run. */
 static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_bench_case *c,
 		    enum vk_path p, struct vk_bench_result *r, long page)
@@ -325,7 +310,7 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	r->path = p;
 	if (!a->s.fn.p)
 		r->skipped = cs->why[p][c->func];
-	else if (c->func == VK_FN_GETRANDOM && !crng_ready())
+	else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
 		r->skipped = "the CRNG is not ready yet: getrandom would block";
 	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
