@@ -87,7 +87,7 @@ include tests/xarch/xarch.mk
 
 # make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
 # 'vdsokit vm' looks for it; without ARCH, every one of them.
-CROSS_ARCHES := x86_64 i386 arm64 armhf ppc64le s390x riscv64
+CROSS_ARCHES := x86_64 i386 arm64 armhf ppc64le s390x riscv64 mipsel mips64el
 CROSS_x86_64 := $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
 CROSS_i386 := i686-linux-gnu-
 CROSS_arm64 := aarch64-linux-gnu-
@@ -95,6 +95,8 @@ CROSS_armhf := arm-linux-gnueabihf-
 CROSS_ppc64le := powerpc64le-linux-gnu-
 CROSS_s390x := s390x-linux-gnu-
 CROSS_riscv64 := riscv64-linux-gnu-
+CROSS_mipsel := mipsel-linux-gnu-
+CROSS_mips64el := mips64el-linux-gnuabi64-
 ARCH ?= $(CROSS_ARCHES)
 
 .PHONY: cross

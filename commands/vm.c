@@ -214,6 +214,16 @@ static enum vk_opt_result add_kernel(const char *cmd, const char *arg, void *opt
 	return VK_OPT_OK;
 }
 
+static enum vk_opt_result add_qemu_arg(const char *cmd, const char *arg, void *board)
+{
+	struct vk_vm_board *b = board;
+
+	if (b->nargs == VK_VM_MAX_QEMU_ARGS)
+		return vk_opt_error(cmd, "--qemu-arg is given at most %d times", VK_VM_MAX_QEMU_ARGS);
+	b->args[b->nargs++] = arg;
+	return VK_OPT_OK;
+}
+
 static enum vk_opt_result parse_accel(const char *cmd, const char *arg, void *accel)
 {
 	static const char *const names[] = {
@@ -238,7 +248,22 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       "the kernel image to boot (twice: A and B)", o, .call = add_kernel),
 		VK_OPT('a', "arch", VK_OPT_STRING, "ARCH",
 		       "its architecture, where its header does not say:\n"
-		       "x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64", &o->setup.arch),
+		       "x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64,\n"
+		       "mipsel, mips64el", &o->setup.arch),
+		VK_OPT(0, "machine", VK_OPT_STRING, "BOARD",
+		       "qemu's machine instead of the arch's (virt, pc, malta,\n"
+		       "...), e.g. vexpress-a9 (its CPU is the arch's unless\n"
+		       "--qemu-cpu)", &o->setup.board.machine),
+		VK_OPT(0, "qemu-cpu", VK_OPT_STRING, "CPU",
+		       "qemu's CPU instead of the arch's (also under KVM),\n"
+		       "e.g. cortex-a9: one without the timer the vDSO reads\n"
+		       "sends clock_gettime to the syscall, and fallback says so",
+		       &o->setup.board.cpu),
+		VK_OPT(0, "dtb", VK_OPT_STRING, "FILE", "the device tree qemu gives the kernel",
+		       &o->setup.board.dtb),
+		VK_OPT(0, "qemu-arg", VK_OPT_CALL, "ARG",
+		       "one more word for qemu's command line, after vm's own\n"
+		       "(repeat it, at most 8 times)", &o->setup.board, .call = add_qemu_arg),
 		VK_OPT(0, "accel", VK_OPT_CALL, "MODE",
 		       "auto (default: KVM where the guest's arch is the host's,\n"
 		       "/dev/kvm is usable and the guest reaches /init within\n"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -181,4 +183,12 @@ const char *vk_build_abi(void)
 		 a ? a->name : "unknown", 8 * sizeof(time_t));
 #endif
 	return abi;
+}
+
+int vk_crng_ready(void)
+{
+	char c;
+
+	/* GRND_NONBLOCK (1): EAGAIN says the CRNG is not ready. */
+	return syscall(SYS_getrandom, &c, 1, 1) == 1 || errno != EAGAIN;
 }

@@ -28,5 +28,12 @@ void vk_sysinfo_read(struct vk_sysinfo *si);
 int vk_clocksource_settle(double max_s, char *why, size_t len);
 /* This build's ABI: architecture, libc, width of time_t. */
 const char *vk_build_abi(void);
+/*
+ * Whether the kernel's CRNG is ready. Until it is getrandom blocks, on
+ * every path: for minutes after boot on a board without a cycle counter
+ * for jitter entropy (a Cortex-A9), where a check or a bench of it would
+ * only hang.
+ */
+int vk_crng_ready(void);
 
 #endif /* VK_SYSINFO_H */

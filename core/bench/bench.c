@@ -10,6 +10,7 @@
 
 #include "core/bench/bench.h"
 #include "core/bench/stats.h"
+#include "core/base/sysinfo.h"
 
 #define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
 #define MIN_BATCH 60		/* and a multiple of it, so periodic work such as
@@ -309,6 +310,8 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	r->path = p;
 	if (!a->s.fn.p)
 		r->skipped = cs->why[p][c->func];
+	else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
+		r->skipped = "the CRNG is not ready yet: getrandom would block";
 	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
 		r->skipped = "its getrandom gives no usable state";

@@ -147,9 +147,20 @@ double vk_vm_progress_ran(const struct vk_vm_progress *p);
 enum { VK_VM_OVERDUE_RAN = 1, VK_VM_OVERDUE_WALL };
 int vk_vm_overdue(double wall, double ran, double limit);
 
+/* A board: qemu's machine, its CPU, a device tree and more of qemu's
+ * arguments; each NULL (none) keeps the arch's own. */
+#define VK_VM_MAX_QEMU_ARGS 8
+
+struct vk_vm_board {
+	const char *machine, *cpu, *dtb;
+	const char *args[VK_VM_MAX_QEMU_ARGS];
+	int nargs;
+};
+
 /* One boot: what qemu runs. */
 struct vk_vm {
 	const struct vk_vm_arch *arch;
+	struct vk_vm_board board;
 	const char *qemu, *kernel, *initrd, *append;
 	unsigned long smp, memory;
 	int kvm;
@@ -195,6 +206,7 @@ struct vk_vm_setup {
 	/* With files, this dynamic vdsokit runs instead, and they are packed. */
 	const struct vk_vm_files *files;
 	const char *append;
+	struct vk_vm_board board;
 	unsigned long smp, memory;
 	unsigned command_timeout;	/* each command's, in the guest; 0: none */
 };
@@ -214,7 +226,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len);
 /* qemu's argv for vm, in argv (at least VK_VM_ARGV words); the strings
  * built for it live in buf. */
-#define VK_VM_ARGV 48
+#define VK_VM_ARGV (40 + VK_VM_MAX_QEMU_ARGS)
 void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 /*
  * Boot and read the console into r until qemu ends or timeout seconds

@@ -274,6 +274,11 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	    vk_vm_initramfs(binary, s->files, s->command_timeout, words, nwords, initrd, len, err,
 			    errlen))
 		return -1;
+	if (s->board.dtb && access(s->board.dtb, R_OK)) {
+		snprintf(err, errlen, "--dtb %s: %s", s->board.dtb, strerror(errno));
+		return -1;
+	}
+	vm->board = s->board;
 	vm->qemu = qemu;
 	vm->kernel = kernel;
 	vm->initrd = initrd;
@@ -304,14 +309,31 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	const struct vk_vm_arch *a = vm->arch;
 	int x86 = !strcmp(a->name, "x86_64") || !strcmp(a->name, "i386"), n = 0;
 	char *smp = buf, *mem = buf + 24, *qmp = buf + 48, *append = buf + 200;
+	const struct vk_vm_board *b = &vm->board;
+	int cpu = 0;
 
 	argv[n++] = (char *)vm->qemu;
 	for (int i = 0; i < 6 && a->machine[i]; i++) {
+		const char *opt = i > 0 ? a->machine[i - 1] : "";
+
+		cpu |= !strcmp(opt, "-cpu");
+		if (b->machine && !strcmp(opt, "-M"))
+			argv[n++] = (char *)b->machine;
+		else if (b->cpu && !strcmp(opt, "-cpu"))
+			argv[n++] = (char *)b->cpu;
 		/* Under KVM the guest gets the host's CPU. */
-		if (vm->kvm && i > 0 && !strcmp(a->machine[i - 1], "-cpu"))
+		else if (vm->kvm && !strcmp(opt, "-cpu"))
 			argv[n++] = x86 ? "host,+invtsc" : "host";
 		else
 			argv[n++] = (char *)a->machine[i];
+	}
+	if (b->cpu && !cpu) {
+		argv[n++] = "-cpu";
+		argv[n++] = (char *)b->cpu;
+	}
+	if (b->dtb) {
+		argv[n++] = "-dtb";
+		argv[n++] = (char *)b->dtb;
 	}
 	snprintf(smp, 24, "%lu", vm->smp);
 	snprintf(mem, 24, "%lu", vm->memory);
@@ -329,6 +351,8 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 		argv[n++] = "-qmp";
 		argv[n++] = qmp;
 	}
+	for (int i = 0; i < b->nargs; i++)
+		argv[n++] = (char *)b->args[i];
 	argv[n] = NULL;
 }
 

@@ -16,7 +16,10 @@
  * How qemu boots each architecture under TCG, as Debian's kernels need:
  * the machines and consoles of the kernel's own nolibc test tables, and
  * for x86 an invariant TSC the kernel trusts, so that the vDSO can read
- * the clock (under TCG it would pick hpet, which the vDSO cannot).
+ * the clock (under TCG it would pick hpet, which the vDSO cannot). MIPS
+ * boots Malta, the board of Debian's 4kc-malta and 5kc-malta kernels,
+ * with a MIPS64R2 CPU for Debian's mips64r2 userspace (qemu's default
+ * 20Kc is R1); 64-bit kernels also run o32 binaries.
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
@@ -35,6 +38,10 @@ static const struct vk_vm_arch arches[] = {
 	  "ttysclp0", "", EM_S390, 1, 1, "s390x", NULL },
 	{ "riscv64", "qemu-system-riscv64", "qemu-system-misc", { "-M", "virt", "-bios", "default" },
 	  "ttyS0", "", EM_RISCV, 1, 0, "riscv64", NULL },
+	{ "mipsel", "qemu-system-mipsel", "qemu-system-mips", { "-M", "malta" }, "ttyS0", "",
+	  EM_MIPS, 0, 0, NULL, NULL },
+	{ "mips64el", "qemu-system-mips64el", "qemu-system-mips", { "-M", "malta", "-cpu", "5KEc" },
+	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))

@@ -12,7 +12,9 @@ arm64 aarch64 qemu-aarch64 aarch64-linux-gnu-gcc
 armhf arm qemu-arm arm-linux-gnueabihf-gcc
 ppc64le ppc64 qemu-ppc64le powerpc64le-linux-gnu-gcc
 s390x s390x qemu-s390x s390x-linux-gnu-gcc
-riscv64 riscv64 qemu-riscv64 riscv64-linux-gnu-gcc"
+riscv64 riscv64 qemu-riscv64 riscv64-linux-gnu-gcc
+mipsel mips qemu-mipsel mipsel-linux-gnu-gcc
+mips64el mips64 qemu-mips64el mips64el-linux-gnuabi64-gcc"
 host=$(uname -m)
 missing=
 while read -r a _ _ cc; do

@@ -33,11 +33,15 @@ image riscv64 56 'RSC\005'
 image zimage 36 '\x18\x28\x6f\x01'
 image s390 8 '\002\000\000\030\140\000\000\120'
 image ppc64le 0 '\177ELF\002\001\001' && printf '\025\000' | dd of="$TMP/ppc64le" bs=1 seek=18 conv=notrunc status=none
+# Debian's malta kernels are ELF vmlinux files: EM_MIPS, 32- or 64-bit.
+image mipsel 0 '\177ELF\001\001\001' && printf '\010\000' | dd of="$TMP/mipsel" bs=1 seek=18 conv=notrunc status=none
+image mips64el 0 '\177ELF\002\001\001' && printf '\010\000' | dd of="$TMP/mips64el" bs=1 seek=18 conv=notrunc status=none
 # With no qemu on PATH, the one vm asks for names the arch it read.
 for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
 	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
 	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
-	 ppc64le:qemu-system-ppc64:qemu-system-ppc; do
+	 ppc64le:qemu-system-ppc64:qemu-system-ppc mipsel:qemu-system-mipsel:qemu-system-mips \
+	 mips64el:qemu-system-mips64el:qemu-system-mips; do
 	IFS=: read -r f q pkg <<<"$c"
 	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
 	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"
@@ -121,6 +125,19 @@ contains "and the limit is said" "$TMP/err" '--append: the kernel command line w
 # then booted again, then exit 9 and never 6.
 vm --dry-run -- info >"$TMP/dry" 2>&1
 contains "x86 guests skip the boot-time timer check" "$TMP/dry" ' no_timer_check( |$)'
+# A board: its machine, CPU and device tree replace the arch's, and the
+# extra words come last.
+: >"$TMP/board.dtb"
+expect_status 0 "a board's machine, CPU, device tree and qemu words" vm --dry-run --machine q35 \
+	--qemu-cpu qemu64 --dtb "$TMP/board.dtb" --qemu-arg -rtc --qemu-arg base=utc -- info
+contains "reach qemu's command line in their places" "$TMP/out" \
+	"^[^ ]*qemu-system-x86_64 -M q35 -cpu qemu64 -dtb $TMP/board.dtb -accel .* -rtc base=utc$"
+expect_status 2 "a missing --dtb is bad input" vm --dry-run --dtb "$TMP/nonexistent.dtb" -- info
+contains "and said so" "$TMP/err" "--dtb $TMP/nonexistent.dtb: No such file"
+nine=()
+for i in 1 2 3 4 5 6 7 8 9; do nine+=(--qemu-arg "x$i"); done
+expect_status 2 "a ninth --qemu-arg is refused" vm --dry-run "${nine[@]}" -- info
+contains "with the limit" "$TMP/err" '--qemu-arg is given at most 8 times'
 mkdir -p "$TMP/slowhost"
 printf '#!/bin/sh\necho boot >>"%s/slowhost.boots"\necho "..MP-BIOS bug: 8254 timer not connected to IO-APIC"\necho "Kernel panic - not syncing: IO-APIC + timer doesn'"'"'t work!  Boot with apic=debug"\n' \
 	"$TMP" >"$TMP/slowhost/qemu-system-x86_64"

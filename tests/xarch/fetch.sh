@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fetch.sh SUITE ARCH PACKAGE: print the directory holding /boot of the
 # kernel package PACKAGE (a metapackage is resolved to the image it
-# depends on) from Debian SUITE for ARCH, downloading it on first use.
+# depends on) from Debian SUITE for ARCH, with its device trees in dtbs/,
+# downloading it on first use.
 #
 # apt runs on a private configuration under the cache directory (its own
 # sources list, state, cache and architecture), so the system's apt
@@ -56,24 +57,58 @@ if ! apt-get -c "$apt/apt.conf" -q update >"$log" 2>&1; then
 	tail -n 5 "$log" >&2
 	exit 1
 fi
-# The flavour's metapackage depends on the versioned image package.
+# download PKG: the newest .deb of PKG, in the current directory.
+download() {
+	if ! apt-get -c "$apt/apt.conf" -q download "$1" >>"$log" 2>&1; then
+		echo "$0: apt-get download $1 ($suite/$arch) failed (log: $log):" >&2
+		tail -n 5 "$log" >&2
+		exit 1
+	fi
+	ls -t "$1"_*.deb | head -n 1
+}
+
+# extract DEB DIR: the kernel image, its config and System.map, and the
+# device trees, into DIR with the layout of a /boot: vmlinu[xz]-VERSION,
+# dtbs/... Debian's packages keep them in /boot and /usr/lib/linux-image-*
+# (bookworm, trixie), or since 7.x the image in /usr/lib/modules/VERSION/
+# (linux-binary-*).
+extract() {
+	local deb=$1 dir=$2 f
+	dpkg-deb --fsys-tarfile "$deb" | tar -t |
+		grep -E '^\./(boot/.|usr/lib/modules/[^/]+/vmlinu[xz]$|usr/lib/linux-image-[^/]+/.*\.dtb$)' \
+			>"$dir.list" || { rm "$dir.list"; return 0; }
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" -T "$dir.list"
+	rm "$dir.list"
+	mkdir -p "$dir/boot"
+	for f in "$dir"/usr/lib/modules/*/vmlinu[xz]; do
+		[ ! -e "$f" ] || mv "$f" "$dir/boot/$(basename "$f")-$(basename "$(dirname "$f")")"
+	done
+	for f in "$dir"/usr/lib/linux-image-*; do
+		[ ! -d "$f" ] || { mkdir -p "$dir/boot/dtbs" && cp -r "$f"/. "$dir/boot/dtbs/"; }
+	done
+	rm -rf "${dir:?}/usr"
+}
+
+# The flavour's metapackage depends on the versioned image package, which
+# since 7.x depends on the linux-binary-* package that holds the image.
 real=$pkg
 dep=$(apt-cache -c "$apt/apt.conf" depends "$pkg" 2>>"$log" |
 	sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\).*/\1/p' | head -n 1)
 [ -z "$dep" ] || real=$dep
+binary=$(apt-cache -c "$apt/apt.conf" depends "$real" 2>>"$log" |
+	sed -n 's/^ *Depends: \(linux-binary-[0-9][^ ]*\).*/\1/p' | head -n 1)
 cd "$apt/cache/archives"
-if ! apt-get -c "$apt/apt.conf" -q download "$real" >>"$log" 2>&1; then
-	echo "$0: apt-get download $real ($suite/$arch) failed (log: $log):" >&2
-	tail -n 5 "$log" >&2
-	exit 1
-fi
-deb=$(ls -t "$real"_*.deb | head -n 1)
-# Only /boot: the modules are not needed, as /init loads none.
 tmp=$out/tmp
 rm -rf "$tmp" && mkdir -p "$tmp"
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/*'
-ls "$tmp"/boot/vmlinu* >/dev/null 2>&1 || { echo "$0: no /boot/vmlinu* in $deb" >&2; exit 1; }
-echo "${deb%.deb}" >"$tmp/boot/package"
-rm -f "$deb"
+debs=$(download "$real")
+[ -z "$binary" ] || debs="$debs $(download "$binary")"
+for deb in $debs; do
+	extract "$deb" "$tmp"
+done
+ls "$tmp"/boot/vmlinu* >/dev/null 2>&1 || { echo "$0: no kernel image in $debs" >&2; exit 1; }
+names=${debs//.deb/}
+echo "${names// /, }" >"$tmp/boot/package"
+# shellcheck disable=SC2086 # the .deb names have no spaces
+rm -f $debs
 mv "$tmp/boot" "$out/boot" && rmdir "$tmp"
 echo "$out/boot"
