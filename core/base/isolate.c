@@ -13,6 +13,7 @@
 
 #include "core/base/children.h"
 #include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 
 int vk_write_all(int fd, const void *buf, size_t len)
 {
@@ -64,24 +65,10 @@ static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
 /* The CPU time pid has had, in seconds; 0 where /proc cannot tell. */
 static double cpu_seconds(pid_t pid)
 {
-	char path[32], buf[512], *p;
-	unsigned long long utime = 0, stime = 0;
-	FILE *f;
-	size_t n = 0;
+	char path[32];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	/* The fields after the name, which may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &utime, &stime) != 2)
-		return 0;
-	return (double)(utime + stime) / sysconf(_SC_CLK_TCK);
+	return (double)vk_stat_ticks(path) / sysconf(_SC_CLK_TCK);
 }
 
 /*

@@ -13,29 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/sysinfo.h"
 #include "core/vm/vm.h"
 
 /* utime + stime of /proc/PID/task/TID/stat, in clock ticks; 0 if gone. */
 static unsigned long long thread_ticks(pid_t pid, int tid)
 {
-	char path[64], buf[512], *p;
-	unsigned long long utime = 0, stime = 0;
-	FILE *f;
-	size_t n = 0;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
-	f = fopen(path, "re");
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	/* The fields after the name, which may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &utime, &stime) != 2)
-		return 0;
-	return utime + stime;
+	return vk_stat_ticks(path);
 }
 
 /* Call fn for each thread of pid; -1 if /proc cannot list them. */
