@@ -10,7 +10,7 @@
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
-static int no_result(const char *cmd, const struct vk_vm_result *r, double timeout,
+static int no_result(const char *cmd, const struct vk_vm_result *r, const struct vk_vm_opts *o,
 		     const char *log)
 {
 	if (vk_vm_host_failure(r)) {
@@ -24,7 +24,7 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 		return VK_VM_PANIC;
 	}
 	if (r->timed_out) {
-		fprintf(stderr, "%s: timed out after %g s%s; console log: %s\n", cmd, timeout,
+		fprintf(stderr, "%s: timed out after %g s%s; console log: %s\n", cmd, o->timeout,
 			r->started ? " (the command was running)" :
 				     " (the kernel never reached /init: no initramfs support, or no console on the serial port?)",
 			log);
@@ -33,7 +33,8 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 	if (!r->started && r->qemu_status && r->qemu_said[0]) {
 		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", cmd,
 			r->qemu_said, log);
-		return VK_EXIT_USAGE;
+		/* Bad input, but of the kernel's own making: a commit to skip. */
+		return o->bisect ? VK_VM_BISECT_SKIP : VK_EXIT_USAGE;
 	}
 	fprintf(stderr, "%s: the guest ended without running the command (%s, qemu status %d); console log: %s\n",
 		cmd, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
@@ -138,5 +139,5 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 			unlink(log);
 		return -1;
 	}
-	return no_result(cmd, r, o->timeout, log);
+	return no_result(cmd, r, o, log);
 }
