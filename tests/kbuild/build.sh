@@ -23,7 +23,7 @@ cache=${VDSOKIT_XARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vdsokit-xarch}/kbui
 jobs=${VDSOKIT_KBUILD_JOBS:-2}
 
 [ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 1; }
-for tool in make gcc flex bison bc tar xz; do
+for tool in make gcc flex bison bc tar xz flock; do
 	command -v $tool >/dev/null || { echo "$0: $tool is needed to build a kernel" >&2; exit 1; }
 done
 
@@ -37,6 +37,16 @@ if [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
+# One build of a key at a time: a second make in the tree would undo the
+# first's files (another check-kbuild, or this one's base build below).
+mkdir -p "$out"
+exec 9>"$out.lock"
+flock 9
+if [ -f "$out/bzImage" ]; then
+	echo "$out/bzImage"
+	exit 0
+fi
+
 log=$out/build.log
 fail() {
 	echo "$0: $1 (log: $log):" >&2
@@ -44,7 +54,6 @@ fail() {
 	exit 1
 }
 # A tree left by an interrupted build is finished by make, not redone.
-mkdir -p "$out"
 if [ ! -d "$out/linux" ]; then
 	if [ -n "$patch" ]; then
 		"$0" >/dev/null
