@@ -5,8 +5,8 @@
 #
 # Each build is cached under $cache/kbuild/KEY, KEY a hash of the source
 # tarball, the fragment and the patch, and bzImage appears there last. A
-# patched build starts from a copy of the unpatched one's tree, so only
-# what the patch touches is compiled again. Builds run at nice 10 with
+# patched build is made in the unpatched one's tree, so only what the
+# patch touches is compiled again. Builds run at nice 10 with
 # $VDSOKIT_KBUILD_JOBS (2) jobs: the first takes about 35 minutes on two
 # busy cores, a patched one a few.
 #
@@ -53,31 +53,52 @@ fail() {
 	tail -n 20 "$log" >&2
 	exit 1
 }
+make_image() { # TREE: bzImage built in TREE, copied to $out
+	(cd "$1" && nice -n 10 make ARCH=x86_64 -j"$jobs" bzImage) >>"$log" 2>&1 &&
+		cp "$1/arch/x86/boot/bzImage" "$out/bzImage.part"
+}
+
+# A patched build is made in the unpatched tree, under its lock, and the
+# patch taken out after: a copy of the tree would rebuild everything, as
+# objtool, built by absolute paths, would be new. A patch an interrupted
+# build left in is taken out first.
+if [ -n "$patch" ]; then
+	"$0" >/dev/null
+	tree=$cache/$base/linux
+	exec 8>"$cache/$base.lock"
+	flock 8
+	if [ -f "$tree.patched" ]; then
+		patch -R -d "$tree" -p1 <"$(cat "$tree.patched")" >"$log" 2>&1 || fail "cannot take out $(cat "$tree.patched")"
+	fi
+	echo "$patch" >"$tree.patched"
+	patch -d "$tree" -p1 <"$patch" >"$log" 2>&1 || fail "$patch does not apply"
+	echo "$0: building $out in $tree (make -j$jobs at nice 10)" >&2
+	make_image "$tree"
+	built=$?
+	patch -R -d "$tree" -p1 <"$patch" >>"$log" 2>&1 && rm "$tree.patched"
+	[ $built = 0 ] || fail "make bzImage failed"
+	mv "$out/bzImage.part" "$out/bzImage"
+	echo "$out/bzImage"
+	exit 0
+fi
+
 # A tree left by an interrupted build is finished by make, not redone.
 if [ ! -d "$out/linux" ]; then
-	if [ -n "$patch" ]; then
-		"$0" >/dev/null
-		cp -a "$cache/$base/linux" "$out/linux.part"
-		patch -d "$out/linux.part" -p1 <"$patch" >"$log" 2>&1 || fail "$patch does not apply"
-	else
-		echo "$0: unpacking $source" >&2
-		mkdir -p "$out/linux.part"
-		tar -xJf "$source" -C "$out/linux.part" --strip-components=1
-		cd "$out/linux.part"
-		{ make ARCH=x86_64 tinyconfig &&
-		  scripts/kconfig/merge_config.sh -m .config "$fragment" &&
-		  make ARCH=x86_64 olddefconfig; } >"$log" 2>&1 || fail "configuring failed"
-		# An option the kernel dropped (an unmet dependency) is the
-		# fragment's bug, not a kernel to test.
-		while IFS= read -r line; do
-			grep -qxF "$line" .config || fail "contrib/vm.config: $line did not stick (a dependency missing?)"
-		done < <(grep '^CONFIG_' "$fragment")
-	fi
+	echo "$0: unpacking $source" >&2
+	mkdir -p "$out/linux.part"
+	tar -xJf "$source" -C "$out/linux.part" --strip-components=1
+	cd "$out/linux.part"
+	{ make ARCH=x86_64 tinyconfig &&
+	  scripts/kconfig/merge_config.sh -m .config "$fragment" &&
+	  make ARCH=x86_64 olddefconfig; } >"$log" 2>&1 || fail "configuring failed"
+	# An option the kernel dropped (an unmet dependency) is the
+	# fragment's bug, not a kernel to test.
+	while IFS= read -r line; do
+		grep -qxF "$line" .config || fail "contrib/vm.config: $line did not stick (a dependency missing?)"
+	done < <(grep '^CONFIG_' "$fragment")
 	mv "$out/linux.part" "$out/linux"
 fi
-cd "$out/linux"
 echo "$0: building $out (make -j$jobs at nice 10)" >&2
-nice -n 10 make ARCH=x86_64 -j"$jobs" bzImage >>"$log" 2>&1 || fail "make bzImage failed"
-cp arch/x86/boot/bzImage "$out/bzImage.part"
+make_image "$out/linux" || fail "make bzImage failed"
 mv "$out/bzImage.part" "$out/bzImage"
 echo "$out/bzImage"
