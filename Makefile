@@ -84,6 +84,7 @@ run: $(BIN)
 
 include tests/tests.mk
 include tests/xarch/xarch.mk
+include tests/kbuild/kbuild.mk
 
 # make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
 # 'vdsokit vm' looks for it; without ARCH, every one of them.
@@ -146,6 +147,7 @@ help:
 	@echo '  run            build, then run the main job: vdsokit all'
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
+	@echo '  check-kbuild   build x86_64 kernels from linux-source with contrib/vm.config, vm them (A/B too)'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
 	@echo '                 (VDSOKIT_SOAK_LOAD=1: under CPU hogs and a starved vm relay, plus 20 relay boots)'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/timens/timens_check.h"
+#include "core/timens/timens_rules.h"
 #include "report/report.h"
 #include "commands/commands.h"
 
@@ -12,24 +14,32 @@ static const char head[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"
 	"                      [--format FMT]\n\n"
 	"Check the vDSO inside time namespaces, as containers use them. For each set\n"
-	"of offsets (by default: small, near and past 2^31 s, and the most negative\n"
-	"the kernel accepts), a child in a new time namespace checks every clock on\n"
-	"the vdso path against the syscall as verify does; the clocks read inside\n"
-	"differ from the same clocks outside by exactly the offset for MONOTONIC,\n"
-	"MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME and BOOTTIME_ALARM and by nothing\n"
-	"for any other clock; the parent's namespace is unaffected. On a 32-bit\n"
-	"ABI, each time32 entry is read past 2^31 s (y2038): the vDSO's must do\n"
-	"what the kernel's time32 syscall does (which wraps tv_sec), and libc's\n"
-	"must fail with EOVERFLOW or be right.\n\n";
+	"of offsets (by default: small, a fraction of a second either way, near and\n"
+	"past 2^31 s, and the most negative the kernel accepts, to the ns), a child\n"
+	"in a new time namespace checks every clock on the vdso path against the\n"
+	"syscall as verify does; the clocks read inside differ from the same clocks\n"
+	"outside by exactly the offset for MONOTONIC, MONOTONIC_COARSE,\n"
+	"MONOTONIC_RAW, BOOTTIME and BOOTTIME_ALARM and by nothing for any other\n"
+	"clock; the kernel shows the offsets as written (/proc/self/timens_offsets);\n"
+	"the parent's namespace is unaffected. On a 32-bit ABI, each time32 entry is\n"
+	"read past 2^31 s (y2038): the vDSO's must do what the kernel's time32\n"
+	"syscall does (which wraps tv_sec), and libc's must fail with EOVERFLOW or be\n"
+	"right.\n\n";
 
 static const char tail[] =
 	"\n"
 	"LIB.so's entry is called in a child of its own: its crash, exit or hang\n"
 	"(5 s) fails the impl path's 'survives' check, which names the library.\n"
 	"\n"
+	"An offset SEC is seconds with up to 9 decimals, negative too (-0.5). The\n"
+	"kernel keeps each clock inside between 0 and 4611686019 s (KTIME_SEC_MAX/2\n"
+	"plus one), so it takes -NOW to 4611686019 - NOW s for a clock now at NOW\n"
+	"s; an offset out of that is refused with both clocks' bounds (exit 2).\n"
+	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed (or --impl's call\n"
-	"died), 2 usage error or an --impl that cannot be loaded (see verify),\n"
-	"4 no time namespace could be made (no CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
+	"died), 2 usage error, an offset the kernel refuses or an --impl that\n"
+	"cannot be loaded (see verify), 4 no time namespace could be made (no\n"
+	"CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
 
 struct opts {
 	int custom;
@@ -40,7 +50,7 @@ struct opts {
 
 static int run(const char *cmd, struct opts *o, struct vk_step *step)
 {
-	struct vk_timens_set sets[4];
+	struct vk_timens_set sets[VK_TIMENS_NSETS];
 	struct vk_results rs = { 0 };
 	struct vk_report rep = { .command = "timens", .version = vk_version,
 				 .seconds = o->seconds, .rs = &rs,
@@ -60,7 +70,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		return VK_EXIT_USAGE;
 	}
 	vk_timens_check_init(&c, &cs);
-	n = o->custom ? 1 : vk_timens_default_sets(sets, 4);
+	n = o->custom ? 1 : vk_timens_default_sets(sets, VK_TIMENS_NSETS);
 	if (o->custom)
 		sets[0] = o->set;
 	/* Without namespaces, or the right to make one, the report is one SKIP. */
@@ -96,16 +106,64 @@ int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step)
 	return run(cmd, &o, step);
 }
 
+static enum vk_opt_result parse_offset(const char *cmd, const char *opt, const char *arg,
+					int64_t *ns)
+{
+	int e = vk_timens_parse_offset(arg, ns);
+
+	if (e == -1)
+		return vk_opt_error(cmd, "%s: '%s' is not seconds (a decimal, negative too, of at most 9 decimals: the kernel takes ns)",
+				    opt, arg);
+	if (e)
+		return vk_opt_error(cmd, "%s: '%s' is beyond the +-%lld s any offset of the kernel's is within",
+				    opt, arg, VK_TIMENS_SEC_MAX);
+	return VK_OPT_OK;
+}
+
+static enum vk_opt_result parse_mono(const char *cmd, const char *arg, void *ns)
+{
+	return parse_offset(cmd, "--monotonic", arg, ns);
+}
+
+static enum vk_opt_result parse_boot(const char *cmd, const char *arg, void *ns)
+{
+	return parse_offset(cmd, "--boottime", arg, ns);
+}
+
+/* The kernel's bounds, which move with the clocks: said as they are now. */
+static int out_of_bounds(const char *cmd, const struct vk_timens_set *s)
+{
+	struct timespec m, b;
+	int64_t mono, boot, lo, hi;
+	char bounds[256];
+	int out;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_BOOTTIME, &b);
+	mono = m.tv_sec * 1000000000LL + m.tv_nsec;
+	boot = b.tv_sec * 1000000000LL + b.tv_nsec;
+	vk_timens_offset_bounds(mono, &lo, &hi);
+	out = s->mono_ns < lo || s->mono_ns > hi;
+	vk_timens_offset_bounds(boot, &lo, &hi);
+	out |= s->boot_ns < lo || s->boot_ns > hi;
+	if (!out)
+		return 0;
+	vk_timens_bounds_said(bounds, sizeof(bounds), mono, boot);
+	fprintf(stderr, "%s: the kernel refuses these offsets: %s\n", cmd, bounds);
+	return 1;
+}
+
 int cmd_timens(int argc, char **argv)
 {
 	struct opts o = { .seconds = 0.2, .call = { .format = VK_FMT_TEXT } };
 	const struct vk_option opt[] = {
-		VK_OPT(0, "monotonic", VK_OPT_SIGNED, "SEC",
-		  "one set with this MONOTONIC offset (and --boottime's)", &o.set.mono,
+		VK_OPT(0, "monotonic", VK_OPT_CALL, "SEC",
+		  "one set with this MONOTONIC offset (and --boottime's):\n"
+		  "seconds to the ns, negative too", &o.set.mono_ns, .call = parse_mono,
 		  .given = &o.custom),
-		VK_OPT(0, "boottime", VK_OPT_SIGNED, "SEC",
-		  "one set with this BOOTTIME offset (and --monotonic's)", &o.set.boot,
-		  .given = &o.custom),
+		VK_OPT(0, "boottime", VK_OPT_CALL, "SEC",
+		  "one set with this BOOTTIME offset (and --monotonic's)", &o.set.boot_ns,
+		  .call = parse_boot, .given = &o.custom),
 		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
 		  "verify's budget per API inside each namespace (default 0.2)", &o.seconds),
 		VK_OPT_FORMAT_ROWS(&o.call.format,
@@ -123,5 +181,7 @@ int cmd_timens(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (o.custom && out_of_bounds(argv[0], &o.set))
+		return VK_EXIT_USAGE;
 	return run(argv[0], &o, NULL);
 }

@@ -45,7 +45,12 @@ static const char tail[] =
 	"kernel panicked, 7 the guest ended without running the command, 8 the console\n"
 	"lost or damaged a command's output (every frame is numbered and each\n"
 	"command's output checksummed), 9 the boot failed twice for a reason of the\n"
-	"host, not of the kernel (a slow emulator's panic).\n";
+	"host, not of the kernel (a slow emulator's panic). With --bisect, 125 (git\n"
+	"bisect run's skip) instead of 5 to 9, and instead of 2 where the kernel is\n"
+	"missing, no kernel image or one qemu refuses, as a failed build leaves it\n"
+	"(remove the image before each build, so that a failed one leaves none):\n"
+	"  git bisect run sh -c 'rm -f arch/x86/boot/bzImage; make bzImage;\n"
+	"    vdsokit vm --bisect --kernel good/bzImage --kernel arch/x86/boot/bzImage'\n";
 
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
@@ -298,6 +303,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       "new directory under $TMPDIR)", &o->output),
 		VK_OPT(0, "dry-run", VK_OPT_FLAG, NULL, "print the qemu command line and exit",
 		       &o->dry_run),
+		VK_OPT(0, "bisect", VK_OPT_FLAG, NULL,
+		       "for git bisect run: exit 125 (skip) where the kernel\n"
+		       "(the last --kernel) cannot be tested: missing, no kernel,\n"
+		       "refused by qemu, panicked, timed out, or no result", &o->bisect),
 		VK_OPT_HELP_ROW,
 	};
 	struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -314,24 +323,56 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 	return r;
 }
 
+/* --bisect: the kernel under test, the last --kernel, missing or no
+ * kernel image, as a failed build leaves it: a commit git bisect skips. */
+static int untestable_image(const char *cmd, const struct vk_vm_opts *o)
+{
+	const char *kernel = o->kernel[o->nkernels - 1];
+	const struct vk_vm_arch *arch;
+	char err[PATH_MAX + 128];
+	struct stat st;
+
+	if (o->setup.arch ? stat(kernel, &st) == 0 && st.st_size > 0 :
+			    vk_vm_kernel_arch(kernel, &arch, err, sizeof(err)) == 0)
+		return 0;
+	if (o->setup.arch)
+		snprintf(err, sizeof(err), "%s: %s", kernel,
+			 access(kernel, F_OK) ? strerror(errno) : "an empty file");
+	fprintf(stderr, "%s: %s; --bisect: exit %d, git bisect run's skip\n", cmd, err,
+		VK_VM_BISECT_SKIP);
+	return 1;
+}
+
+/* --bisect: a guest that gave no result (5 to 9) is a kernel not tested. */
+static int bisect_status(const char *cmd, int status)
+{
+	if (status < VK_VM_TIMEOUT || status > VK_VM_HOST)
+		return status;
+	fprintf(stderr, "%s: --bisect: exit %d, git bisect run's skip, for %d\n", cmd,
+		VK_VM_BISECT_SKIP, status);
+	return VK_VM_BISECT_SKIP;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	static char *all[] = { "all", NULL };
 	struct vk_vm_opts o = { .setup = { .smp = 2, .memory = 1024 }, .timeout = 900, .rounds = 3 };
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
+	int status;
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (!o.nkernels)
 		return vk_usage_error(argv[0], "--kernel IMAGE is required");
+	if (o.bisect && untestable_image(argv[0], &o))
+		return VK_VM_BISECT_SKIP;
 	o.words = argv + optind;
 	o.nwords = argc - optind;
-	if (o.nkernels == 2)
-		return vk_vm_ab(argv[0], &o);
 	/* One kernel's guest runs the main job unless told otherwise. */
-	if (!o.nwords) {
+	if (o.nkernels == 1 && !o.nwords) {
 		o.words = all;
 		o.nwords = 1;
 	}
-	return one(argv[0], &o, split_commands(&o));
+	status = o.nkernels == 2 ? vk_vm_ab(argv[0], &o) : one(argv[0], &o, split_commands(&o));
+	return o.bisect ? bisect_status(argv[0], status) : status;
 }

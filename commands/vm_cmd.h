@@ -9,6 +9,9 @@ enum { VK_ACCEL_AUTO, VK_ACCEL_KVM, VK_ACCEL_TCG };
 /* Statuses of a guest that gave no result, or not all of it: timed out,
  * panicked, ended early, output lost on the console, the host's doing. */
 enum { VK_VM_TIMEOUT = 5, VK_VM_PANIC = 6, VK_VM_NO_RESULT = 7, VK_VM_LOST = 8, VK_VM_HOST = 9 };
+/* --bisect's status for a kernel that could not be tested: git bisect
+ * run's "skip", where 1 to 127 else mean "bad". */
+enum { VK_VM_BISECT_SKIP = 125 };
 
 struct vk_vm_opts {
 	const char *kernel[2];
@@ -19,6 +22,7 @@ struct vk_vm_opts {
 	unsigned long rounds;
 	const char *output;	/* A/B's bench files; one kernel's command logs */
 	int dry_run;
+	int bisect;		/* an untestable kernel exits VK_VM_BISECT_SKIP */
 	char **words;		/* the guest's command, or A/B's APIs */
 	int nwords;
 };

@@ -10,7 +10,7 @@
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
-static int no_result(const char *cmd, const struct vk_vm_result *r, double timeout,
+static int no_result(const char *cmd, const struct vk_vm_result *r, const struct vk_vm_opts *o,
 		     const char *log)
 {
 	if (vk_vm_host_failure(r)) {
@@ -25,7 +25,7 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 	}
 	if (r->timed_out) {
 		fprintf(stderr, "%s: timed out after %g s of running (or %d times that on the clock)%s; console log: %s\n",
-			cmd, timeout, VK_VM_BACKSTOP, r->started ? " (the command was running)" :
+			cmd, o->timeout, VK_VM_BACKSTOP, r->started ? " (the command was running)" :
 				     " (the kernel never reached /init: no initramfs support, or no console on the serial port?)",
 			log);
 		return VK_VM_TIMEOUT;
@@ -33,7 +33,8 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, double timeo
 	if (!r->started && r->qemu_status && r->qemu_said[0]) {
 		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", cmd,
 			r->qemu_said, log);
-		return VK_EXIT_USAGE;
+		/* Bad input, but of the kernel's own making: a commit to skip. */
+		return o->bisect ? VK_VM_BISECT_SKIP : VK_EXIT_USAGE;
 	}
 	fprintf(stderr, "%s: the guest ended without running the command (%s, qemu status %d); console log: %s\n",
 		cmd, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
@@ -138,5 +139,5 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 			unlink(log);
 		return -1;
 	}
-	return no_result(cmd, r, o->timeout, log);
+	return no_result(cmd, r, o, log);
 }

@@ -21,7 +21,7 @@
 #define ROUNDS 1000
 
 /* Offsets far from anything the clocks read outside. */
-static const struct vk_timens_set set = { "stress", 100000, 200000 };
+static const struct vk_timens_set set = { "stress", 100000 * NSEC, 200000 * NSEC };
 
 /* What the child saw, written back to the fault thread. */
 struct seen {
@@ -35,9 +35,9 @@ static int64_t offset(int clock)
 {
 	if (clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
 	    clock == CLOCK_MONOTONIC_COARSE)
-		return set.mono * NSEC;
+		return set.mono_ns;
 	if (clock == CLOCK_BOOTTIME || clock == CLOCK_BOOTTIME_ALARM)
-		return set.boot * NSEC;
+		return set.boot_ns;
 	return 0;
 }
 
@@ -166,6 +166,6 @@ int vk_stress_timens(const struct vk_stress *st, char *err, size_t len)
 	for (int p = 0; p < VK_NPATHS; p++)
 		calls += s.calls[p];
 	snprintf(err, len, "in a namespace of offsets +%lld s, +%lld s: %llu reads, each right",
-		 set.mono, set.boot, calls);
+		 (long long)(set.mono_ns / NSEC), (long long)(set.boot_ns / NSEC), calls);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "core/base/children.h"
 #include "core/timens/timens.h"
+#include "core/timens/timens_rules.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -21,38 +22,44 @@ const char *vk_timens_unsupported(void)
 	return NULL;
 }
 
-static long long now_sec(clockid_t id)
+#define NSEC 1000000000LL
+
+static int64_t now_ns(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
-	return ts.tv_sec;
+	return ts.tv_sec * NSEC + ts.tv_nsec;
 }
 
-static void set(struct vk_timens_set *s, const char *name, long long mono, long long boot)
+static void set(struct vk_timens_set *s, const char *name, int64_t mono, int64_t boot)
 {
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->mono = mono;
-	s->boot = boot;
+	s->mono_ns = mono;
+	s->boot_ns = boot;
 }
 
 /*
  * The kernel refuses an offset that would make a clock negative, so the
- * most negative offsets leave each clock at one second; 2^31 s is where
- * a 32-bit tv_sec overflows.
+ * most negative offsets leave each clock at one second, to the ns; 2^31 s
+ * is where a 32-bit tv_sec overflows. "fraction" has offsets of part of a
+ * second either way: the kernel takes seconds and nanoseconds.
  */
 int vk_timens_default_sets(struct vk_timens_set *sets, int max)
 {
-	long long mono = now_sec(CLOCK_MONOTONIC), boot = now_sec(CLOCK_BOOTTIME);
-	const long long y2038 = 1ll << 31;
+	int64_t mono = now_ns(CLOCK_MONOTONIC), boot = now_ns(CLOCK_BOOTTIME);
+	const int64_t y2038 = (1ll << 31) * NSEC;
 	int n = 0;
 
-	if (max < 4)
+	if (max < VK_TIMENS_NSETS)
 		return 0;
-	set(&sets[n++], "small", 1000, 2000);
-	set(&sets[n++], "near-2^31", y2038 - 60 - mono, y2038 - 60 - boot);
-	set(&sets[n++], "past-2^31", y2038 + 3600 - mono, y2038 + 3600 - boot);
-	set(&sets[n++], "most-negative", 1 - mono, 1 - boot);
+	set(&sets[n++], "small", 1000 * NSEC, 2000 * NSEC);
+	set(&sets[n++], "fraction", -NSEC / 2 - 1, NSEC + 1);
+	set(&sets[n++], "near-2^31", (y2038 - 60 * NSEC - mono) / NSEC * NSEC,
+	    (y2038 - 60 * NSEC - boot) / NSEC * NSEC);
+	set(&sets[n++], "past-2^31", (y2038 + 3600 * NSEC - mono) / NSEC * NSEC,
+	    (y2038 + 3600 * NSEC - boot) / NSEC * NSEC);
+	set(&sets[n++], "most-negative", NSEC - mono, NSEC - boot);
 	return n;
 }
 
@@ -62,11 +69,15 @@ struct outer {
 	void *ctx;
 };
 
-/* The offsets must be written before any task enters the namespace. */
+/* The offsets must be written before any task enters the namespace, as
+ * the kernel takes them: seconds (floored) and 0 to 999999999 ns. */
 static int write_offsets(const struct vk_timens_set *s)
 {
-	char buf[96];
-	int n = snprintf(buf, sizeof(buf), "monotonic %lld 0\nboottime %lld 0\n", s->mono, s->boot);
+	int64_t ms = vk_timens_floor_sec(s->mono_ns), bs = vk_timens_floor_sec(s->boot_ns);
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), "monotonic %lld %lld\nboottime %lld %lld\n",
+			 (long long)ms, (long long)(s->mono_ns - ms * NSEC), (long long)bs,
+			 (long long)(s->boot_ns - bs * NSEC));
 	FILE *f = fopen("/proc/self/timens_offsets", "we");
 	int ok;
 
@@ -105,6 +116,20 @@ static void outer(void *ctx, int fd)
 		;
 }
 
+/* Why the kernel refused the set's offsets; with ERANGE, its bounds now. */
+static void refused(const struct vk_timens_set *s, int err, char *why, size_t len)
+{
+	char m[32], b[32], bounds[256] = "";
+
+	if (err == ERANGE)
+		vk_timens_bounds_said(bounds, sizeof(bounds), now_ns(CLOCK_MONOTONIC),
+				      now_ns(CLOCK_BOOTTIME));
+	snprintf(why, len, "writing the offsets %s s, %s s: %s%s%s",
+		 vk_timens_seconds(m, sizeof(m), s->mono_ns),
+		 vk_timens_seconds(b, sizeof(b), s->boot_ns), strerror(err),
+		 *bounds ? ": " : "", bounds);
+}
+
 int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
 		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err)
 {
@@ -128,8 +153,7 @@ int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int
 			 status == EPERM ? " (needs CAP_SYS_TIME)" : "");
 	} else if (status < 0) {
 		*err = -status;
-		snprintf(why, len, "writing the offsets %lld, %lld: %s", set->mono, set->boot,
-			 strerror(-status));
+		refused(set, -status, why, len);
 	}
 	if (status) {
 		vk_isolated_free(out);

@@ -7,16 +7,20 @@
 #ifndef VK_TIMENS_H
 #define VK_TIMENS_H
 
+#include <stdint.h>
+
 #include "core/base/isolate.h"
 
 struct vk_timens_set {
-	char name[24];		/* "small", "past-2^31", ... */
-	long long mono, boot;	/* offsets, in seconds */
+	char name[24];			/* "small", "past-2^31", ... */
+	int64_t mono_ns, boot_ns;	/* offsets: seconds and nanoseconds */
 };
+#define VK_TIMENS_NSETS 5
 
 /* Whether time namespaces can be made here; NULL if they can. */
 const char *vk_timens_unsupported(void);
-/* The default sets: small, near and past 2^31 s, the most negative. */
+/* The VK_TIMENS_NSETS default sets: small, a fraction of a second either
+ * way, near and past 2^31 s, the most negative. */
 int vk_timens_default_sets(struct vk_timens_set *sets, int max);
 /*
  * Run fn(ctx, fd) in a child in a new time namespace with the set's

@@ -79,6 +79,25 @@ static void read_time32(const struct vk_timens_check *c, struct vk_timens_readin
 	}
 }
 
+/* The namespace's offsets as the kernel shows them: "monotonic SEC NSEC". */
+static void read_kernel_offsets(int64_t ns[2])
+{
+	static const char *const names[2] = { "monotonic", "boottime" };
+	FILE *f = fopen("/proc/self/timens_offsets", "re");
+	char name[16];
+	long long sec, nsec;
+
+	ns[0] = ns[1] = VK_TIMENS_NONE;
+	while (f && fscanf(f, "%15s %lld %lld", name, &sec, &nsec) == 3) {
+		for (int k = 0; k < 2; k++) {
+			if (!strcmp(name, names[k]))
+				ns[k] = sec * 1000000000 + nsec;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 static void inner(void *arg, int fd)
 {
 	struct vk_timens_check *c = arg;
@@ -94,6 +113,7 @@ static void inner(void *arg, int fd)
 						t64, vk_timens_clocks[i].id);
 	}
 	read_time32(c, &r);
+	read_kernel_offsets(r.kernel_ns);
 	vk_write_all(fd, &r, sizeof(r));
 	for (int i = 0; i < c->nt; i++)
 		vk_verify_run(&v, &c->t[i]);
@@ -139,7 +159,7 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	struct vk_isolated out;
 	int err;
 
-	c->mono_offset = s->mono;
+	c->mono_offset = vk_timens_floor_sec(s->mono_ns);
 	read_own_offsets(own_before, sizeof(own_before));
 	read_outside(c, o.before);
 	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))

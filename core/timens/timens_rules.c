@@ -38,9 +38,81 @@ struct vk_result *vk_timens_result(struct vk_results *rs, const char *api, enum 
 	return r;
 }
 
+#define NSEC 1000000000LL
+
+int64_t vk_timens_floor_sec(int64_t ns)
+{
+	return ns / NSEC - (ns % NSEC < 0);
+}
+
+int vk_timens_parse_offset(const char *s, int64_t *ns)
+{
+	int neg = *s == '-', digits = 0, decimals = 0;
+	uint64_t sec = 0, frac = 0;
+
+	for (s += neg; *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > (uint64_t)VK_TIMENS_SEC_MAX)
+			return -2;
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, decimals++) {
+			if (decimals == 9)
+				return -1;
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		}
+		if (!decimals)
+			return -1;
+	}
+	if (!digits || *s)
+		return -1;
+	for (int i = decimals; i < 9; i++)
+		frac *= 10;
+	if (sec > (uint64_t)VK_TIMENS_SEC_MAX)
+		return -2;
+	*ns = (int64_t)(sec * NSEC + frac);
+	if (neg)
+		*ns = -*ns;
+	return 0;
+}
+
+void vk_timens_offset_bounds(int64_t now, int64_t *lo, int64_t *hi)
+{
+	*lo = -now;
+	*hi = (VK_TIMENS_CLOCK_MAX + 1) * NSEC - 1 - now;
+}
+
+const char *vk_timens_seconds(char *buf, size_t len, int64_t ns)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	int n = snprintf(buf, len, "%s%llu.%09llu", ns < 0 ? "-" : "",
+			 (unsigned long long)(a / NSEC), (unsigned long long)(a % NSEC));
+
+	/* The fraction's trailing zeros, then a bare point, say nothing. */
+	while (n > 0 && (size_t)n < len && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && (size_t)n < len && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
+void vk_timens_bounds_said(char *buf, size_t len, int64_t mono, int64_t boot)
+{
+	char b[4][32];
+	int64_t lo[2], hi[2];
+
+	vk_timens_offset_bounds(mono, &lo[0], &hi[0]);
+	vk_timens_offset_bounds(boot, &lo[1], &hi[1]);
+	snprintf(buf, len, "the kernel keeps each clock inside from 0 s to under %lld s, so it takes a MONOTONIC offset of %s to %s s and a BOOTTIME one of %s to %s s now",
+		 VK_TIMENS_CLOCK_MAX + 1, vk_timens_seconds(b[0], sizeof(b[0]), lo[0]),
+		 vk_timens_seconds(b[1], sizeof(b[1]), hi[0]),
+		 vk_timens_seconds(b[2], sizeof(b[2]), lo[1]),
+		 vk_timens_seconds(b[3], sizeof(b[3]), hi[1]));
+}
+
 static int64_t offset_ns(const struct vk_timens_set *s, enum vk_timens_offset k)
 {
-	return (k == VK_TIMENS_MONO ? s->mono : k == VK_TIMENS_BOOT ? s->boot : 0) * 1000000000;
+	return k == VK_TIMENS_MONO ? s->mono_ns : k == VK_TIMENS_BOOT ? s->boot_ns : 0;
 }
 
 /* Inside = outside + offset, with outside read just before and after. */
@@ -48,7 +120,7 @@ static void check_offsets(struct vk_results *rs, const struct vk_timens_outside 
 			  const struct vk_timens_readings *r)
 {
 	const int64_t *before = o->before, *after = o->after;
-	char api[40], fail[256];
+	char api[40], fail[256], sec[32];
 
 	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++) {
 		int64_t off = offset_ns(o->set, vk_timens_clocks[i].offset);
@@ -62,14 +134,28 @@ static void check_offsets(struct vk_results *rs, const struct vk_timens_outside 
 			int64_t in = r->ns[i][k];
 			int ok = in != VK_TIMENS_NONE && before[i] + off <= in && in <= after[i] + off;
 
-			snprintf(fail, sizeof(fail), "clock %d read %lld ns inside; outside it read %lld then %lld ns, so with the offset of %lld s %lld to %lld",
+			snprintf(fail, sizeof(fail), "clock %d read %lld ns inside; outside it read %lld then %lld ns, so with the offset of %s s %lld to %lld",
 				 c.id, (long long)in, (long long)before[i], (long long)after[i],
-				 (long long)(off / 1000000000), (long long)(before[i] + off),
-				 (long long)(after[i] + off));
+				 vk_timens_seconds(sec, sizeof(sec), off),
+				 (long long)(before[i] + off), (long long)(after[i] + off));
 			vk_timens_result(rs, api, vk_timens_read_paths[k], o->set, "offset",
 					 ok ? NULL : fail);
 		}
 	}
+}
+
+/* The kernel took the offsets as written, to the ns. */
+static void check_kernel(struct vk_results *rs, const struct vk_timens_set *s,
+			 const struct vk_timens_readings *r)
+{
+	char fail[192], b[4][32];
+	int same = r->kernel_ns[0] == s->mono_ns && r->kernel_ns[1] == s->boot_ns;
+
+	snprintf(fail, sizeof(fail), "/proc/self/timens_offsets says MONOTONIC %s s, BOOTTIME %s s inside; written: %s s, %s s",
+		 r->kernel_ns[0] == VK_TIMENS_NONE ? "?" : vk_timens_seconds(b[0], 32, r->kernel_ns[0]),
+		 r->kernel_ns[1] == VK_TIMENS_NONE ? "?" : vk_timens_seconds(b[1], 32, r->kernel_ns[1]),
+		 vk_timens_seconds(b[2], 32, s->mono_ns), vk_timens_seconds(b[3], 32, s->boot_ns));
+	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "kernel-offsets", same ? NULL : fail);
 }
 
 /* What a time32 clock_gettime did past 2^31 s. */
@@ -117,8 +203,8 @@ static void check_y2038(struct vk_results *rs, const struct vk_timens_outside *o
 	if (!o->time32)
 		return;
 	for (int k = 0; k < 2; k++) {
-		int64_t want = o->before[time32_idx[k]] / 1000000000 +
-			       (k ? o->set->boot : o->set->mono);
+		int64_t want = (o->before[time32_idx[k]] + (k ? o->set->boot_ns : o->set->mono_ns)) /
+			       NSEC;
 
 		if (want < (1ll << 31))
 			continue;
@@ -171,6 +257,7 @@ void vk_timens_judge(struct vk_results *rs, const struct vk_timens_outside *o,
 		return;
 	}
 	memcpy(&r, data, sizeof(r));
+	check_kernel(rs, o->set, &r);
 	check_offsets(rs, o, &r);
 	check_y2038(rs, o, &r);
 	check_impl(rs, o, &r);

@@ -10,6 +10,7 @@
 #ifndef VK_TIMENS_RULES_H
 #define VK_TIMENS_RULES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/result/result.h"
@@ -30,9 +31,31 @@ extern const enum vk_path vk_timens_read_paths[2];
 /* What the time32 clock_gettime is read on past 2^31 s: MONOTONIC, BOOTTIME. */
 extern const int vk_timens_time32_ids[2];
 
+/*
+ * The offsets the kernel takes (kernel/time/namespace.c): the clock in
+ * the namespace, now plus the offset, between 0 and KTIME_SEC_MAX / 2 s
+ * (its tv_sec at most VK_TIMENS_CLOCK_MAX); an offset is seconds and 0 to
+ * 999999999 ns, so any ns count. VK_TIMENS_SEC_MAX bounds any offset.
+ */
+#define VK_TIMENS_SEC_MAX 9223372036LL	/* KTIME_SEC_MAX */
+#define VK_TIMENS_CLOCK_MAX (VK_TIMENS_SEC_MAX / 2)
+/* "[-]SEC[.FRACTION]", at most 9 decimals, as ns: 0; -1 not such a
+ * number; -2 beyond +-VK_TIMENS_SEC_MAX s. */
+int vk_timens_parse_offset(const char *s, int64_t *ns);
+/* The least and most offset the kernel takes for a clock now at now ns. */
+void vk_timens_offset_bounds(int64_t now, int64_t *lo, int64_t *hi);
+/* Those bounds for MONOTONIC and BOOTTIME, now at mono and boot ns, said. */
+void vk_timens_bounds_said(char *buf, size_t len, int64_t mono, int64_t boot);
+/* ns as seconds, exactly and no longer than needed: "-100.5", "3". */
+const char *vk_timens_seconds(char *buf, size_t len, int64_t ns);
+/* The whole seconds of ns, rounded down, as the kernel's tv_sec. */
+int64_t vk_timens_floor_sec(int64_t ns);
+
 /* What the child in the namespace read, in ns (VK_TIMENS_NONE: not read). */
 struct vk_timens_readings {
 	int64_t ns[VK_TIMENS_NCLOCKS][2];	/* by vk_timens_read_paths */
+	int64_t kernel_ns[2];	/* MONOTONIC's and BOOTTIME's offsets as
+				 * /proc/self/timens_offsets says them inside */
 	int64_t y2038_sec[2][VK_NPATHS];	/* by vk_timens_time32_ids */
 	int y2038_ret[2][VK_NPATHS];
 	char impl_died[2][64];	/* how --impl's call died, or "" */

@@ -142,6 +142,6 @@ refused "verify -d 1e300" "'1e300' is not a positive number of seconds \(at most
 	"$VK" verify -d 1e300 time
 refused "bench --processes ' 3'" "' 3' is not a whole number" "$VK" bench --processes ' 3' time
 refused "compare --threshold ' 5'" "' 5' is not a number" "$VK" compare --threshold ' 5' good.json good.json
-refused "timens --monotonic ' 5'" "' 5' is not a whole number" "$VK" timens --monotonic ' 5'
+refused "timens --monotonic ' 5'" "' 5' is not seconds" "$VK" timens --monotonic ' 5'
 refused "verify clock-gettime-id:' 5'" "unknown API 'clock-gettime-id: 5'" "$VK" verify clock-gettime-id:' 5'
 refused "verify clock-gettime-id:0x10" "unknown API 'clock-gettime-id:0x10'" "$VK" verify clock-gettime-id:0x10

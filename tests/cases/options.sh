@@ -104,7 +104,7 @@ refused "verify --threads 65" "--threads takes 1 to 64" "$VK" verify --threads 6
 refused "bench -n 1" "--samples takes 2 to 512" "$VK" bench -n 1 time
 refused "bench -d 0" "--duration: '0' is not a positive number of seconds" "$VK" bench -d 0 time
 refused "stress --pause 61" "--pause: 1 to 60 seconds" "$VK" stress --pause 61
-refused "timens --monotonic 1x" "--monotonic: '1x' is not a whole number" "$VK" timens --monotonic 1x
+refused "timens --monotonic 1x" "--monotonic: '1x' is not seconds" "$VK" timens --monotonic 1x
 refused "vm --smp 0" "--smp takes 1 to 64" "$VK" vm --smp 0 --kernel /dev/null
 refused "compare --threshold -1" "--threshold takes 0 to 1000" "$VK" compare --threshold -1 a b
 refused "compare --threshold 1001" "--threshold takes 0 to 1000" "$VK" compare --threshold 1001 a b

@@ -13,7 +13,7 @@ fi
 "$VK" timens --format ktap >"$TMP/tn.ktap" 2>"$TMP/err"
 status=$?
 if [ $status -eq 0 ] || [ $status -eq 1 ]; then ok "timens over the default sets exits 0 or 1 ($status)"; else not_ok "timens exits 0 or 1" "exit $status: $(head -c 300 "$TMP/err")"; fi
-for set in small near-2^31 past-2^31 most-negative; do
+for set in small fraction near-2^31 past-2^31 most-negative; do
 	for c in monotonic monotonic-coarse monotonic-raw boottime realtime tai; do
 		for p in vdso syscall; do
 			contains "set $set: clock-gettime-$c on $p is compared inside and out" "$TMP/tn.ktap" \
@@ -23,6 +23,7 @@ for set in small near-2^31 past-2^31 most-negative; do
 	contains "set $set: verify's rules run inside the namespace" "$TMP/tn.ktap" \
 		"^(not )?ok [0-9]+ clock-gettime(64)?-monotonic vdso ${set//^/\\^}:ordered\$"
 	contains "set $set: the parent is checked" "$TMP/tn.ktap" "^(not )?ok [0-9]+ timens syscall ${set//^/\\^}:parent-unaffected\$"
+	contains "set $set: the kernel's offsets are checked" "$TMP/tn.ktap" "^(not )?ok [0-9]+ timens syscall ${set//^/\\^}:kernel-offsets\$"
 done
 # On a 32-bit ABI, past 2^31 s: the vDSO's time32 entry must do what the
 # kernel's time32 syscall does, and one that fails where it wraps is caught.
@@ -46,9 +47,28 @@ else
 fi
 expect_status 0 "a set of one's own offsets" "$VK" timens --monotonic 86400 --boottime 172800 -d 0.05 --format ktap
 contains "is named custom" "$TMP/out" '^ok [0-9]+ clock-gettime-boottime vdso custom:offset$'
-expect_status 2 "an offset the kernel refuses is an error" "$VK" timens --monotonic -99999999999 -d 0.05
-contains "and says what was refused" "$TMP/err" 'writing the offsets'
-for bad in "--monotonic x" "--boottime 1.5" "-d 0" "--format yaml" "extra"; do
+# The kernel takes seconds and nanoseconds, negative too: each clock must
+# move by exactly its offset, and the kernel show it as written.
+expect_status 0 "offsets of fractions of a second, negative too" \
+	"$VK" timens --monotonic -100.5 --boottime 0.000000001 -d 0.05 --format ktap
+contains "are checked on every clock" "$TMP/out" '^ok [0-9]+ clock-gettime-monotonic-coarse vdso custom:offset$'
+contains "and the kernel shows them as written" "$TMP/out" '^ok [0-9]+ timens syscall custom:kernel-offsets$'
+expect_status 2 "an offset the kernel refuses is refused (2)" "$VK" timens --monotonic -99999999 -d 0.05
+contains "with the kernel's bounds" "$TMP/err" \
+	'the kernel refuses these offsets: the kernel keeps each clock inside from 0 s to under 4611686019 s, so it takes a MONOTONIC offset of -[0-9.]+ to [0-9.]+ s and a BOOTTIME one of'
+# Those bounds, as said, are the kernel's: its least MONOTONIC offset then
+# (less the clock's later progress) is taken, leaving the clock at a
+# second inside; past its most (which only falls) is refused.
+lo=$(sed -n 's/.*MONOTONIC offset of \(-[0-9.]*\) to \([0-9.]*\) s.*/\1/p' "$TMP/err")
+hi=$(sed -n 's/.*MONOTONIC offset of \(-[0-9.]*\) to \([0-9.]*\) s.*/\2/p' "$TMP/err")
+expect_status 0 "the least MONOTONIC offset said, plus a second, is taken ($lo)" \
+	"$VK" timens --monotonic "$(awk -v lo="$lo" 'BEGIN { printf "%.9f", lo + 1 }')" -d 0.05 --format ktap
+contains "and shown by the kernel as written" "$TMP/out" '^ok [0-9]+ timens syscall custom:kernel-offsets$'
+expect_status 2 "past the most MONOTONIC offset said is refused ($hi)" \
+	"$VK" timens --monotonic "$((${hi%.*} + 1))" -d 0.05
+expect_status 2 "an offset beyond any the kernel takes is refused (2)" "$VK" timens --boottime 9223372037
+contains "with that bound" "$TMP/err" "beyond the \\+-9223372036 s"
+for bad in "--monotonic x" "--boottime 1.5x" "--monotonic 1.0000000001" "--monotonic .5" "-d 0" "--format yaml" "extra"; do
 	# shellcheck disable=SC2086 # each case is several words
 	expect_status 2 "timens $bad is a usage error" "$VK" timens $bad
 done

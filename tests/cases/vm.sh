@@ -20,6 +20,17 @@ expect_status 2 "a file that is no kernel" "$VK" vm --kernel "$TMP/text"
 contains "is said to be none" "$TMP/err" 'no kernel image header names its architecture'
 expect_status 2 "a missing kernel" "$VK" vm --kernel "$TMP/nonexistent" --arch x86_64
 contains "is said to be missing" "$TMP/err" 'nonexistent: No such file'
+# --bisect: a kernel a failed build left missing, empty or no kernel is
+# git bisect run's skip (125), not bad (2); vdsokit's own usage error stays 2.
+expect_status 125 "--bisect: a missing kernel is a skip (125)" "$VK" vm --bisect --kernel "$TMP/nonexistent"
+contains "and says so" "$TMP/err" "nonexistent: No such file .*--bisect: exit 125, git bisect run's skip"
+expect_status 125 "--bisect: a file that is no kernel is a skip (125)" "$VK" vm --bisect --kernel "$TMP/text"
+: >"$TMP/empty"
+expect_status 125 "--bisect: an empty kernel of a given --arch is a skip (125)" \
+	"$VK" vm --bisect --arch x86_64 --kernel "$TMP/empty"
+expect_status 125 "--bisect: with two kernels, B no kernel is a skip (125)" \
+	"$VK" vm --bisect --kernel "$TMP/text" --kernel "$TMP/nonexistent"
+expect_status 2 "--bisect: a usage error stays 2" "$VK" vm --bisect --kernel "$TMP/text" --smp 0
 
 # image NAME OFFSET BYTES...: a file of zeros with BYTES (printf escapes) at OFFSET.
 image() {
@@ -117,6 +128,9 @@ expect_status 2 "a kernel header qemu refuses is bad input (2), not a guest that
 	"$VK" vm --accel tcg --timeout 120 --kernel "$TMP/bz64" -- info
 contains "and qemu's reason is said" "$TMP/err" 'qemu refused to boot the kernel: qemu: linux kernel too old to load a ram disk; console log: /'
 rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 125 "--bisect: a kernel header qemu refuses is a skip (125)" \
+	"$VK" vm --bisect --accel tcg --timeout 120 --kernel "$TMP/bz64" -- info
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 expect_status 2 "an --append the kernel cannot take is refused, not cut" \
 	vm --append "$(head -c 1000 /dev/zero | tr '\0' x)" -- info
 contains "and the limit is said" "$TMP/err" '--append: the kernel command line would be [0-9]+ bytes, over the 1023'
@@ -166,6 +180,14 @@ rm -f "$log"
 expect_status 5 "a boot past --timeout exits 5" vm --timeout 1 -- info
 contains "and says so" "$TMP/err" 'timed out after 1 s of running .*console log: /'
 rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 125 "--bisect: a kernel that panics is a skip (125), not 6" \
+	vm --bisect --append rdinit=/nonexistent -- info
+contains "and says for what" "$TMP/err" "--bisect: exit 125, git bisect run's skip, for 6$"
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 125 "--bisect: a boot past --timeout is a skip (125), not 5" vm --bisect --timeout 1 -- info
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+expect_status 1 "--bisect: the command's own failure stays 1 (bad)" \
+	vm --bisect --append clocksource=hpet -- fallback --require clock-gettime-monotonic
 # The kernel's messages, hidden from the console while a command runs,
 # follow its exit as frames numbered apart: in the console log, and one
 # lost is said, not taken for a command's loss. stress's clocksource

@@ -2,8 +2,9 @@
 /*
  * timens's rules on planted readings: no namespace is made and no clock
  * read. Outside, every clock reads 1000 s before and 1001 s after; the
- * set's offsets are MONOTONIC +100 s and BOOTTIME +200 s, or, for the
- * y2038 rules, past 2^31 s, where a time32 tv_sec wraps.
+ * set's offsets are MONOTONIC +100 s and BOOTTIME +200 s, or fractions of
+ * a second either way, or, for the y2038 rules, past 2^31 s, where a
+ * time32 tv_sec wraps. Then the offsets' syntax and the kernel's bounds.
  */
 #include <string.h>
 #include <time.h>
@@ -14,8 +15,10 @@
 #define S 1000000000LL
 #define Y2038 (1LL << 31)
 
-static const struct vk_timens_set small = { "small", 100, 200 };
-static const struct vk_timens_set past = { "past", Y2038 + 3600 - 1000, Y2038 + 3600 - 1000 };
+static const struct vk_timens_set small = { "small", 100 * S, 200 * S };
+static const struct vk_timens_set fraction = { "fraction", -S / 2 - 1, S + 1 };
+static const struct vk_timens_set past = { "past", (Y2038 + 3600 - 1000) * S,
+					   (Y2038 + 3600 - 1000) * S };
 
 static void outside(struct vk_timens_outside *o, const struct vk_timens_set *s)
 {
@@ -36,10 +39,12 @@ static void right(struct vk_timens_readings *r, const struct vk_timens_set *s)
 	memset(r, 0, sizeof(*r));
 	for (int i = 0; i < VK_TIMENS_NCLOCKS; i++) {
 		enum vk_timens_offset k = vk_timens_clocks[i].offset;
-		int64_t off = k == VK_TIMENS_MONO ? s->mono : k == VK_TIMENS_BOOT ? s->boot : 0;
+		int64_t off = k == VK_TIMENS_MONO ? s->mono_ns : k == VK_TIMENS_BOOT ? s->boot_ns : 0;
 
-		r->ns[i][0] = r->ns[i][1] = 1000 * S + S / 2 + off * S;
+		r->ns[i][0] = r->ns[i][1] = 1000 * S + S / 2 + off;
 	}
+	r->kernel_ns[0] = s->mono_ns;
+	r->kernel_ns[1] = s->boot_ns;
 }
 
 static int clock_index(int id)
@@ -89,13 +94,13 @@ static void offsets(void)
 	outside(&o, &small);
 	right(&r, &small);
 	judge(&rs, &o, &r);
-	CHECK(rs.n == 2 * VK_TIMENS_NCLOCKS && rs.fails == 0,
+	CHECK(rs.n == 2 * VK_TIMENS_NCLOCKS + 1 && rs.fails == 0,
 	      "offsets: right readings pass, every clock on both paths (%zu results, %llu failed)",
 	      rs.n, rs.fails);
 	vk_results_free(&rs);
 
 	/* A vDSO that ignores the namespace's page: MONOTONIC without its offset. */
-	r.ns[mono][0] -= small.mono * S;
+	r.ns[mono][0] -= small.mono_ns;
 	judge(&rs, &o, &r);
 	CHECK(rs.fails == 1 && status_of(&rs, "clock-gettime-monotonic", VK_PATH_VDSO,
 					 "small:offset") == VK_FAIL,
@@ -106,8 +111,8 @@ static void offsets(void)
 
 	/* An offset where none belongs, and BOOTTIME given MONOTONIC's. */
 	right(&r, &small);
-	r.ns[real][0] += small.mono * S;
-	r.ns[boot][1] += (small.mono - small.boot) * S;
+	r.ns[real][0] += small.mono_ns;
+	r.ns[boot][1] += small.mono_ns - small.boot_ns;
 	judge(&rs, &o, &r);
 	CHECK(rs.fails == 2 &&
 	      status_of(&rs, "clock-gettime-realtime", VK_PATH_VDSO, "small:offset") == VK_FAIL &&
@@ -120,10 +125,115 @@ static void offsets(void)
 	o.before[alarm] = VK_TIMENS_NONE;
 	r.ns[mono][1] = VK_TIMENS_NONE;
 	judge(&rs, &o, &r);
-	CHECK(rs.n == 2 * (VK_TIMENS_NCLOCKS - 1) && rs.fails == 1 &&
+	CHECK(rs.n == 2 * (VK_TIMENS_NCLOCKS - 1) + 1 && rs.fails == 1 &&
 	      status_of(&rs, "clock-gettime-monotonic", VK_PATH_SYSCALL, "small:offset") == VK_FAIL,
 	      "offsets: a clock absent outside is skipped, one unread inside fails");
 	vk_results_free(&rs);
+}
+
+/* Offsets of part of a second, negative too: each clock moves by exactly
+ * its offset, and a reading 1 ns off, or a whole second, is caught. */
+static void fractions(void)
+{
+	struct vk_timens_outside o;
+	struct vk_timens_readings r;
+	struct vk_results rs;
+	int mono = clock_index(CLOCK_MONOTONIC), boot = clock_index(CLOCK_BOOTTIME);
+
+	outside(&o, &fraction);
+	/* Outside, the clocks read exactly once: the bracket is that instant. */
+	for (int i = 0; i < VK_TIMENS_NCLOCKS; i++)
+		o.after[i] = o.before[i];
+	right(&r, &fraction);
+	for (int i = 0; i < VK_TIMENS_NCLOCKS; i++)
+		r.ns[i][0] = r.ns[i][1] = r.ns[i][0] - S / 2;
+	judge(&rs, &o, &r);
+	CHECK(rs.fails == 0, "fractions: -0.500000001 s and +1.000000001 s, exactly, pass (%llu failed)",
+	      rs.fails);
+	vk_results_free(&rs);
+
+	r.ns[mono][0] += 1;
+	judge(&rs, &o, &r);
+	CHECK(rs.fails == 1 && status_of(&rs, "clock-gettime-monotonic", VK_PATH_VDSO,
+					 "fraction:offset") == VK_FAIL,
+	      "fractions: MONOTONIC 1 ns past its offset fails");
+	vk_results_free(&rs);
+
+	/* The offset's seconds without its nanoseconds, as a whole-second
+	 * reader of the namespace page would have it. */
+	r.ns[mono][0] -= 1;
+	r.ns[boot][0] -= S / 1000000000;
+	judge(&rs, &o, &r);
+	CHECK(rs.fails == 1 && status_of(&rs, "clock-gettime-boottime", VK_PATH_VDSO,
+					 "fraction:offset") == VK_FAIL,
+	      "fractions: BOOTTIME without the offset's 1 ns fails");
+	vk_results_free(&rs);
+
+	/* The kernel shows the offsets as written, to the ns. */
+	right(&r, &fraction);
+	for (int i = 0; i < VK_TIMENS_NCLOCKS; i++)
+		r.ns[i][0] = r.ns[i][1] = r.ns[i][0] - S / 2;
+	judge(&rs, &o, &r);
+	CHECK(status_of(&rs, "timens", VK_PATH_SYSCALL, "fraction:kernel-offsets") == VK_PASS,
+	      "kernel-offsets: the offsets as written pass");
+	vk_results_free(&rs);
+	r.kernel_ns[0] = -S;	/* the seconds alone */
+	judge(&rs, &o, &r);
+	CHECK(rs.fails == 1 &&
+	      status_of(&rs, "timens", VK_PATH_SYSCALL, "fraction:kernel-offsets") == VK_FAIL &&
+	      strstr(find(&rs, "timens", VK_PATH_SYSCALL, "fraction:kernel-offsets")->detail,
+		     "says MONOTONIC -1 s, BOOTTIME 1.000000001 s inside; written: -0.500000001 s, 1.000000001 s"),
+	      "kernel-offsets: an offset the kernel shows otherwise fails, both said");
+	vk_results_free(&rs);
+}
+
+static void syntax(void)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		int64_t ns;
+	} t[] = {
+		{ "100.5", 0, 100 * S + S / 2 }, { "-100.5", 0, -100 * S - S / 2 },
+		{ "-0.000000001", 0, -1 }, { "0", 0, 0 }, { "-0", 0, 0 }, { "7", 0, 7 * S },
+		{ "9223372036.854775807", 0, INT64_MAX }, { "-9223372036", 0, -9223372036 * S },
+		{ "9223372037", -2, 0 }, { "-99999999999", -2, 0 }, { "1.0000000001", -1, 0 },
+		{ "1.", -1, 0 }, { ".5", -1, 0 }, { "-", -1, 0 }, { "", -1, 0 }, { "+1", -1, 0 },
+		{ "1e3", -1, 0 }, { "1.5x", -1, 0 }, { "0x10", -1, 0 }, { " 1", -1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int64_t ns = 0;
+		int ret = vk_timens_parse_offset(t[i].s, &ns);
+
+		CHECK(ret == t[i].ret && (ret || ns == t[i].ns), "offset '%s': %d, %lld ns", t[i].s,
+		      ret, (long long)ns);
+	}
+}
+
+static void bounds(void)
+{
+	int64_t lo, hi;
+	char b[32], said[256];
+
+	vk_timens_offset_bounds(1000 * S + 1, &lo, &hi);
+	CHECK(lo == -1000 * S - 1 && hi == 4611686019 * S - 1 - 1000 * S - 1,
+	      "bounds: a clock at 1000.000000001 s takes -1000.000000001 to %s s",
+	      vk_timens_seconds(b, sizeof(b), hi));
+	CHECK(!strcmp(vk_timens_seconds(b, sizeof(b), -1), "-0.000000001") &&
+	      !strcmp(vk_timens_seconds(b, sizeof(b), 3 * S), "3") &&
+	      !strcmp(vk_timens_seconds(b, sizeof(b), -100 * S - S / 2), "-100.5") &&
+	      !strcmp(vk_timens_seconds(b, sizeof(b), 0), "0") &&
+	      !strcmp(vk_timens_seconds(b, sizeof(b), INT64_MIN), "-9223372036.854775808"),
+	      "seconds: exact and short");
+	CHECK(vk_timens_floor_sec(-1) == -1 && vk_timens_floor_sec(-S) == -1 &&
+	      vk_timens_floor_sec(S - 1) == 0 && vk_timens_floor_sec(-S - 1) == -2,
+	      "floor: the kernel's tv_sec of a negative offset");
+	vk_timens_bounds_said(said, sizeof(said), 1000 * S, 2000 * S + S / 4);
+	CHECK(strstr(said, "from 0 s to under 4611686019 s") &&
+	      strstr(said, "MONOTONIC offset of -1000 to 4611685018.999999999 s") &&
+	      strstr(said, "BOOTTIME one of -2000.25 to 4611684018.749999999 s"),
+	      "bounds said: %s", said);
 }
 
 /* The time32 entries read past 2^31 s: ret and tv_sec by path, for both clocks. */
@@ -220,6 +330,9 @@ static void children(void)
 int main(void)
 {
 	offsets();
+	fractions();
+	syntax();
+	bounds();
 	y2038();
 	children();
 	return test_exit();
