@@ -66,6 +66,20 @@ i386-on-x86_64    i386     bookworm amd64    linux-image-cloud-amd64 qemu-system
 i386              i386     bookworm i386     linux-image-686-pae     qemu-system-i386     userspace -  -
 '
 
+# Targets that run only when named in VDSOKIT_XARCH_TARGETS, not in the
+# set CI gates on, each for its reason.
+declare -A named_only=(
+	# Whatever the archive holds that day: a fresh clone would test
+	# another kernel than the last.
+	[x86_64-sid]=moving
+	# Not yet proven: Malta's default 24K core has no SMP, and qemu boots
+	# it with -smp 2 in about half the tries only; mips64el (5KEc) printed
+	# nothing in 960 s; on the 34Kf, verify's threads and abi's
+	# kernel-half pointers (SIGBUS) fail, not yet told apart from TCG's
+	# doing (tests/xarch/FINDINGS.md).
+	[mipsel]=unproven [mipsel-34kf]=unproven [mips64el]=unproven
+	[mipsel-on-mips64el]=unproven
+)
 declare -A cross=(
 	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
 	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu- [x86_64]='' [i386]=i686-linux-gnu-
@@ -103,11 +117,8 @@ if [ -n "${VDSOKIT_XARCH_TARGETS:-}" ]; then
 	done
 	read -r -a targets <<<"$VDSOKIT_XARCH_TARGETS"
 else
-	# sid's kernel is whatever the archive holds that day, so a fresh
-	# clone would test another kernel than the last: it runs when named
-	# (VDSOKIT_XARCH_TARGETS=x86_64-sid), not in the set CI gates on.
 	for i in "${!targets[@]}"; do
-		[ "${suite_of[${targets[$i]}]}" != sid ] || unset "targets[$i]"
+		[ -z "${named_only[${targets[$i]}]:-}" ] || unset "targets[$i]"
 	done
 	targets=("${targets[@]}")
 fi
