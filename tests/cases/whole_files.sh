@@ -37,14 +37,15 @@ limited() {
 	(trap '' XFSZ; ulimit -f "$1"; shift; exec "$@")
 }
 
-# report.html (2.6 kB) is past a limit of 2 KiB, the three before it not:
-# a set renamed file by file would replace those three.
+# A limit that report.txt, written first, fits and report.json, written
+# next, does not: a set renamed file by file would replace report.txt.
 "$VK" compare --output co old.json slower.json >/dev/null 2>&1
-check "compare --output's report.html is over 2 KiB" test "$(stat -c %s co/report.html)" -gt 2048
-check "compare --output's report.txt is under 2 KiB" test "$(stat -c %s co/report.txt)" -lt 2048
+kib=$(( ($(stat -c %s co/report.txt) + 1023) / 1024 ))
+check "compare --output's report.json is past the ${kib} KiB report.txt fits" \
+	test "$(stat -c %s co/report.json)" -gt $((kib * 1024))
 old co
-expect_status 2 "compare --output on a full disk exits 2" limited 2 "$VK" compare --output co old.json slower.json
-contains "the failed file and the reason are named" "$TMP/err" "^vdsokit compare: cannot write co/report\.html: File too large; none of its set was replaced$"
+expect_status 2 "compare --output on a full disk exits 2" limited "$kib" "$VK" compare --output co old.json slower.json
+contains "the failed file and the reason are named" "$TMP/err" "^vdsokit compare: cannot write co/report\.json: File too large; none of its set was replaced$"
 kept co "compare --output on a full disk"
 expect_status 1 "compare --output with room writes its report and exits as compare does" "$VK" compare --output co old.json slower.json
 check "the new report.html replaced the old" grep -q '<html' co/report.html
