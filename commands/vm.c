@@ -196,10 +196,9 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	status = vk_vm_run(cmd, o, &vm, ncmds, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY, log,
 			   sizeof(log), &r);
 	/* A guest cut short still leaves the logs of what it finished. */
-	if (o->output && write_logs(cmd, o, &r) && status < 0)
+	if (o->output && write_logs(cmd, o, &r) && status == VK_EXIT_OK)
 		status = VK_EXIT_USAGE;
-	if (status < 0) {
-		status = VK_EXIT_OK;
+	else if (status == VK_EXIT_OK) {
 		for (int k = 0; k < r.ncmds; k++) {
 			if (r.status[k] > status)
 				status = r.status[k];

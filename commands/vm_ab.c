@@ -86,7 +86,7 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 	struct vk_vm_result r;
 
 	status = vk_vm_run(cmd, o, vm, ncmds, VK_VM_KEEP_STDOUT, log, sizeof(log), &r);
-	if (status >= 0) {
+	if (status != VK_EXIT_OK) {
 		fprintf(stderr, "%s: kernel %s (%s) gave no result\n", cmd, label, s->kernel);
 		vk_vm_result_free(&r);
 		return status;

@@ -31,9 +31,9 @@ struct vk_vm_opts {
  * Boot vm: under KVM if vm->kvm, falling back to TCG where o->accel is
  * auto and KVM does not reach /init. keep is a VK_VM_RELAY... The console
  * log goes to log, or where log is "" to a new file it names, removed if
- * all went well. -1 when all ncmds commands ran (their statuses and what
- * was kept in r); otherwise a status from 5 to 9, said on stderr with the
- * console log's name.
+ * all went well. VK_EXIT_OK when all ncmds commands ran, whatever their
+ * statuses (those and what was kept are in r); otherwise a status from 5
+ * to 9, said on stderr with the console log's name.
  */
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r);

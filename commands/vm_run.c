@@ -137,7 +137,7 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 	if (r->ncmds == ncmds) {
 		if (!named && !r->klost)
 			unlink(log);
-		return -1;
+		return VK_EXIT_OK;
 	}
 	return no_result(cmd, r, o, log);
 }
