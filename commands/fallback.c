@@ -91,6 +91,8 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	}
 	vk_fallback_probe(cs, p, f, clock, &fb);
 	r->calls = 1;
+	r->ran = fb.kind == VK_USERSPACE ? VK_RAN_USERSPACE :
+		 fb.kind == VK_SYSCALL ? VK_RAN_SYSCALL : VK_RAN_UNKNOWN;
 	if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
 		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
 			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
@@ -131,10 +133,10 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 {
 	const char *why = vk_fallback_unsupported();
 	struct vk_results rs = { 0 };
-	struct vk_report rep = { .command = "fallback", .version = vk_version, .paths = o->call.paths,
-				 .rs = &rs };
-	const struct vk_doc doc = { .command = "fallback", .results = &rep };
 	struct vk_sysinfo si;
+	struct vk_report rep = { .command = "fallback", .version = vk_version, .sys = &si,
+				 .paths = o->call.paths, .rs = &rs };
+	const struct vk_doc doc = { .command = "fallback", .results = &rep };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];

@@ -75,6 +75,8 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 		if (!fn->applies || !fn->f.found)
 			continue;
 		vk_fallback_probe(&cs, VK_PATH_VDSO, i, CLOCK_MONOTONIC, &fb);
+		fn->ran = fb.kind == VK_USERSPACE ? VK_RAN_USERSPACE :
+			  fb.kind == VK_SYSCALL ? VK_RAN_SYSCALL : VK_RAN_UNKNOWN;
 		if (fb.kind == VK_USERSPACE)
 			snprintf(fn->runs, sizeof(fn->runs), "userspace");
 		else if (fb.kind == VK_SYSCALL)

@@ -115,12 +115,6 @@ static void finding_counts(struct om *o, const struct vk_findings *fs)
 	}
 }
 
-/* info's runs: "userspace", "falls back to ...", or unknown. */
-static int runs_in_userspace(const char *runs)
-{
-	return !strcmp(runs, "userspace") ? 1 : !strncmp(runs, "falls back to ", 14) ? 0 : -1;
-}
-
 static void functions(struct om *o, const struct vk_info *in)
 {
 	for (int i = 0; i < VK_NFUNCS; i++) {
@@ -129,22 +123,24 @@ static void functions(struct om *o, const struct vk_info *in)
 			       NULL);
 	}
 	for (int i = 0; i < VK_NFUNCS; i++) {
-		int u = runs_in_userspace(in->funcs[i].runs);
+		enum vk_ran ran = in->funcs[i].ran;
 
-		if (in->funcs[i].applies && u >= 0)
-			sample(o, &function_userspace, u, "function", vk_funcs[i].name, NULL);
+		if (in->funcs[i].applies && ran != VK_RAN_UNKNOWN)
+			sample(o, &function_userspace, ran == VK_RAN_USERSPACE, "function",
+			       vk_funcs[i].name, NULL);
 	}
 }
 
-/* fallback's answers; those it could not give have no sample. */
+/* fallback's answers, a required call's fallback among them; those it
+ * could not give have no sample. */
 static void apis(struct om *o, const struct vk_results *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct vk_result *r = rs->r[i];
-		int u = runs_in_userspace(r->detail);
 
-		if (r->status == VK_PASS && u >= 0)
-			sample(o, &api_userspace, u, "api", r->api, "path", vk_path_name(r->path), NULL);
+		if (r->ran != VK_RAN_UNKNOWN)
+			sample(o, &api_userspace, r->ran == VK_RAN_USERSPACE, "api", r->api, "path",
+			       vk_path_name(r->path), NULL);
 	}
 }
 

@@ -13,6 +13,9 @@
 
 enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
 
+/* Where a call ran, for the checks that find out (fallback's probe). */
+enum vk_ran { VK_RAN_UNKNOWN, VK_RAN_USERSPACE, VK_RAN_SYSCALL };
+
 struct vk_result {
 	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
 	enum vk_path path;
@@ -24,6 +27,7 @@ struct vk_result {
 	int cut;		/* the failure limit ended its repeats early */
 	int returns;		/* the failure is of return values: */
 	long ret, sys_ret;	/* what the path and the syscall returned */
+	enum vk_ran ran;
 };
 
 /* Results are allocated one by one, so a pointer to one stays valid. */
