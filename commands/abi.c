@@ -150,7 +150,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	struct vk_results rs = { 0 }, legacy = { 0 };
 	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
 	struct vk_abi_counts abi_counts = { .c = counts };
-	const struct vk_report rep = { .command = "abi", .version = vk_version,
+	struct vk_sysinfo si;
+	const struct vk_report rep = { .command = "abi", .version = vk_version, .sys = &si,
 				       .paths = o->call.paths, .rs = &rs, .legacy = &legacy,
 				       .text = vk_report_abi_text, .ctx = &abi_counts };
 	const struct vk_doc doc = { .command = "abi", .results = &rep };
@@ -182,6 +183,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
 	abi_counts.n = ncounts;
+	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;

@@ -363,8 +363,11 @@ static void run_step(struct all *a, size_t k, FILE *out)
 /* all's JSON document: its envelope, and each step's document in "children". */
 static void json_begin(struct all *a, FILE *out)
 {
-	const struct vk_envelope d = { .command = "all", .version = 1, .tool_version = vk_version };
+	struct vk_sysinfo si;
+	const struct vk_envelope d = { .command = "all", .version = 1, .tool_version = vk_version,
+				       .sys = &si };
 
+	vk_sysinfo_read(&si);
 	vk_json_init(&a->doc, out);
 	vk_doc_begin(&a->doc, NULL, &d);
 	vk_json_array(&a->doc, "children");

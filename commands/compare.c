@@ -81,6 +81,7 @@ static const char tail[] =
 
 struct compare {
 	struct vk_compare_report rep;
+	struct vk_sysinfo sys;		/* rep's */
 	struct vk_compare_row *rows;
 	struct vk_bench_opts m;		/* with --impl */
 	const char *impl[2];
@@ -586,6 +587,8 @@ int cmd_compare(int argc, char **argv)
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
+	vk_sysinfo_read(&c.sys);
+	c.rep.sys = &c.sys;
 	if (c.nimpl) {
 		if (c.vs >= 0)
 			return vk_usage_error(argv[0], "--vs compares files, not --impl");

@@ -20,7 +20,8 @@ static const char tail[] =
 static int list(const char *cmd, const char *path, enum vk_format format)
 {
 	struct vk_api_row rows[vk_napis];
-	struct vk_api_list l = { .version = vk_version, .rows = rows };
+	struct vk_sysinfo si;
+	struct vk_api_list l = { .version = vk_version, .sys = &si, .rows = rows };
 	struct vk_image im;
 	int status = vk_open_image(cmd, path, &im);
 	const struct vk_arch *arch;
@@ -46,6 +47,7 @@ static int list(const char *cmd, const char *path, enum vk_format format)
 				 vk_funcs[a->func].name);
 		l.n++;
 	}
+	vk_sysinfo_read(&si);
 	vk_render(stdout, format, &(const struct vk_doc){ .command = "list-apis", .apis = &l });
 	if (status == VK_EXIT_OK)
 		vk_image_close(&im);

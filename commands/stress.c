@@ -175,7 +175,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 };
-	struct vk_report rep = { .command = "stress", .version = vk_version, .seconds = o->seconds,
+	struct vk_sysinfo si;
+	struct vk_report rep = { .command = "stress", .version = vk_version, .sys = &si, .seconds = o->seconds,
 				 .paths = o->call.paths, .rs = &rs };
 	const struct vk_doc doc = { .command = "stress", .results = &rep };
 	struct vk_stress_end end = { 0 };
@@ -197,6 +198,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 		return VK_EXIT_SKIP;
 	}
 	vk_report_stress_hooks(&rep, &end);
+	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);

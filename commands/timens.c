@@ -52,7 +52,8 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 {
 	struct vk_timens_set sets[VK_TIMENS_NSETS];
 	struct vk_results rs = { 0 };
-	struct vk_report rep = { .command = "timens", .version = vk_version,
+	struct vk_sysinfo si;
+	struct vk_report rep = { .command = "timens", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .rs = &rs,
 				 .paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_SYSCALL) };
 	const struct vk_doc doc = { .command = "timens", .results = &rep };
@@ -92,6 +93,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
+	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (status == VK_EXIT_OK && rs.fails)
 		status = VK_EXIT_FAIL;

@@ -80,7 +80,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	struct vk_results rs = { .max_fails = o->max_fails };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
 			       .threads = o->threads };
-	struct vk_report rep = { .command = "verify", .version = vk_version,
+	struct vk_sysinfo si;
+	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
 	const struct vk_doc doc = { .command = "verify", .results = &rep };
 	struct vk_callset cs;
@@ -100,6 +101,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		vk_verify_run(&v, &t[i]);
 	}
 	rep.stopped = vk_results_cut(&rs) > 0;
+	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);

@@ -54,7 +54,8 @@ void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
 
 void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
 {
-	const struct vk_envelope d = { .command = "list-apis", .version = 1, .tool_version = l->version };
+	const struct vk_envelope d = { .command = "list-apis", .version = 1, .tool_version = l->version,
+				       .sys = l->sys };
 	struct vk_json j;
 
 	vk_json_init(&j, f);

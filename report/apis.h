@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/base/sysinfo.h"
 #include "core/image/image.h"
 
 struct vk_api_row {
@@ -14,6 +15,7 @@ struct vk_api_row {
 
 struct vk_api_list {
 	const char *version;	/* vdsokit's */
+	const struct vk_sysinfo *sys;	/* the system it ran on */
 	const char *image;	/* the image's source, NULL without one */
 	const char *abi;	/* the ABI whose symbol names are shown */
 	const long *sysno;	/* its syscall numbers by function, NULL if not known */

@@ -181,7 +181,8 @@ static void json_environments(struct vk_json *j, const struct vk_compare_report 
 void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 {
 	const struct vk_envelope d = { .command = "compare", .version = VK_COMPARE_VERSION,
-				  .tool_version = c->version, .options = json_options, .ctx = c };
+				  .tool_version = c->version, .sys = c->sys, .options = json_options,
+				  .ctx = c };
 	struct vk_json j;
 
 	vk_json_init(&j, f);

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/base/sysinfo.h"
 #include "core/bench/compare.h"
 #include "report/format.h"
 
@@ -22,6 +23,7 @@ struct vk_env_field {
 
 struct vk_compare_report {
 	const char *version;	/* of the tool */
+	const struct vk_sysinfo *sys;	/* the system compare ran on */
 	const char *old, *new;	/* the files, or the sides measured */
 	int old_runs, new_runs;	/* files a side (0 side by side) */
 	int interleaved;	/* measured side by side in this process */

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
 
-#include "core/base/sysinfo.h"
 #include "report/doc.h"
 
 void vk_doc_begin(struct vk_json *j, const char *key, const struct vk_envelope *d)
 {
+	const char *release = d->release, *machine = d->machine, *cs = d->clocksource;
 	char schema[64];
-	struct vk_sysinfo si;
 
-	/* The system is read as the document is written, as uname(1) would. */
-	if (!d->release)
-		vk_sysinfo_read(&si);
+	if (!release) {
+		release = d->sys->uts.release;
+		machine = d->sys->uts.machine;
+		cs = d->sys->clocksource;
+	}
 	snprintf(schema, sizeof(schema), "vdsokit-%s/%d", d->command, d->version);
 	vk_json_object(j, key);
 	vk_json_str(j, VK_DOC_SCHEMA, schema);
@@ -22,13 +23,10 @@ void vk_doc_begin(struct vk_json *j, const char *key, const struct vk_envelope *
 	vk_json_end(j);
 	vk_json_object(j, VK_DOC_ENVIRONMENT);
 	vk_json_object(j, VK_DOC_KERNEL);
-	vk_json_str(j, VK_DOC_RELEASE, d->release ? d->release : si.uts.release);
-	vk_json_str(j, VK_DOC_MACHINE, d->release ? d->machine : si.uts.machine);
+	vk_json_str(j, VK_DOC_RELEASE, release);
+	vk_json_str(j, VK_DOC_MACHINE, machine);
 	vk_json_end(j);
-	if (d->release)
-		vk_json_str(j, VK_DOC_CLOCKSOURCE, d->clocksource && *d->clocksource ? d->clocksource : NULL);
-	else
-		vk_json_str(j, VK_DOC_CLOCKSOURCE, si.clocksource[0] ? si.clocksource : NULL);
+	vk_json_str(j, VK_DOC_CLOCKSOURCE, cs && *cs ? cs : NULL);
 	vk_json_object(j, VK_DOC_OPTIONS);
 	if (d->options)
 		d->options(j, d->ctx);

@@ -8,6 +8,7 @@
 #ifndef VK_REPORT_DOC_H
 #define VK_REPORT_DOC_H
 
+#include "core/base/sysinfo.h"
 #include "report/json.h"
 
 /* The envelope's keys, for its writer and the readers of documents. */
@@ -27,9 +28,11 @@ struct vk_envelope {
 	const char *command;	/* "verify": its schema is "vdsokit-verify/VERSION" */
 	int version;		/* of the command's schema */
 	const char *tool_version;
-	/* Where the document's figures were made; NULL: this process's
-	 * build and the running system (a reader's copy names the writer's). */
+	/* Where the document's figures were made: a reader's copy names the
+	 * writer's; where release is NULL, sys's (the system the command ran
+	 * on, read by the command). build NULL: this process's. */
 	const char *build, *release, *machine, *clocksource;
+	const struct vk_sysinfo *sys;
 	/* The options' members, and more of the environment; either NULL. */
 	void (*options)(struct vk_json *j, const void *ctx);
 	void (*environment)(struct vk_json *j, const void *ctx);

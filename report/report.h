@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "core/base/sysinfo.h"
 #include "core/result/result.h"
 #include "report/format.h"
 
@@ -17,6 +18,7 @@ struct vk_ktap;
 struct vk_report {
 	const char *command;	/* "verify" */
 	const char *version;	/* vdsokit's */
+	const struct vk_sysinfo *sys;	/* the system it ran on */
 	double seconds;		/* -d */
 	unsigned paths;
 	int stopped;		/* the failure limit cut an API's repeats short */

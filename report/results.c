@@ -152,7 +152,7 @@ static void json_options(struct vk_json *j, const void *ctx)
 void vk_report_json(FILE *f, const struct vk_report *r)
 {
 	const struct vk_envelope d = { .command = r->command, .version = 1, .tool_version = r->version,
-				  .options = json_options, .ctx = r };
+				  .sys = r->sys, .options = json_options, .ctx = r };
 	struct totals t = count(r->rs);
 	struct vk_json j;
 
