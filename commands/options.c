@@ -74,6 +74,19 @@ static const char *row_name(const struct vk_option *r, char *buf, size_t size)
 	return buf;
 }
 
+/* A parsed value in r's bounds, where it has them; else a usage error in
+ * the form of what it takes, with unit after the range ("" for none). */
+static enum vk_opt_result bounded(const char *cmd, const char *name, const struct vk_option *r,
+				  double value, const char *unit)
+{
+	if (r->hi && (value < r->lo || value > r->hi)) {
+		vk_usage_error(cmd, "%s%s %llu to %llu%s", name, *unit ? ":" : " takes", r->lo,
+			       r->hi, unit);
+		return VK_OPT_BAD;
+	}
+	return VK_OPT_OK;
+}
+
 static enum vk_opt_result seconds(const char *cmd, const char *name, const struct vk_option *r,
 				  const char *arg)
 {
@@ -81,11 +94,7 @@ static enum vk_opt_result seconds(const char *cmd, const char *name, const struc
 
 	if (vk_parse_seconds(cmd, name, arg, d))
 		return VK_OPT_BAD;
-	if (r->hi && (*d < r->lo || *d > r->hi)) {
-		vk_usage_error(cmd, "%s: %llu to %llu seconds", name, r->lo, r->hi);
-		return VK_OPT_BAD;
-	}
-	return VK_OPT_OK;
+	return bounded(cmd, name, r, *d, " seconds");
 }
 
 static enum vk_opt_result number(const char *cmd, const char *name, const struct vk_option *r,
@@ -95,11 +104,7 @@ static enum vk_opt_result number(const char *cmd, const char *name, const struct
 
 	if (vk_parse_number(cmd, name, arg, d))
 		return VK_OPT_BAD;
-	if (r->hi && (*d < r->lo || *d > r->hi)) {
-		vk_usage_error(cmd, "%s takes %llu to %llu", name, r->lo, r->hi);
-		return VK_OPT_BAD;
-	}
-	return VK_OPT_OK;
+	return bounded(cmd, name, r, *d, "");
 }
 
 static enum vk_opt_result format(const char *cmd, const struct vk_option *r, const char *arg)
