@@ -529,6 +529,7 @@ static void reference(struct vk_compare_report *rep, const struct vk_compare_run
 	rep->sys_old = side_ref(a, VK_REF_SYS, &sa);
 	rep->sys_new = side_ref(b, VK_REF_SYS, &sb);
 	m->sys_spread = fmax(sa, sb);
+	m->one_run = a->nf == 1 || b->nf == 1;
 	m->cpu_ratio = rep->ref_new / rep->ref_old * 100;
 	m->loads_ratio = rep->loads_new / rep->loads_old * 100;
 	m->loads_ns = isfinite(m->loads_ratio) ? rep->loads_old : 0;

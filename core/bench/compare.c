@@ -28,6 +28,7 @@ struct band {
 	 * slowed 61-66% while time() through libc slowed 77-89%).
 	 */
 	int loads_moved;
+	int syscall;		/* getppid counts: the row costs a syscall */
 };
 
 static void widen(struct band *b, double ratio, double spread)
@@ -42,7 +43,7 @@ static void widen(struct band *b, double ratio, double spread)
 static struct band machine_band(const struct vk_compare_row *r, const struct vk_compare_machine *m,
 				 double threshold)
 {
-	struct band b = { 100, 100, 0, 0 };
+	struct band b = { 100, 100, 0, 0, 0 };
 
 	if (!m)
 		return b;
@@ -51,8 +52,10 @@ static struct band machine_band(const struct vk_compare_row *r, const struct vk_
 		widen(&b, m->loads_ratio, m->loads_spread);
 		b.loads_moved = vk_compare_moved(m->loads_ratio) > threshold;
 	}
-	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns)
+	if (m->sys_ns > 0 && r->old_med >= SYSCALL_SHARE * m->sys_ns) {
 		widen(&b, m->sys_ratio, m->sys_spread);
+		b.syscall = 1;
+	}
 	return b;
 }
 
@@ -121,6 +124,7 @@ static void judge_moved(struct vk_compare_row *r, double threshold, struct band 
 static void judge(struct vk_compare_row *r, double threshold, const struct vk_compare_machine *m)
 {
 	struct band machine = machine_band(r, m, threshold);
+	double resolution;
 	int few = r->new->pair ? r->new->ngroups < VK_VERDICT_PAIRS
 			       : r->old->ngroups < VK_VERDICT_GROUPS ||
 					 r->new->ngroups < VK_VERDICT_GROUPS;
@@ -136,9 +140,10 @@ static void judge(struct vk_compare_row *r, double threshold, const struct vk_co
 		judge_moved(r, threshold, machine, m);
 		return;
 	}
-	r->significant = r->p < VK_COMPARE_ALPHA &&
-			 (r->ratio > machine.hi + VK_COMPARE_RESOLUTION_PCT ||
-			  r->ratio < machine.lo - VK_COMPARE_RESOLUTION_PCT);
+	resolution = m && m->one_run && machine.syscall ? VK_COMPARE_RESOLUTION_ONE_RUN_PCT
+							: VK_COMPARE_RESOLUTION_PCT;
+	r->significant = r->p < VK_COMPARE_ALPHA && (r->ratio > machine.hi + resolution ||
+						     r->ratio < machine.lo - resolution);
 	give_verdict(r, threshold);
 }
 

@@ -163,11 +163,39 @@ static void test_held(void)
 	CHECK(is(r, "regression"), "a reference's spread matters only where the machine moved");
 }
 
+/*
+ * One run a side: its processes share the run's moment, so a syscall-bound
+ * row of a second run of the same binary lands up to about 3% beyond the
+ * references' band (measured: 102.0-102.5% against getppid's 100%, six
+ * rows of 234 with p < 0.001).
+ */
+static void test_one_run(void)
+{
+	struct planted p;
+	struct vk_compare_machine m = getppid(93.5);
+	const struct vk_compare_row *r;
+
+	m.one_run = 1;
+	r = judge(&p, 1000, 1024, &m);
+	CHECK(r->p < VK_COMPARE_ALPHA && !r->significant && is(r, "~"),
+	      "one run a side, getppid held, the row 102.4%% (p %.4f): not significant: '%s'",
+	      r->p, r->verdict);
+	r = judge(&p, 1000, 1040, &m);
+	CHECK(r->significant && is(r, "~"),
+	      "one run a side, the row 104%%: significant, within the threshold: '%s'", r->verdict);
+	r = judge(&p, 1000, 1150, &m);
+	CHECK(is(r, "regression"), "one run a side, the row 115%%: a regression: '%s'", r->verdict);
+	m.one_run = 0;
+	r = judge(&p, 1000, 1024, &m);
+	CHECK(r->significant, "runs a side, the row 102.4%%: significant, as before");
+}
+
 int main(void)
 {
 	test_beyond_the_move();
 	test_within_the_move();
 	test_no_bound();
 	test_held();
+	test_one_run();
 	return test_exit();
 }
