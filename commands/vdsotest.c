@@ -11,7 +11,8 @@
  * -d SEC (also "-d 10" as one word, which Linaro's script passes), -f NUM,
  * -g, -v, their long forms, and vdsokit's -I LIB.so. Each run prints
  * vdsotest's lines (see report/vdsotest.c), the result lines only with
- * -v or -g, as vdsotest's. A usage error exits 64 and an unknown API or
+ * -v or -g, and with -g vdsotest's debug lines for the events vdsokit
+ * has, as vdsotest's. A usage error exits 64 and an unknown API or
  * test type 1, as vdsotest's do. Unlike vdsotest, -d 0 and junk are
  * refused instead of hanging or being read as 0, and vdsotest-all's
  * status is the worst of its runs, not its last run's. Usage errors are
@@ -46,7 +47,8 @@ static const char usage[] =
 	"  -d, --duration SEC   a test's duration (default 1): verify's whole run,\n"
 	"                       bench's per path, as vdsotest's\n"
 	"  -f, --maxfails NUM   stop verify after NUM failed checks (default 10)\n"
-	"  -g, --debug          print each result line (as -v)\n"
+	"  -g, --debug          as -v, and vdsotest's debug lines: verify's time\n"
+	"                       per path, getcpu verify's moves between CPUs\n"
 	"  -v, --verbose        print each result line, not only failures, and\n"
 	"                       bench's calls per path\n"
 	"  -I, --impl LIB.so    also test the __vdso_* functions LIB.so exports\n"
@@ -94,7 +96,7 @@ struct vt {
 	double whole;			/* -d's seconds, vdsotest's 1; 0: vdsokit's -d */
 	const char *max_fails;		/* -f, or NULL */
 	const char *impl;		/* -I, or NULL */
-	int help, usage, version, verbose;
+	int help, usage, version, verbose, debug;
 };
 
 /* --usage has no letter. */
@@ -120,7 +122,9 @@ static int set(struct vt *o, char key, const char *val)
 	case 'h': case '?': o->help = 1; return 0;
 	case USAGE_KEY: o->usage = 1; return 0;
 	case 'V': o->version = 1; return 0;
-	case 'g': case 'v': o->verbose = 1; return 0;
+	case 'g': o->debug = 1; /* as vdsotest's, -g implies -v */
+		  o->verbose = 1; return 0;
+	case 'v': o->verbose = 1; return 0;
 	default: return -1;
 	}
 }
@@ -279,13 +283,12 @@ static int list(const char *what)
 }
 
 /* vdsotest's -d is the whole test's time, verify's each path's (vdso
- * and libc, and impl with -I): each path gets its share. */
-static char *verify_seconds(const struct vt *o, char *buf, size_t len)
+ * and libc, and impl with -I): each path's share, in whole microseconds. */
+static long long verify_share_us(const struct vt *o)
 {
-	double share = o->whole / (o->impl ? 3 : 2);
+	long long us = (long long)(o->whole / (o->impl ? 3 : 2) * 1e6 + 0.5);
 
-	snprintf(buf, len, "%.6f", share > 1e-6 ? share : 1e-6);
-	return buf;
+	return us > 0 ? us : 1;
 }
 
 /* One run: vdsokit's command of that type on the API, in vdsotest's lines. */
@@ -303,8 +306,13 @@ static int run_one(const struct vt *o, const char *api, const char *type)
 		args[n++] = (char *)o->max_fails;
 	}
 	if (t == 0 && o->whole) {
+		long long us = verify_share_us(o);
+
+		snprintf(share, sizeof(share), "%lld.%06lld", us / 1000000, us % 1000000);
 		args[n++] = "--duration";
-		args[n++] = verify_seconds(o, share, sizeof(share));
+		args[n++] = share;
+		/* vdsotest's words for the time it gives each part of a test. */
+		vk_report_vdsotest_debug_line(__func__, __LINE__, "subtimer_ns = %lld\n", us * 1000);
 	} else if (o->seconds && t != 2) {
 		args[n++] = "--duration";
 		args[n++] = (char *)o->seconds;
@@ -399,6 +407,7 @@ static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 	    (o->max_fails && vk_parse_count(o->cmd, "-f", o->max_fails, &n)))
 		return VK_OPT_BAD;
 	vk_report_vdsotest_verbose(o->verbose);
+	vk_report_vdsotest_debug(o->debug);
 	return VK_OPT_OK;
 }
 

@@ -95,6 +95,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		return VK_EXIT_USAGE;
 	}
 	v.cs = &cs;
+	if (o->call.format == VK_FMT_VDSOTEST)
+		v.moved = vk_report_vdsotest_moved;
 	for (int i = 0; i < nt; i++) {
 		if (step && step->progress)
 			step->progress(step->ctx, (double)i / nt);

@@ -45,6 +45,14 @@ void vk_report_vdsotest(FILE *f, const struct vk_report *r);
  * their count. Unset, the result lines print and the counts do not. */
 void vk_report_vdsotest_verbose(int on);
 int vk_report_vdsotest_counts(void);
+/* Under vdsotest's names, its -g: 1 prints vdsotest's debug lines,
+ * "FUNCTION:LINE: MESSAGE" on stdout at once, naming vdsokit's function
+ * and line; unset, none. */
+void vk_report_vdsotest_debug(int on);
+void vk_report_vdsotest_debug_line(const char *fn, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* verify's moves between CPUs (struct vk_verify's moved), in vdsotest's words. */
+void vk_report_vdsotest_moved(const char *fn, int line, int cpu);
 /* abi's outcomes by class, per function and path (counted by the command). */
 struct vk_abi_count {
 	const char *func;

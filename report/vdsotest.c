@@ -7,7 +7,9 @@
  * turns into a name unique to that result. Why a check failed goes to
  * stderr, as vdsotest's failures do. vdsotest prints its result lines
  * only when -v or -g asks; vdsokit's own --format vdsotest always does.
+ * With -g, vdsotest's debug lines too, as its debug() prints them.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -24,6 +26,35 @@ void vk_report_vdsotest_verbose(int on)
 int vk_report_vdsotest_counts(void)
 {
 	return verbose == 1;
+}
+
+static int debug;
+
+void vk_report_vdsotest_debug(int on)
+{
+	debug = on;
+}
+
+void vk_report_vdsotest_debug_line(const char *fn, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!debug)
+		return;
+	printf("%s:%d: ", fn, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	/* Now: verify's checks run in a child, which leaves by _exit(). */
+	fflush(stdout);
+}
+
+void vk_report_vdsotest_moved(const char *fn, int line, int cpu)
+{
+	if (cpu < 0)
+		vk_report_vdsotest_debug_line(fn, line, "resetting cpus_allowed to original\n");
+	else
+		vk_report_vdsotest_debug_line(fn, line, "migrating off cpu %d\n", cpu);
 }
 
 static const char *word(enum vk_status s)

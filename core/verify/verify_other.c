@@ -171,17 +171,31 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 	} while (!cut_both(v->rs, ptr, coarse) && vk_monotonic() < deadline);
 }
 
+/* Pin to cpu; 0, or -1 where the kernel refused. */
+static int move_to(struct vk_verify *v, int cpu)
+{
+	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
+	unsigned was = ~0u;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sys(&was, NULL, NULL);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	if (v->moved && was != (unsigned)cpu)
+		v->moved(__func__, __LINE__, was);
+	return 0;
+}
+
 static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,
 		      struct vk_result *rn)
 {
 	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
 	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
 	unsigned c_sys, n_sys, c, n;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (move_to(v, cpu))
 		return;
 	for (int i = 0; i < ROUND; i++) {
 		c = n = ~0u;
@@ -222,7 +236,8 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 		}
 	} while (vk_monotonic() < deadline &&
 		 !vk_result_cut(v->rs, rc, rc->fails + (rn ? rn->fails : 0)));
-	sched_setaffinity(0, sizeof(saved), &saved);
+	if (!sched_setaffinity(0, sizeof(saved), &saved) && v->moved)
+		v->moved(__func__, __LINE__, -1);
 	if (p != VK_PATH_LIBC)
 		null_args(v, p, VK_FN_GETCPU, getcpu2, (const char *const[]){ "cpu", "node" },
 			  &cpu_null_args, &node_null_args);

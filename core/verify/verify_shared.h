@@ -21,6 +21,10 @@ struct vk_verify {
 	unsigned paths;		/* VK_PATH_BIT()s under test */
 	int threads;		/* for the threads rule; 0: one per CPU */
 	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
+	/* Where set, told of each move between CPUs once made, with the
+	 * function and line that made it: off CPU cpu, or (cpu -1) back to
+	 * the CPUs the run began with. */
+	void (*moved)(const char *fn, int line, int cpu);
 };
 
 /* The families, one file each. */

@@ -177,6 +177,46 @@ sed -E 's/[0-9]+/N/g' "$TMP/all" | LC_ALL=C sort -u >"$TMP/all.lines"
 check "every result, nsec/call and call count line of vdsotest-all's record is there" \
 	test "$(grep -E ' OK$|nsec/call$|calls = N$' "$REF/all.lines" | LC_ALL=C comm -23 - "$TMP/all.lines" |
 		grep -c .)" = 0
+# vdsotest's -g debug lines, "FUNCTION:LINE: MESSAGE": every message of
+# the record's is one of vdsokit's, which names its own function and line.
+D="$TMP/vdsotest-debug"
+mkdir -p "$D"
+messages() { sed -nE 's/^[A-Za-z_N]+:N: //p' "$1" | LC_ALL=C sort -u; }
+debug_lines() { grep -hE '^[A-Za-z_]+:[0-9]+: ' "$@"; }
+# own_functions FILE: each debug line's function is vdsokit's, not vdsotest's.
+own_functions() {
+	local fn
+	for fn in $(debug_lines "$1" | cut -d: -f1 | sort -u); do
+		case $fn in force_migrate | subtimer_set_duration) return 1 ;; esac
+		grep -qE "^[a-z].*[ *]$fn\(" "$TOP"/core/*/*.c "$TOP"/commands/*.c || return 1
+	done
+}
+messages "$REF/all.lines" >"$D/ref"
+if [ "$(nproc)" -lt 2 ]; then
+	sed -i '/^migrating off cpu/d' "$D/ref"
+	skip "vdsotest's 'migrating off cpu N'" "one CPU to run on: getcpu verify moves nowhere"
+fi
+check "every kind of vdsotest's -g debug line in its record is there, by its message" \
+	test "$(messages "$TMP/all.lines" | LC_ALL=C comm -13 - "$D/ref" | grep -c .)" = 0
+check "each naming a function of vdsokit's" own_functions "$TMP/all"
+# As vdsotest's debug(): -g alone (vdsotest's implies -v), on stdout, as
+# the run goes, so before the run's results.
+expect_status 0 "vdsotest -d 0.2 getcpu verify -g" "$B/vdsotest" -d 0.2 getcpu verify -g
+contains "prints the time verify gives each path" "$TMP/out" '^[a-z_]+:[0-9]+: subtimer_ns = 100000000$'
+if [ "$(nproc)" -ge 2 ]; then
+	contains "each move off a CPU" "$TMP/out" '^[a-z_]+:[0-9]+: migrating off cpu [0-9]+$'
+fi
+contains "and the return to the CPUs it began with" "$TMP/out" \
+	'^[a-z_]+:[0-9]+: resetting cpus_allowed to original$'
+check "before the results" awk '/ (OK|FAIL|SKIP)$/ { r = 1 } /^[a-z_]+:[0-9]+: / && r { bad = 1 }
+	END { exit bad }' "$TMP/out"
+check "none on stderr" test "$(debug_lines "$TMP/err" | grep -c .)" = 0
+expect_status 0 "vdsotest -d 0.2 getcpu verify -v" "$B/vdsotest" -d 0.2 getcpu verify -v
+check "prints no debug line without -g, as vdsotest" test "$(debug_lines "$TMP/out" "$TMP/err" | grep -c .)" = 0
+expect_status 0 "vdsokit verify --format vdsotest getcpu" "$VK" verify -d 0.1 --format vdsotest getcpu
+check "vdsokit's own names print none" test "$(debug_lines "$TMP/out" "$TMP/err" | grep -c .)" = 0
+expect_status 0 "vdsokit -d 0.1 -g getcpu verify" "$VK" -d 0.1 -g getcpu verify
+check "nor does vdsotest's line through vdsokit" test "$(debug_lines "$TMP/out" "$TMP/err" | grep -c .)" = 0
 # Under Linaro's parsing, the drop-in's run differs from vdsotest's only by
 # the names it adds: every name of vdsotest's is there, with its result,
 # so a failure only vdsokit reports is under a name of its own.
