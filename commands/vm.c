@@ -171,6 +171,7 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
+	vk_vm_say_smp(cmd, o, &vm);
 	vm.kvm = o->accel == VK_ACCEL_KVM ||
 		 (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(vm.arch, qemu, err, sizeof(err)));
 	if (o->accel == VK_ACCEL_AUTO && *err)
@@ -273,7 +274,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       "/dev/kvm is usable and the guest reaches /init within\n"
 		       "30 s, remembered until the machine reboots; TCG\n"
 		       "otherwise), kvm or tcg", &o->accel, .call = parse_accel),
-		VK_OPT(0, "smp", VK_OPT_COUNT, "N", "virtual CPUs (default 2)", &smp, .lo = 1,
+		VK_OPT(0, "smp", VK_OPT_COUNT, "N", "virtual CPUs (default 2; at most the board's:\n"
+		       "1 on Malta but with a 34Kf, I6400 or I6500)", &smp, .lo = 1,
 		       .hi = 64),
 		VK_OPT('m', "memory", VK_OPT_COUNT, "MIB", "guest memory in MiB (default 1024)",
 		       &memory, .lo = 64, .hi = 65536),

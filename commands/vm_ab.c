@@ -71,6 +71,7 @@ static int prepare(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 			return -1;
 		}
 	}
+	vk_vm_say_smp(cmd, o, &s->first);
 	return 0;
 }
 

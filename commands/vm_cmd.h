@@ -37,6 +37,8 @@ struct vk_vm_opts {
  */
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r);
+/* Say where vm boots fewer CPUs than --smp asked for: its board runs no more. */
+void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm *vm);
 /* --kernel A --kernel B. */
 int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o);
 

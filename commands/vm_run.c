@@ -89,6 +89,16 @@ static void boot_again(const struct vk_vm *vm, const struct vk_vm_opts *o, int k
 	vk_vm_boot(vm, o->timeout, 0, keep, fd, r);
 }
 
+void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm *vm)
+{
+	const char *cpu = vk_vm_qemu_opt(vm->arch, &vm->board, "-cpu");
+
+	if (vm->smp < o->setup.smp)
+		fprintf(stderr, "%s: --smp %lu: qemu's %s runs %lu CPU with the %s core; booting %lu\n",
+			cmd, o->setup.smp, vk_vm_qemu_opt(vm->arch, &vm->board, "-M"), vm->smp,
+			cpu ? cpu : "default", vm->smp);
+}
+
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r)
 {

@@ -400,18 +400,35 @@ static int refused(const struct vk_abi_case *c, const struct outcome *s)
 	return c->func == VK_FN_GETRANDOM && s->ret >= 0 && (size_t)s->ret < c->len;
 }
 
+/* Whether a pointer of c is the kernel's: its half, or UINTPTR_MAX. */
+static int kernel_pointer(const struct vk_abi_case *c)
+{
+	for (int k = 0; k < 3; k++) {
+		if (c->ptr[k] == VK_PTR_KERNEL || c->ptr[k] == VK_PTR_MAX)
+			return 1;
+	}
+	return c->func == VK_FN_GETRANDOM && (c->state == VK_PTR_KERNEL || c->state == VK_PTR_MAX);
+}
+
 /*
- * A memory fault, the one way the vDSO is documented to fail: SIGSEGV,
- * or SIGBUS for a misaligned address, which arm64 checks before the
- * mapping when a 32-bit task stores to UINTPTR_MAX. A bus error of any
- * other kind means something else went wrong.
+ * A memory fault, the one way the vDSO is documented to fail: SIGSEGV;
+ * SIGBUS for a misaligned address, which arm64 checks before the mapping
+ * when a 32-bit task stores to UINTPTR_MAX; and SIGBUS from the kernel
+ * (SI_KERNEL, no address) for a kernel address on MIPS. There a user
+ * access to a kernel segment is an address error, not a TLB fault, and
+ * do_ade (arch/mips/kernel/unaligned.c) answers every one from user mode
+ * with force_sig(SIGBUS): at once without TIF_FIXADE, and through its
+ * emulation, whose access_ok() refuses the address, with it. A bus error
+ * of any other kind means something else went wrong.
  */
-static int faulted(const struct outcome *p)
+static int faulted(const struct vk_abi_case *c, const struct outcome *p)
 {
 	/* si_code <= 0: sent by kill() or raise(), as by code that chose to
 	 * die, which is no memory access. */
-	return p->done == 2 && p->code > 0 &&
-	       (p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN));
+	if (p->done != 2 || p->code <= 0)
+		return 0;
+	return p->sig == SIGSEGV || (p->sig == SIGBUS && p->code == BUS_ADRALN) ||
+	       (p->sig == SIGBUS && p->code == SI_KERNEL && kernel_pointer(c));
 }
 
 /* Whether a pointer libc declares __nonnull is NULL in this case. */
@@ -450,15 +467,15 @@ static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 {
 	int bad_state = c->func == VK_FN_GETRANDOM && c->state != VK_PTR_VALID;
 
-	if (faulted(p) && refused(c, s))
+	if (faulted(c, p) && refused(c, s))
 		return "fault-for-efault";
-	if (path == VK_PATH_LIBC && faulted(p) && libc_null_nonnull(c))
+	if (path == VK_PATH_LIBC && faulted(c, p) && libc_null_nonnull(c))
 		return "libc-nonnull";
 	if (path == VK_PATH_LIBC && libc_tz_only(c, p, s))
 		return "libc-tz-unspecified";
 	if (bad_state && c->state == VK_PTR_STRADDLE && p->done == 1 && p->ret == -EFAULT)
 		return "getrandom-state-straddle";
-	if (bad_state && faulted(p))
+	if (bad_state && faulted(c, p))
 		return "getrandom-state-is-vdso-only";
 	return NULL;
 }

@@ -157,6 +157,13 @@ struct vk_vm_board {
 	int nargs;
 };
 
+/* qemu's -M or -cpu (opt) for arch a on board b: the board's, else the
+ * arch's; NULL where qemu picks its default. */
+const char *vk_vm_qemu_opt(const struct vk_vm_arch *a, const struct vk_vm_board *b,
+			   const char *opt);
+/* The most CPUs qemu's board runs for a and b; 0: no bound known. */
+unsigned long vk_vm_max_cpus(const struct vk_vm_arch *a, const struct vk_vm_board *b);
+
 /* One boot: what qemu runs. */
 struct vk_vm {
 	const struct vk_vm_arch *arch;

@@ -238,6 +238,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 		  char *err, size_t errlen)
 {
 	char binary[PATH_MAX], cmdline[VK_VM_CMDLINE_MAX + 1];
+	unsigned long max;
 	size_t n;
 
 	memset(vm, 0, sizeof(*vm));
@@ -283,7 +284,9 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	vm->kernel = kernel;
 	vm->initrd = initrd;
 	vm->append = s->append;
-	vm->smp = s->smp;
+	/* No more CPUs than the board runs: the caller says so. */
+	max = vk_vm_max_cpus(vm->arch, &vm->board);
+	vm->smp = max && s->smp > max ? max : s->smp;
 	vm->memory = s->memory;
 	vm->command_timeout = s->command_timeout;
 	n = vk_vm_cmdline(vm, cmdline, sizeof(cmdline));

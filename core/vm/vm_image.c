@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/vm/vm.h"
@@ -62,6 +63,43 @@ void vk_vm_arch_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < NARCHES && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", arches[i].name);
+}
+
+const char *vk_vm_qemu_opt(const struct vk_vm_arch *a, const struct vk_vm_board *b,
+			   const char *opt)
+{
+	const char *board = !strcmp(opt, "-M") ? b->machine : b->cpu;
+
+	if (board)
+		return board;
+	for (int i = 0; i + 1 < 6 && a->machine[i + 1]; i++) {
+		if (!strcmp(a->machine[i], opt))
+			return a->machine[i + 1];
+	}
+	return NULL;
+}
+
+/*
+ * qemu's Malta starts more than one CPU only as the VPEs of an MT core
+ * (malta_mips_config sets the 34Kf's MVPConf0.PVPE from -smp) or through
+ * the CPS of an I6400 or I6500. Its other cores have no SMP: with -smp 2
+ * qemu printed nothing in 6 of 12 boots of the default 24Kf, and nothing
+ * in 960 s with the 5KEc, where -smp 1 booted every time
+ * (tests/xarch/FINDINGS.md, 12).
+ */
+static const char *const malta_smp_cores[] = { "34Kf", "I6400", "I6500" };
+
+unsigned long vk_vm_max_cpus(const struct vk_vm_arch *a, const struct vk_vm_board *b)
+{
+	const char *machine = vk_vm_qemu_opt(a, b, "-M"), *cpu = vk_vm_qemu_opt(a, b, "-cpu");
+
+	if (!machine || strcmp(machine, "malta"))
+		return 0;
+	for (size_t i = 0; cpu && i < sizeof(malta_smp_cores) / sizeof(malta_smp_cores[0]); i++) {
+		if (!strcasecmp(cpu, malta_smp_cores[i]))
+			return 0;
+	}
+	return 1;
 }
 
 static uint16_t get16(const unsigned char *p, int big)

@@ -69,6 +69,23 @@ PATH=$TMP/fakeqemu:$PATH expect_status 2 "a binary of another arch is refused" \
 	"$VK" vm --kernel "$TMP/arm64" --binary "$VK"
 contains "and said to be one" "$TMP/err" 'is not a arm64 executable'
 
+# Malta runs more than one CPU only with an MT or CPS core: its default
+# 24Kf and the 5KEc boot one CPU, said so, and the 34Kf keeps --smp.
+mkdir -p "$TMP/vm-smp" && cp "$TMP/mipsel" "$TMP/vm-smp/vdsokit" &&
+	printf '\002\000' | dd of="$TMP/vm-smp/vdsokit" bs=1 seek=16 conv=notrunc status=none
+for q in qemu-system-mipsel qemu-system-mips64el; do
+	printf '#!/bin/sh\nexit 1\n' >"$TMP/vm-smp/$q" && chmod +x "$TMP/vm-smp/$q"
+done
+malta() { PATH=$TMP/vm-smp:$PATH "$VK" vm --dry-run --binary "$TMP/vm-smp/vdsokit" --smp 2 "$@" -- info; }
+expect_status 0 "Malta's default core with --smp 2" malta --kernel "$TMP/mipsel"
+contains "boots one CPU" "$TMP/out" '^[^ ]*qemu-system-mipsel -M malta -accel tcg -smp 1 '
+contains "and says why" "$TMP/err" "--smp 2: qemu's malta runs 1 CPU with the default core; booting 1$"
+expect_status 0 "the 5KEc with --smp 2" malta --kernel "$TMP/mips64el"
+contains "boots one CPU" "$TMP/out" ' -M malta -cpu 5KEc -accel tcg -smp 1 '
+expect_status 0 "the 34Kf (MT) with --smp 2" malta --kernel "$TMP/mipsel" --qemu-cpu 34Kf
+contains "boots its two VPEs" "$TMP/out" ' -M malta -cpu 34Kf -accel tcg -smp 2 '
+check "and says nothing of a bound" sh -c "! grep -q 'runs 1 CPU' '$TMP/err'"
+
 guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
