@@ -83,7 +83,9 @@ check "dump leaves no temporary" test -z "$(ls -A | grep '\.part$')"
 # the run ends by it, the previous report intact, the temporary removed.
 for sig in TERM HUP; do
 	old all-$sig
-	"$VK" all --output all-$sig >/dev/null 2>&1 &
+	# As a user's shell would start it: a signal this suite inherited
+	# ignored (as under nohup) would be kept ignored, as vdsokit must.
+	env --default-signal=$sig "$VK" all --output all-$sig >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do
 		ls -A all-$sig | grep -q '\.part$' && break
