@@ -204,6 +204,18 @@ PATH=$TMP/lossy:$PATH expect_status 0 "a kernel message the console lost harms n
 	vm -- "${klog[@]}" -- info
 contains "and is said" "$TMP/err" "the console lost [0-9]+ of the guest kernel's messages \(the commands' output is not concerned\); console log: /"
 rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+# Nor does any kernel line reach the console while a command runs,
+# emergencies included (/proc/sys/kernel/printk goes to 0, where
+# syslog(2) stops at 1): one would land inside the command's frames, as
+# a starved guest's hard-lockup report did. A library whose loading logs
+# an emergency: the line follows the command's exit, as a k frame only.
+expect_status 0 "a command during which the kernel logs an emergency exits 0" \
+	vm --output "$TMP/emerg" -- verify --paths impl --impl "$O/tests/impl/kmsg-emergency.so" \
+	-d 0.1 clock-gettime-monotonic
+contains "the emergency follows the command's exit in the console log" "$TMP/emerg/console.log" \
+	'^vdsokit-vm:k [0-9]+ .*vdsokit-test: an emergency while a command runs$'
+check "and never reached the console while the command ran" \
+	sh -c "! grep -v '^vdsokit-vm:k ' '$TMP/emerg/console.log' | grep -q 'vdsokit-test: an emergency'"
 expect_status 2 "an empty command between two -- is a usage error" vm -- info -- -- info
 expect_status 2 "vm inside vm is a usage error" vm -- info -- vm --kernel x
 vm --output "$TMP/several" --command-timeout 5 -- info -- verify -d 30 clock-gettime-monotonic -- info >"$TMP/out" 2>"$TMP/err"
