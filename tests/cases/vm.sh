@@ -229,6 +229,8 @@ contains "several commands: the one cut short says so" "$TMP/several/verify.log"
 contains "several commands: the host told the guest to stop it" "$TMP/several/console.log" \
 	'^vdsokit vm: command 2 ran [0-9.]+ s .*, past its 5 s: told the guest to stop it$'
 contains "several commands: the console log is kept" "$TMP/several/console.log" 'vdsokit-vm:exit 124'
+contains "several commands: each one's running against its limit is in the console log" "$TMP/several/console.log" \
+	'^vdsokit vm: command 3 ran [0-9.]+ s \(qemu.s busiest thread, in [0-9.]+ s on the clock\) of its 5 s$'
 check "several commands: nothing is relayed" test ! -s "$TMP/out"
 # A guest the host starves is not cut short: qemu, stopped 15 s a second
 # into the command, comes back to a guest whose clock went on 15 s, past
