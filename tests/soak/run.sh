@@ -3,7 +3,8 @@
 # check-xarch a few times, to find results that depend on chance. A test
 # that fails in every run is a finding about the kernel; one that fails in
 # some runs only is a flake, a defect of the tool. Prints the runs, the
-# failures and every flake with the runs it failed in; exits 1 on a flake
+# failures, every flake with the runs it failed in and each check-xarch
+# run's slowest margins against its limits; exits 1 on a flake
 # or on a run that did not finish (a crash, a hang, a usage error), or
 # when a command stopped by a signal left a process running.
 #
@@ -44,6 +45,19 @@ timeouts() {
 		     c = substr($0, at[i], (i < n ? at[i + 1] : length($0) + 1) - at[i])
 		     if (c ~ /^TIMEOUT/) print $1 " " h[i] ": TIMEOUT"
 	     } }' "$1"
+}
+
+# margins DIR: a check-xarch run's slowest commands against their limit
+# of running (vm's "command N ran R s ... of its L s" console lines), and
+# its slowest boot on the clock, which bounds its running.
+margins() {
+	echo "  slowest commands against their limit of running (N in check-xarch's order):"
+	grep -H '^vdsokit vm: command [0-9]* ran .* of its [0-9]* s$' "$1"/*/console.log 2>/dev/null |
+		sed 's|^.*/\([^/]*\)/console.log:vdsokit vm: command \([0-9]*\) ran \([0-9.]*\) s (.* in \([0-9.]*\) s on the clock) of its \([0-9]*\) s$|\1 \2 \3 \4 \5|' |
+		awk '{ printf "%d    %s command %s: %s s of %s s (%s s on the clock)\n", 100 * $3 / $5, $1, $2, $3, $5, $4 }' |
+		sort -nr | head -n 3 | sed 's/^\([0-9]*\)\(.*\)$/\2, \1%/'
+	echo "  slowest boot: $(grep -H . "$1"/*/seconds 2>/dev/null | sort -t: -k2,2nr | head -n 1 |
+		sed 's|^.*/\([^/]*\)/seconds:\(.*\)$|\1, \2 s on the clock|')"
 }
 
 # judge LABEL RUNS: from $out/LABEL.N.fails, the tests that failed in
@@ -188,6 +202,7 @@ for ((i = 1; i <= xarch_runs; i++)); do
 	# Each run's logs, for the evidence of whatever failed in it.
 	cp -r build/xarch/results "$out/xarch.$i.results"
 	echo "check-xarch run $i: exit $status"
+	margins "$out/xarch.$i.results"
 done
 [ "$xarch_runs" -eq 0 ] || judge xarch "$xarch_runs"
 [ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && relay_boots "${VDSOKIT_SOAK_RELAY:-20}"
