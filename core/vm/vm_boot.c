@@ -686,9 +686,12 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (got <= 0)
 			break;
 		got = strip_cr(buf, got);
-		vk_write_all(log, buf, got);
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] == '\n' || n == sizeof(line) - 1) {
+				/* The log takes whole lines, so that vm's own
+				 * lines fall between the guest's, never inside. */
+				line[n] = buf[i];
+				vk_write_all(log, line, n + 1);
 				line[n] = '\0';
 				console_line(r, keep, line, n);
 				command_ended(vm, &w, r, log);
@@ -701,6 +704,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (r->pause)
 			pause_guest(qmp, r, log);
 	}
+	vk_write_all(log, line, n);
 	kill(w.qemu, SIGKILL);
 	vk_waitpid(w.qemu, &status, 0);
 	unlink(qmp);
