@@ -569,6 +569,7 @@ struct watch {
 	struct vk_vm_progress boot, cmd;
 	int cmd_watched;	/* the command whose start cmd holds, or -1 */
 	int cmd_stopped;	/* the last one told to stop, or -1 */
+	int cmd_said;		/* the last one whose run was said, or -1 */
 };
 
 /* A command began (the first when /init started, the next at each exit):
@@ -580,6 +581,24 @@ static void command_began(struct watch *w, const struct vk_vm_result *r)
 	w->cmd_watched = r->ncmds;
 	w->cmd_start = now();
 	vk_vm_progress_start(&w->cmd, w->qemu);
+}
+
+/* A command with a limit ended: how far it ran, in the console log, for
+ * the margin a loaded host leaves it (make soak prints the slowest). */
+static void command_ended(const struct vk_vm *vm, struct watch *w, const struct vk_vm_result *r,
+			  int log)
+{
+	char say[256];
+	int n;
+
+	if (!vm->command_timeout || w->cmd_watched < 0 || r->ncmds <= w->cmd_watched ||
+	    w->cmd_said == w->cmd_watched)
+		return;
+	w->cmd_said = w->cmd_watched;
+	n = snprintf(say, sizeof(say), "vdsokit vm: command %d ran %.1f s (qemu's busiest thread, in %.1f s on the clock) of its %u s\n",
+		     w->cmd_watched + 1, vk_vm_progress_ran(&w->cmd), now() - w->cmd_start,
+		     vm->command_timeout);
+	vk_write_all(log, say, n);
 }
 
 /* The running command ran past its limit: told to the guest, whose /init
@@ -627,7 +646,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	const char *tmp = getenv("TMPDIR");
 	size_t n = 0;
 	struct vk_vm v = *vm;
-	struct watch w = { .cmd_watched = -1, .cmd_stopped = -1 };
+	struct watch w = { .cmd_watched = -1, .cmd_stopped = -1, .cmd_said = -1 };
 	double next_look;
 	int fd, status;
 
@@ -670,11 +689,15 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (got <= 0)
 			break;
 		got = strip_cr(buf, got);
-		vk_write_all(log, buf, got);
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] == '\n' || n == sizeof(line) - 1) {
+				/* The log takes whole lines, so that vm's own
+				 * lines fall between the guest's, never inside. */
+				line[n] = buf[i];
+				vk_write_all(log, line, n + 1);
 				line[n] = '\0';
 				console_line(r, keep, line, n);
+				command_ended(vm, &w, r, log);
 				command_began(&w, r);
 				n = 0;
 			} else {
@@ -684,6 +707,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		if (r->pause)
 			pause_guest(qmp, r, log);
 	}
+	vk_write_all(log, line, n);
 	kill(w.qemu, SIGKILL);
 	vk_waitpid(w.qemu, &status, 0);
 	unlink(qmp);

@@ -3,7 +3,8 @@
 # check-xarch a few times, to find results that depend on chance. A test
 # that fails in every run is a finding about the kernel; one that fails in
 # some runs only is a flake, a defect of the tool. Prints the runs, the
-# failures and every flake with the runs it failed in; exits 1 on a flake
+# failures, every flake with the runs it failed in and each check-xarch
+# run's slowest margins against its limits; exits 1 on a flake
 # or on a run that did not finish (a crash, a hang, a usage error), or
 # when a command stopped by a signal left a process running.
 #
@@ -46,6 +47,19 @@ timeouts() {
 	     } }' "$1"
 }
 
+# margins DIR: a check-xarch run's slowest commands against their limit
+# of running (vm's "command N ran R s ... of its L s" console lines), and
+# its slowest boot on the clock, which bounds its running.
+margins() {
+	echo "  slowest commands against their limit of running (N in check-xarch's order):"
+	grep -H '^vdsokit vm: command [0-9]* ran .* of its [0-9]* s$' "$1"/*/console.log 2>/dev/null |
+		sed 's|^.*/\([^/]*\)/console.log:vdsokit vm: command \([0-9]*\) ran \([0-9.]*\) s (.* in \([0-9.]*\) s on the clock) of its \([0-9]*\) s$|\1 \2 \3 \4 \5|' |
+		awk '{ printf "%d    %s command %s: %s s of %s s (%s s on the clock)\n", 100 * $3 / $5, $1, $2, $3, $5, $4 }' |
+		sort -nr | head -n 3 | sed 's/^\([0-9]*\)\(.*\)$/\2, \1%/'
+	echo "  slowest boot: $(grep -H . "$1"/*/seconds 2>/dev/null | sort -t: -k2,2nr | head -n 1 |
+		sed 's|^.*/\([^/]*\)/seconds:\(.*\)$|\1, \2 s on the clock|')"
+}
+
 # judge LABEL RUNS: from $out/LABEL.N.fails, the tests that failed in
 # every run (findings) and in some runs only (flakes).
 judge() {
@@ -85,15 +99,20 @@ ktap_whole() {
 	     END { exit !(plan && n == plan && totals) }' "$1"
 }
 
-# The load: a hog a core, and the relay of every `vdsokit vm` of this
-# build stopped for up to 3 s at random moments.
-vm_re="^$(realpath "$vk") vm "
+# The load: a hog a core, and the starver.
 load_on() {
-	local i p
+	local i
 	for ((i = 0; i < $(nproc); i++)); do
 		(while :; do :; done) &
 		hogs+=($!)
 	done
+	starve_on
+}
+# The starver: the relay of every `vdsokit vm` of this build stopped for
+# up to 3 s at random moments.
+vm_re="^$(realpath "$vk") vm "
+starve_on() {
+	local p
 	(while :; do
 		sleep "0.$((RANDOM % 10))"
 		for p in $(pgrep -f "$vm_re"); do
@@ -102,11 +121,15 @@ load_on() {
 			kill -CONT "$p" 2>/dev/null
 		done
 	done) &
-	hogs+=($!)
+	starver=$!
 }
-hogs=()
 # Never leave a relay stopped.
-trap '[ ${#hogs[@]} -eq 0 ] || { kill "${hogs[@]}"; pkill -CONT -f "$vm_re"; } 2>/dev/null' EXIT
+starve_off() {
+	[ -z "$starver" ] || { kill "$starver"; wait "$starver"; pkill -CONT -f "$vm_re"; } 2>/dev/null
+	starver=
+}
+hogs=() starver=
+trap 'starve_off; [ ${#hogs[@]} -eq 0 ] || kill "${hogs[@]}" 2>/dev/null' EXIT
 
 # relay_boots N: N boots of a guest with 120 KB of KTAP to send, the
 # relay starved; each whole, or its loss named (exit 8).
@@ -153,11 +176,15 @@ if [ "$host_runs" -gt 0 ]; then
 	host abi
 	host verify --max-fails 0
 fi
-# Commands stopped at random moments, which must leave nothing running.
+# Commands stopped at random moments, which must leave nothing running
+# 2 s later: not under the starver, as a vm it holds stopped cannot act
+# on a signal until it is resumed, up to 3 s later.
 $MAKE -s check-build >/dev/null || exit 2
+starve_off
 VDSOKIT_SIGNAL_TRIES=${VDSOKIT_SIGNAL_TRIES:-20} tests/run.sh tests/cases/signals.sh \
 	>"$out/signals.log" 2>&1 || flaky=1
 echo "signals: $(tail -n 1 "$out/signals.log") ($out/signals.log)"
+[ "${VDSOKIT_SOAK_LOAD:-0}" != 1 ] || starve_on
 for ((i = 1; i <= xarch_runs; i++)); do
 	MAKE=$MAKE tests/xarch/run.sh >"$out/xarch.$i.log" 2>&1
 	status=$?
@@ -175,6 +202,7 @@ for ((i = 1; i <= xarch_runs; i++)); do
 	# Each run's logs, for the evidence of whatever failed in it.
 	cp -r build/xarch/results "$out/xarch.$i.results"
 	echo "check-xarch run $i: exit $status"
+	margins "$out/xarch.$i.results"
 done
 [ "$xarch_runs" -eq 0 ] || judge xarch "$xarch_runs"
 [ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && relay_boots "${VDSOKIT_SOAK_RELAY:-20}"
