@@ -11,11 +11,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* qemu words of an arch's machine: up to three options and their values. */
+#define VK_VM_MACHINE_WORDS 6
+
 struct vk_vm_arch {
 	const char *name;		/* as `make cross ARCH=` names it */
 	const char *qemu;		/* qemu-system-* */
 	const char *package;		/* Debian's package for it */
-	const char *machine[6];		/* -M and -cpu under TCG */
+	const char *machine[VK_VM_MACHINE_WORDS];	/* -M and -cpu under TCG */
 	const char *console;
 	/* What its clocks need (x86: tsc), and what a slow emulator needs:
 	 * x86's boot-time timer check panics when qemu runs slowly. */

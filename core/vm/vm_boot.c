@@ -316,7 +316,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 	int cpu = 0;
 
 	argv[n++] = (char *)vm->qemu;
-	for (int i = 0; i < 6 && a->machine[i]; i++) {
+	for (int i = 0; i < VK_VM_MACHINE_WORDS && a->machine[i]; i++) {
 		const char *opt = i > 0 ? a->machine[i - 1] : "";
 
 		cpu |= !strcmp(opt, "-cpu");

@@ -72,7 +72,7 @@ const char *vk_vm_qemu_opt(const struct vk_vm_arch *a, const struct vk_vm_board 
 
 	if (board)
 		return board;
-	for (int i = 0; i + 1 < 6 && a->machine[i + 1]; i++) {
+	for (int i = 0; i + 1 < VK_VM_MACHINE_WORDS && a->machine[i + 1]; i++) {
 		if (!strcmp(a->machine[i], opt))
 			return a->machine[i + 1];
 	}
