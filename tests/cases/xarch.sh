@@ -177,7 +177,8 @@ fetch linux-image-armmp &
 b=$!
 for ((i = 0; i < 1200; i++)); do
 	kill -0 "$b" 2>/dev/null || break
-	[ "$(ls "$TMP/sync" | grep -c '^flock\.')" -lt 2 ] || break
+	set -- "$TMP"/sync/flock.*
+	[ $# -lt 2 ] || break
 	sleep 0.1
 done
 touch "$TMP/sync/release"
