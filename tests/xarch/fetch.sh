@@ -6,7 +6,12 @@
 #
 # apt runs on a private configuration under the cache directory (its own
 # sources list, state, cache and architecture), so the system's apt
-# sources and foreign architectures stay as they are.
+# sources and foreign architectures stay as they are. One apt state
+# serves each suite and arch: fetches of it take turns on its lock, as
+# apt refuses a second one at once ("E: Unable to lock directory").
+#
+# Exit status: 0, 1 when the fetch failed, 2 for bad arguments, 3 when a
+# tool it needs is not installed here (make check-xarch's skip).
 set -euo pipefail
 
 [ $# -eq 3 ] || { echo "usage: $0 SUITE ARCH PACKAGE" >&2; exit 2; }
@@ -21,12 +26,21 @@ if [ -d "$out/boot" ]; then
 	echo "$out/boot"
 	exit 0
 fi
-for tool in apt-get apt-cache dpkg-deb; do
-	command -v $tool >/dev/null || { echo "$0: $tool is needed to fetch kernels" >&2; exit 1; }
+for tool in apt-get:apt apt-cache:apt dpkg-deb:dpkg flock:util-linux; do
+	command -v "${tool%:*}" >/dev/null ||
+		{ echo "$0: ${tool%:*} is needed to fetch kernels (package ${tool#*:})" >&2; exit 3; }
 done
-[ -r "$keyring" ] || { echo "$0: $keyring missing (package debian-archive-keyring)" >&2; exit 1; }
+[ -r "$keyring" ] || { echo "$0: $keyring missing (package debian-archive-keyring)" >&2; exit 3; }
 
 apt=$cache/apt/$suite-$arch
+mkdir -p "$cache/apt"
+exec 9>"$apt.lock"
+flock 9
+# The fetch that held the lock may have fetched this very package.
+if [ -d "$out/boot" ]; then
+	echo "$out/boot"
+	exit 0
+fi
 mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" "$apt/etc/apt.conf.d" \
 	"$apt/state/lists/partial" "$apt/cache/archives/partial" "$out"
 touch "$apt/state/status"

@@ -5,19 +5,26 @@
 # proves that it works): info, verify, abi, fallback, timens and bench in
 # one boot, each command's output kept in build/xarch/results/TARGET.
 # Prints one table, target x command, and exits 1 if any command failed,
-# any boot broke, or clock_gettime ran elsewhere than the target expects.
+# any target did not boot (its kernel not fetched, its build or its boot
+# failed), or clock_gettime ran elsewhere than the target expects; its
+# last lines name each target that failed or was skipped, and why.
+#
+# A target is skipped only for what this host lacks (a qemu, a cross
+# compiler, apt to fetch its kernel) and only if it was not asked for:
+# named in VDSOKIT_XARCH_TARGETS, or any of the default set under
+# CI=true, where .ci/run has installed every package or failed.
 #
 # Environment: VK (the host's vdsokit, default build/vdsokit),
 # VDSOKIT_XARCH_CACHE (kernels; see fetch.sh), VDSOKIT_XARCH_TARGETS (a
 # subset, e.g. "arm64 riscv64"), VDSOKIT_XARCH_JOBS (boots at a time,
-# default 2).
+# default 2), VDSOKIT_XARCH_OUT (builds and results, default build/xarch).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
 MAKE=${MAKE:-make}
 # The sub-makes take only the options given here, not the caller's.
 unset MAKEFLAGS MFLAGS MAKELEVEL
-out=build/xarch
+out=${VDSOKIT_XARCH_OUT:-build/xarch}
 res=$out/results
 jobs=${VDSOKIT_XARCH_JOBS:-2}
 VK=$(realpath "${VK:-build/vdsokit}")
@@ -113,7 +120,10 @@ if [ -n "${VDSOKIT_XARCH_TARGETS:-}" ]; then
 		[ -n "${build_of[$t]:-}" ] || { echo "check-xarch: unknown target $t (known: ${targets[*]})" >&2; exit 2; }
 	done
 	read -r -a targets <<<"$VDSOKIT_XARCH_TARGETS"
+	asked=1
 else
+	asked=
+	[ "${CI:-}" != true ] || asked=1
 	for i in "${!targets[@]}"; do
 		[ -z "${named_only[${targets[$i]}]:-}" ] || unset "targets[$i]"
 	done
@@ -131,12 +141,18 @@ limited() {
 kernel_key() { echo "${suite_of[$1]} ${arch_of[$1]} ${pkg_of[$1]}"; }
 kernel_dir() { echo "$out/kernels/${suite_of[$1]}-${arch_of[$1]}-${pkg_of[$1]}"; }
 
-fetch() { # SUITE ARCH PKG: the kernel's /boot, linked under $out/kernels
-	local dir=$out/kernels/$1-$2-$3 boot
-	if boot=$(tests/xarch/fetch.sh "$1" "$2" "$3" 2>"$dir.err"); then
-		ln -sfn "$boot" "$dir"
+# SUITE ARCH PKG: the kernel's /boot, linked under $out/kernels; else
+# why not in DIR.err, and DIR.absent where a tool to fetch it is missing.
+fetch() {
+	local dir=$out/kernels/$1-$2-$3 boot rc
+	boot=$(tests/xarch/fetch.sh "$1" "$2" "$3" 2>"$dir.err")
+	rc=$?
+	if [ $rc = 0 ] && ln -sfn "$boot" "$dir"; then
 		rm -f "$dir.err"
+		return
 	fi
+	[ $rc != 3 ] || touch "$dir.absent"
+	[ -s "$dir.err" ] || echo "tests/xarch/fetch.sh exited $rc" >"$dir.err"
 }
 
 build() { # BUILD: a static vdsokit for that userspace
@@ -197,8 +213,8 @@ boot() { # TARGET: vm keeps each command's output and the console in $res/TARGET
 	esac
 }
 
-# Why a target cannot run here, or nothing: a missing tool is a skip,
-# as in make check, with the package that provides it.
+# What this host lacks to run a target, or nothing: the tool and the
+# package that provides it.
 missing() {
 	local t=$1 tool
 	for tool in "${qemu_of[$t]}" "${cross[${build_of[$t]}]}gcc"; do
@@ -212,12 +228,18 @@ start=$(date +%s)
 rm -rf "$res" "$out/kernels"
 mkdir -p "$out/kernels"
 declare -A skip builds kernels
+# Why a target did not boot goes to $res/TARGET/boot.err, which fails
+# it; a skip is only for a tool this host lacks, never for our own error.
 for t in "${targets[@]}"; do
-	skip[$t]=$(missing "$t")
 	mkdir -p "$res/$t"
-	[ -z "${skip[$t]}" ] || continue
-	builds[${build_of[$t]}]=1
-	kernels[$(kernel_key "$t")]=1
+	skip[$t]=$(missing "$t")
+	if [ -z "${skip[$t]}" ]; then
+		builds[${build_of[$t]}]=1
+		kernels[$(kernel_key "$t")]=1
+	elif [ -n "$asked" ]; then
+		echo "${skip[$t]}, and the target was asked for" >"$res/$t/boot.err"
+		skip[$t]=
+	fi
 done
 
 echo "check-xarch: fetching kernels and building ${!builds[*]}"
@@ -231,24 +253,30 @@ for b in "${!builds[@]}"; do
 done
 wait
 
+bootable() { [ -z "${skip[$1]}" ] && [ ! -e "$res/$1/boot.err" ]; }
+for t in "${targets[@]}"; do
+	bootable "$t" || continue
+	k=$(kernel_dir "$t")
+	if [ -e "$k.absent" ] && [ -z "$asked" ]; then
+		skip[$t]=$(tail -n 1 "$k.err")
+	elif [ -e "$k.err" ]; then
+		echo "kernel not fetched: $(tail -n 1 "$k.err")" >"$res/$t/boot.err"
+	elif [ -e "$out/${build_of[$t]}/build.err" ]; then
+		cp "$out/${build_of[$t]}/build.err" "$res/$t/boot.err"
+	fi
+done
+
 rm -rf "$out/accel" "$out/kvm-probe"
 for t in "${targets[@]}"; do
-	if [ -z "${skip[$t]}" ] && is_x86 "$t" && [ ! -e "$(kernel_dir "$t").err" ] &&
-		[ ! -e "$out/${build_of[$t]}/build.err" ]; then
+	if bootable "$t" && is_x86 "$t"; then
 		probe_kvm "$t" &
 		break
 	fi
 done
 for t in "${targets[@]}"; do
-	[ -z "${skip[$t]}" ] || continue
-	if [ -e "$(kernel_dir "$t").err" ]; then
-		skip[$t]="kernel not fetched: $(tail -n 1 "$(kernel_dir "$t").err")"
-	elif [ -e "$out/${build_of[$t]}/build.err" ]; then
-		cp "$out/${build_of[$t]}/build.err" "$res/$t/boot.err"
-	else
-		echo "check-xarch: booting $t"
-		limited boot "$t"
-	fi
+	bootable "$t" || continue
+	echo "check-xarch: booting $t"
+	limited boot "$t"
 done
 wait
 
@@ -296,8 +324,10 @@ clock_cell() { # TARGET
 	[ "$result" != syscall ] || notes+=("$t clock_gettime(CLOCK_MONOTONIC) on the vDSO: $how")
 }
 
+# The table, its notes, and last the verdict: how many targets passed,
+# failed and were skipped, and a line for each that failed or was skipped.
 summary() {
-	local failed=0 t c log release syms notes=() accel=''
+	local t c log release syms bad notes=() failures=() skips=() accel=''
 	[ ! -e "$out/accel" ] || accel=$(cat "$out/accel")
 	printf '%-18s %-24s' target kernel
 	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}" clock-vdso
@@ -305,10 +335,12 @@ summary() {
 	for t in "${targets[@]}"; do
 		if [ -n "${skip[$t]}" ]; then
 			printf '%-18s %-24s skip: %s\n' "$t" - "${skip[$t]}"
+			skips+=("skipped $t: ${skip[$t]}")
 			continue
 		fi
 		release=$(sed -n 's/^kernel: *Linux \([^ ]*\) .*/\1/p' "$res/$t/info.log" 2>/dev/null)
 		printf '%-18s %-24s' "$t" "${release:-?}"
+		bad=()
 		for c in "${commands[@]}"; do
 			result=NO-BOOT
 			[ -z "$release" ] || cell "$t" "$c"
@@ -316,20 +348,26 @@ summary() {
 			case $result in
 			pass*) ;;
 			skip*) notes+=("$t $c skipped: $(grep -m 1 -o 'SKIP.*' "$res/$t/$c.log")") ;;
-			*) failed=1 ;;
+			*) bad+=("$c $result") ;;
 			esac
 		done
 		result=NO-BOOT
 		[ -z "$release" ] || clock_cell "$t"
 		printf ' %-16s\n' "$result"
-		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] || failed=1
+		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] ||
+			bad+=("clock-vdso $result")
 		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
-		! grep -q '^LOST: ' "$res/$t/boot.err" 2>/dev/null || failed=1
+		! grep -q '^LOST: ' "$res/$t/boot.err" 2>/dev/null || bad+=("$(cat "$res/$t/boot.err")")
+		if [ -z "$release" ]; then
+			bad=("did not boot: $(cat "$res/$t/boot.err" 2>/dev/null || echo "no kernel release in $res/$t/info.log")")
+		fi
+		[ ${#bad[@]} -eq 0 ] || failures+=("FAILED $t: $(printf '%s; ' "${bad[@]}" | sed 's/; $//')")
 		for c in "${commands[@]}"; do
 			[ -z "$release" ] || [ -e "$res/$t/$c.status" ] ||
 				{ notes+=("$t: the guest ran no $c; the end of $res/$t/console.log:" "$(tail -n 5 "$res/$t/console.log")"); break; }
 		done
-		notes+=("$t kernel: $(cat "$(kernel_dir "$t")/package" 2>/dev/null); boot and commands: $(cat "$res/$t/seconds") s")
+		[ ! -e "$res/$t/seconds" ] ||
+			notes+=("$t kernel: $(cat "$(kernel_dir "$t")/package" 2>/dev/null); boot and commands: $(cat "$res/$t/seconds") s")
 		syms=$(sed -n '/^symbols/,/^$/p' "$res/$t/info.log" 2>/dev/null |
 			awk '$4 == "FUNC" || $4 == "NOTYPE" { sub(/@.*/, "", $6); if ($6 != "") print $6 }' | tr '\n' ' ')
 		[ -z "$syms" ] || notes+=("$t vDSO: $syms")
@@ -341,7 +379,11 @@ summary() {
 	echo "its figures are not hardware figures."
 	[ -z "$accel" ] || echo "x86 accelerator: $accel"
 	printf '%s\n' "${notes[@]}"
-	return $failed
+	echo "Logs: $res/TARGET/console.log and TARGET/COMMAND.log; $(($(date +%s) - start)) s"
+	echo "check-xarch: $((${#targets[@]} - ${#failures[@]} - ${#skips[@]})) targets passed," \
+		"${#failures[@]} failed, ${#skips[@]} skipped"
+	printf '%s\n' "${failures[@]}" "${skips[@]}" | sed '/^$/d'
+	[ ${#failures[@]} -eq 0 ]
 }
 
 mkdir -p "$res"
@@ -349,5 +391,4 @@ summary >"$res/summary.txt"
 status=$?
 echo
 cat "$res/summary.txt"
-echo "Logs: $res/TARGET/console.log and TARGET/COMMAND.log; $(($(date +%s) - start)) s"
 exit $status

@@ -1,0 +1,199 @@
+# make check-xarch's gate (tests/xarch/run.sh) and its kernel fetch
+# (tests/xarch/fetch.sh), run on stand-ins that boot nothing: apt-get,
+# apt-cache and dpkg-deb that serve a fake kernel package, a make that
+# makes an empty binary, qemu and cross compilers that are only there,
+# and a vdsokit whose vm writes the results a good boot would. PATH holds
+# only them and the few tools the scripts use, so that what is absent is
+# the test's choice, not the host's. A target that did not boot fails the
+# gate and is named in its last lines; only what this host lacks is a
+# skip, and only for a target that was not asked for.
+. "$TOP/tests/lib.sh"
+
+bin=$TMP/bin
+mkdir -p "$bin"
+for t in bash cat cp cut date dirname basename grep head ln ls mkdir mktemp mv \
+	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk; do
+	ln -s "$(command -v "$t")" "$bin/$t" || { not_ok "the tool $t for the stand-ins is on PATH"; exit 0; }
+done
+
+# apt-get -c CONF -q update|download PKG. update holds the apt state's
+# lists lock as apt does, and fails as apt does while another holds it;
+# it fails for the arch $FAKE_APT_FAIL. With $FAKE_APT_SYNC, update
+# creates SYNC/holding and holds its lock until SYNC/release appears.
+cat >"$bin/apt-get" <<'EOF'
+#!/usr/bin/env bash
+conf=$2 cmd=$4
+state=$(sed -n 's/^Dir::State "\(.*\)";$/\1/p' "$conf")
+arch=$(sed -n 's/^APT::Architecture "\(.*\)";$/\1/p' "$conf")
+case $cmd in
+update)
+	mkdir "$state/lists/fake-lock" 2>/dev/null ||
+		{ echo "E: Unable to lock directory $state/lists/"; exit 100; }
+	if [ "${FAKE_APT_FAIL:-}" = "$arch" ]; then
+		rmdir "$state/lists/fake-lock"
+		echo "E: Unable to lock directory $state/lists/"
+		exit 100
+	fi
+	if [ -n "${FAKE_APT_SYNC:-}" ]; then
+		touch "$FAKE_APT_SYNC/holding"
+		for ((i = 0; i < 1200; i++)); do
+			[ ! -e "$FAKE_APT_SYNC/release" ] || break
+			sleep 0.1
+		done
+	fi
+	rmdir "$state/lists/fake-lock" ;;
+download)
+	mkdir -p "pkg-$5/boot"
+	echo "a kernel" >"pkg-$5/boot/vmlinuz-6.1.0-fake-$5"
+	tar -C "pkg-$5" -cf "${5}_1_$arch.deb" ./boot && rm -r "pkg-$5" ;;
+*) exit 100 ;;
+esac
+EOF
+# flock, which leaves a mark in $FAKE_APT_SYNC each time it is run.
+cat >"$bin/flock" <<EOF
+#!/usr/bin/env bash
+[ -z "\${FAKE_APT_SYNC:-}" ] || touch "\$FAKE_APT_SYNC/flock.\$\$"
+exec $(command -v flock) "\$@"
+EOF
+printf '#!/usr/bin/env bash\n' >"$bin/apt-cache"
+printf '#!/usr/bin/env bash\n[ "$1" = --fsys-tarfile ] && cat "$2"\n' >"$bin/dpkg-deb"
+# make ... OUTPUT: the binary run.sh asks for.
+printf '#!/usr/bin/env bash\nmkdir -p "$(dirname "${!#}")" && touch "${!#}"\n' >"$bin/make"
+for t in qemu-system-aarch64 qemu-system-arm qemu-system-ppc64 qemu-system-s390x \
+	qemu-system-riscv64 qemu-system-mipsel qemu-system-mips64el qemu-system-x86_64 \
+	qemu-system-i386 gcc i686-linux-gnu-gcc aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
+	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc riscv64-linux-gnu-gcc mipsel-linux-gnu-gcc \
+	mips64el-linux-gnuabi64-gcc; do
+	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t"
+done
+# vdsokit vm ... --output DIR ...: each command passed, clock_gettime
+# where the target expects it (the syscall for hpet and on the
+# Cortex-A9). The KVM probe (--accel kvm) fails: x86 runs under TCG.
+cat >"$bin/vdsokit" <<'EOF'
+#!/usr/bin/env bash
+args=" $* "
+[ "${args/--accel kvm/}" = "$args" ] || exit 7
+while [ "$1" != --output ]; do shift; done
+d=$2
+mkdir -p "$d"
+for c in info verify abi fallback timens bench; do
+	echo 0 >"$d/$c.status"
+	echo "ok 1 fake" >"$d/$c.log"
+done
+echo "kernel:   Linux 6.1.0-fake #1 SMP" >"$d/info.log"
+if [ "${args/clocksource=hpet/}" != "$args" ]; then
+	printf 'ok 1 clock-gettime-monotonic vdso fallback\n# falls back to the syscall: the clocksource is not vDSO-capable\n'
+elif [ "${args/vexpress-a9/}" != "$args" ]; then
+	echo "nameless function symbols: entries nulled out (fake)" >>"$d/info.log"
+	echo 'ok 1 clock-gettime-monotonic vdso fallback # SKIP the vDSO does not export it'
+else
+	printf 'ok 1 clock-gettime-monotonic vdso fallback\n# userspace\n'
+fi >"$d/fallback.log"
+EOF
+chmod +x "$bin"/*
+
+# gate NAME [VAR=VALUE...]: run.sh on the stand-ins with an empty cache,
+# its output in $TMP/NAME.out, its last lines (from its verdict) in
+# $TMP/NAME.last, its status in $gate.
+gate() {
+	local name=$1
+	shift
+	rm -rf "$TMP/cache" "$TMP/xarch"
+	env -i PATH="$bin" HOME="$TMP" VK="$bin/vdsokit" VDSOKIT_XARCH_CACHE="$TMP/cache" \
+		VDSOKIT_XARCH_OUT="$TMP/xarch" "$@" bash "$TOP/tests/xarch/run.sh" >"$TMP/$name.out" 2>&1
+	gate=$?
+	sed -n '/^check-xarch: [0-9]* targets passed/,$p' "$TMP/$name.out" >"$TMP/$name.last"
+}
+# is DESC WANT: the last gate's status is WANT.
+is() {
+	if [ "$gate" = "$2" ]; then ok "$1"; else not_ok "$1" "exit $gate, expected $2" "$(tail -n 20 "$TMP/$name.out")"; fi
+}
+
+name=good
+gate good
+is "every default target booted and passed: the gate exits 0" 0
+contains "its last line says so" "$TMP/good.last" '^check-xarch: 14 targets passed, 0 failed, 0 skipped$'
+
+# The CI run of issue 34: armhf's kernels never fetched, the gate passed.
+name=nofetch
+gate nofetch FAKE_APT_FAIL=armhf
+is "a kernel not fetched fails the gate" 1
+contains "the verdict counts both armhf targets failed" "$TMP/nofetch.last" \
+	'^check-xarch: 12 targets passed, 2 failed, 0 skipped$'
+contains "and names armhf with apt's error" "$TMP/nofetch.last" \
+	'^FAILED armhf: did not boot: kernel not fetched: E: Unable to lock directory .*/apt/bookworm-armhf/state/lists/$'
+contains "and armhf-vexpress-a9" "$TMP/nofetch.last" '^FAILED armhf-vexpress-a9: did not boot: kernel not fetched: E: '
+check "the table has no skip row for them" bash -c "! grep -E '^armhf.* skip: ' '$TMP/nofetch.out'"
+
+# A qemu this host lacks is a skip where the target was not asked for.
+mv "$bin/qemu-system-mips64el" "$TMP/qemu-system-mips64el"
+name=noqemu
+gate noqemu
+is "a qemu this host lacks, the target not asked for: the gate exits 0" 0
+contains "the verdict counts two skipped" "$TMP/noqemu.last" '^check-xarch: 12 targets passed, 0 failed, 2 skipped$'
+contains "and names each with the package" "$TMP/noqemu.last" \
+	'^skipped mips64el: no qemu-system-mips64el \(package qemu-system-mips\)$'
+contains "both" "$TMP/noqemu.last" '^skipped mipsel-on-mips64el: no qemu-system-mips64el'
+name=noqemu-ci
+gate noqemu-ci CI=true
+is "under CI=true the default set is asked for: the same fails" 1
+contains "naming the target and why" "$TMP/noqemu-ci.last" \
+	'^FAILED mips64el: did not boot: no qemu-system-mips64el \(package qemu-system-mips\), and the target was asked for$'
+name=noqemu-named
+gate noqemu-named VDSOKIT_XARCH_TARGETS="arm64 mips64el"
+is "a target named in VDSOKIT_XARCH_TARGETS is asked for: the same fails" 1
+contains "the named target's verdict" "$TMP/noqemu-named.last" '^check-xarch: 1 targets passed, 1 failed, 0 skipped$'
+mv "$TMP/qemu-system-mips64el" "$bin/qemu-system-mips64el"
+
+# A tool fetch.sh needs, absent: its own status (3) tells run.sh so.
+mv "$bin/dpkg-deb" "$TMP/dpkg-deb"
+name=nodpkg
+gate nodpkg
+is "no dpkg-deb to fetch kernels, nothing asked for: every target a skip" 0
+contains "naming the tool and its package" "$TMP/nodpkg.last" \
+	'^skipped arm64: tests/xarch/fetch.sh: dpkg-deb is needed to fetch kernels \(package dpkg\)$'
+name=nodpkg-named
+gate nodpkg-named VDSOKIT_XARCH_TARGETS=arm64
+is "and asked for, a failure" 1
+contains "named" "$TMP/nodpkg-named.last" '^FAILED arm64: did not boot: kernel not fetched: .*dpkg-deb is needed'
+mv "$TMP/dpkg-deb" "$bin/dpkg-deb"
+
+# Two kernels of one suite and arch fetched at once into an empty cache:
+# A holds apt's lock; B, started then, must wait for it rather than fail
+# as apt fails (the race that lost armhf's kernels). B is waited for
+# until it exits (it failed) or runs flock after A's (it waits on it).
+rm -rf "$TMP/cache" "$TMP/sync" && mkdir -p "$TMP/sync"
+fetch() { # PACKAGE: fetch.sh's output in $TMP/PACKAGE.out and .err
+	env -i PATH="$bin" HOME="$TMP" VDSOKIT_XARCH_CACHE="$TMP/cache" FAKE_APT_SYNC="$TMP/sync" \
+		"$TOP/tests/xarch/fetch.sh" bookworm armhf "$1" >"$TMP/$1.out" 2>"$TMP/$1.err"
+}
+fetch linux-image-armmp-lpae &
+a=$!
+for ((i = 0; i < 1200; i++)); do
+	[ ! -e "$TMP/sync/holding" ] || break
+	sleep 0.1
+done
+fetch linux-image-armmp &
+b=$!
+for ((i = 0; i < 1200; i++)); do
+	kill -0 "$b" 2>/dev/null || break
+	set -- "$TMP"/sync/flock.*
+	[ $# -lt 2 ] || break
+	sleep 0.1
+done
+touch "$TMP/sync/release"
+wait "$a"
+sa=$?
+wait "$b"
+sb=$?
+check "the first fetch of bookworm/armhf got its kernel" test "$sa" = 0 -a -s "$TMP/linux-image-armmp-lpae.out"
+if [ "$sb" = 0 ] && [ -s "$TMP/linux-image-armmp.out" ]; then
+	ok "the second, started while the first held apt's lock, got its kernel too"
+else
+	not_ok "the second, started while the first held apt's lock, got its kernel too" \
+		"exit $sb: $(cat "$TMP/linux-image-armmp.err")"
+fi
+for p in linux-image-armmp-lpae linux-image-armmp; do
+	check "$p's image is in the directory fetch.sh printed" \
+		test -s "$(cat "$TMP/$p.out")/vmlinuz-6.1.0-fake-$p"
+done
