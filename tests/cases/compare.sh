@@ -396,6 +396,15 @@ bad repeat.json "a repeated result" 'repeat\.json: results\[1\] repeats time on 
 {"schema": "vdsokit-bench/1", "results": [{"api": "time", "path": "vdso", "skipped": "x"},
  {"api": "time", "path": "vdso", "samples_ns": [1.3]}]}
 EOF
+# A key twice in an object: Python's json takes the last, vdsokit's
+# reader would take the first, so neither is trusted.
+bad dupkey.json "a key twice in a row" \
+	'^vdsokit compare: dupkey\.json:2:55: not valid JSON: the key "samples_ns" is repeated in an object$' <<'EOF'
+{"schema": "vdsokit-bench/1", "results": [
+ {"api": "time", "path": "vdso", "samples_ns": [1.3], "samples_ns": [2.6]}]}
+EOF
+{ sed '$d' old.json; echo ', "schema": "vdsokit-bench/3"}'; } | bad dupschema.json "a bench file with its schema twice" \
+	'^vdsokit compare: dupschema\.json:[0-9]+:[0-9]+: not valid JSON: the key "schema" is repeated in an object$'
 bad none.json "no results at all" '^vdsokit compare: old\.json and none\.json have no API and path with samples in both$' <<'EOF'
 {"schema": "vdsokit-bench/1", "results": []}
 EOF
