@@ -373,25 +373,81 @@ static int parse_array(struct parser *ps, struct vk_jval *v)
 	return more;
 }
 
-static int parse_object(struct parser *ps, struct vk_jval *v)
+/* A member's key and where it starts, to find a key given twice. */
+struct key_at {
+	const char *key;
+	size_t at;	/* the offset of its opening quote */
+};
+
+static int cmp_key_at(const void *pa, const void *pb)
+{
+	const struct key_at *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* A key as a message shows it: printable ASCII, the rest '?', cut at 32. */
+static const char *key_shown(const char *key, char buf[40])
+{
+	size_t n = 0;
+
+	for (; key[n] && n < 32; n++)
+		buf[n] = key[n] >= 0x20 && key[n] < 0x7f ? key[n] : '?';
+	strcpy(buf + n, key[n] ? "..." : "");
+	return buf;
+}
+
+/*
+ * Readers differ on a key given twice in an object (Python's json takes
+ * the last, vk_jget the first), so a document is refused at the first
+ * repeat. keys: v's, which are sorted, so that an object of a million
+ * members costs no more than its parse.
+ */
+static int unique_keys(struct parser *ps, const struct vk_jval *v, struct key_at *keys)
+{
+	const struct key_at *repeat = NULL;
+	char buf[40];
+
+	for (size_t i = 0; i < v->n; i++)
+		keys[i].key = v->items[i].key;
+	qsort(keys, v->n, sizeof(*keys), cmp_key_at);
+	for (size_t i = 1; i < v->n; i++) {
+		if (!strcmp(keys[i - 1].key, keys[i].key) && (!repeat || keys[i].at < repeat->at))
+			repeat = &keys[i];
+	}
+	if (repeat)
+		return fail(ps, ps->start + repeat->at, "the key \"%s\" is repeated in an object",
+			    key_shown(repeat->key, buf));
+	return 0;
+}
+
+/* The members up to '}', each key's place in *keys, grown with v's items. */
+static int parse_members(struct parser *ps, struct vk_jval *v, struct key_at **keys)
 {
 	struct vk_jval *item;
-	size_t cap = 0, keylen;
+	size_t cap = 0, keycap = 0, keylen;
 	char what[16];
 	int more;
 
-	v->type = VK_JOBJECT;
-	if (enter(ps))
-		return -1;
-	if (leave_empty(ps, '}'))
-		return 0;
 	do {
 		skip_space(ps);
 		if (!at(ps, '"'))
 			return fail(ps, ps->p, "expected a string key, found %s",
 				    describe(ps, ps->p, what));
 		item = append(ps, v, &cap);
-		if (!item || parse_string(ps, &item->key, &keylen))
+		if (!item)
+			return -1;
+		if (keycap < cap) {
+			struct key_at *grown = realloc(*keys, cap * sizeof(**keys));
+
+			if (!grown)
+				return fail(ps, ps->p, "out of memory");
+			*keys = grown;
+			keycap = cap;
+		}
+		(*keys)[v->n - 1].at = (size_t)(ps->p - ps->start);
+		if (parse_string(ps, &item->key, &keylen))
 			return -1;
 		skip_space(ps);
 		if (!at(ps, ':'))
@@ -402,6 +458,23 @@ static int parse_object(struct parser *ps, struct vk_jval *v)
 			return -1;
 	} while ((more = next_item(ps, '}', "in an object")) == 1);
 	return more;
+}
+
+static int parse_object(struct parser *ps, struct vk_jval *v)
+{
+	struct key_at *keys = NULL;
+	int status;
+
+	v->type = VK_JOBJECT;
+	if (enter(ps))
+		return -1;
+	if (leave_empty(ps, '}'))
+		return 0;
+	status = parse_members(ps, v, &keys);
+	if (status == 0)
+		status = unique_keys(ps, v, keys);
+	free(keys);
+	return status;
 }
 
 static int parse_value(struct parser *ps, struct vk_jval *v)

@@ -2,9 +2,11 @@
 /*
  * A strict JSON (RFC 8259) parser into a tree, for reading files other
  * runs wrote. It accepts exactly the grammar: no comments, no trailing
- * commas, no leading zeros, UTF-8 only; and any input, however broken or
- * hostile, yields a tree or an error with its line and column, never a
- * crash, a hang or unbounded recursion.
+ * commas, no leading zeros, UTF-8 only, and no key twice in an object
+ * (keys equal up to a \u0000 count as one), which readers take
+ * differently; and any input, however broken or hostile, yields a tree
+ * or an error with its line and column, never a crash, a hang or
+ * unbounded recursion.
  */
 #ifndef VK_JSON_READ_H
 #define VK_JSON_READ_H
@@ -47,7 +49,7 @@ void vk_jdrop(struct vk_jval *v);
  * Accessors take NULL or a value of the wrong type and then return NULL,
  * 0 or NAN, so lookups chain: vk_jstr(vk_jget(vk_jget(doc, "a"), "b")).
  */
-/* The member named key (the first, if repeated). */
+/* The member named key: keys are unique. */
 const struct vk_jval *vk_jget(const struct vk_jval *obj, const char *key);
 size_t vk_jarray_len(const struct vk_jval *arr);
 const struct vk_jval *vk_jarray_at(const struct vk_jval *arr, size_t i);

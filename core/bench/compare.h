@@ -39,7 +39,8 @@
  */
 #define VK_COMPARE_RESOLUTION_ONE_RUN_PCT 3.0
 /* Groups a side needs for a verdict: with 7 against 7, Mann-Whitney's
- * smallest two-sided p is 2/3432 = 0.0006, under VK_COMPARE_ALPHA; with
+ * smallest two-sided p is 2/3432 = 0.0006, under VK_COMPARE_ALPHA, ties
+ * within a side or not, as its p is exact with ties; with
  * 11 pairs, the signed-rank test's is 2/2048 = 0.001. */
 #define VK_VERDICT_GROUPS 7
 #define VK_VERDICT_PAIRS 11

@@ -190,6 +190,16 @@ static int cmp_ranked(const void *pa, const void *pb)
 	return cmp_double(&((const struct ranked *)pa)->v, &((const struct ranked *)pb)->v);
 }
 
+/* The end of the group of values tied with all[i], all sorted. */
+static size_t tie_end(const struct ranked *all, size_t n, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < n && all[j].v == all[i].v)
+		j++;
+	return j;
+}
+
 /*
  * Rank the pooled samples, ties sharing their average rank. Returns a's
  * rank sum; *ties gets sum(t^3 - t) over groups of t tied values.
@@ -197,54 +207,80 @@ static int cmp_ranked(const void *pa, const void *pb)
 static double rank_sum_a(struct ranked *all, size_t n, double *ties)
 {
 	double sum = 0;
-	size_t i = 0, j;
 
 	qsort(all, n, sizeof(*all), cmp_ranked);
 	*ties = 0;
-	for (; i < n; i = j) {
-		double t, rank;
+	for (size_t i = 0, j; i < n; i = j) {
+		double t;
 		size_t in_a = 0;
 
-		for (j = i; j < n && (j == i || all[j].v == all[i].v); j++)
-			in_a += all[j].in_a;
+		j = tie_end(all, n, i);
+		for (size_t k = i; k < j; k++)
+			in_a += all[k].in_a;
 		t = (double)(j - i);
-		rank = (double)(i + 1 + j) / 2;
-		sum += rank * (double)in_a;
+		sum += (double)(i + 1 + j) / 2 * (double)in_a;
 		*ties += t * t * t - t;
 	}
 	return sum;
 }
 
 /*
- * The exact two-sided p of U = u for na and nb untied values: U's counts
- * are the coefficients of the Gaussian binomial [na + nb, na], the product
- * over i of (1 - q^(nb + i)) / (1 - q^i), kept to degree na * nb. Exact in
- * doubles while the counts stay below 2^53: na + nb <= 40.
+ * Add a group of t tied values, above i others, to the counts c[k][s] of
+ * the ways k a's among the values so far make 2U = s (rows of w): j of
+ * them a's beat the i - k b's below and tie with the t - j b's beside.
+ * Row k holds i - k b's, so a row with more than nb is dead, and a live
+ * one's 2U is at most 2k(i - k). Target rows go down, so that the rows
+ * read are the old ones.
  */
-static double mann_whitney_exact(double u, size_t na, size_t nb)
+static void add_tie_group(double *c, size_t w, size_t na, size_t nb, size_t i, size_t t)
 {
-	size_t top = na * nb;
-	double *c = calloc(top + 1, sizeof(*c)), total = 0, below = 0;
+	for (size_t to = i + t < na ? i + t : na; to > 0; to--) {
+		double ways = 1;
+
+		if (i + t - to > nb)
+			break;	/* fewer a's leave even more b's */
+		for (size_t j = 1; j <= t && j <= to; j++) {
+			size_t k = to - j, add = 2 * j * (i - k) + j * (t - j);
+			const double *from = c + k * w;
+			double *into = c + to * w;
+
+			ways = ways * (double)(t - j + 1) / (double)j;	/* C(t, j) */
+			if (k > i || i - k > nb)
+				continue;
+			for (size_t s = 0; s <= 2 * k * (i - k); s++)
+				into[s + add] += ways * from[s];
+		}
+	}
+}
+
+/*
+ * The exact two-sided p of 2U = u2, ties and all: every choice of which
+ * na of the n sorted values are a's is equally likely (the permutation
+ * distribution, ties at their mid-ranks), and the p is the share of
+ * those whose U lies as far from its mean na * nb / 2 as u2 / 2 or
+ * further. With ties U's distribution need not be symmetric. The counts
+ * pass 2^53 above 56 values, where doubles round them to some 13 digits
+ * at worst, far finer than any p that matters.
+ */
+static double mann_whitney_exact(const struct ranked *all, size_t n, size_t na, double u2)
+{
+	size_t nb = n - na, w = 2 * na * nb + 1;
+	double *c = calloc((na + 1) * w, sizeof(*c)), mu2 = (double)(na * nb), far = 0, total = 0;
 
 	if (!c)
 		return NAN;
 	c[0] = 1;
-	for (size_t i = 1; i <= na; i++) {
-		for (size_t j = top; j >= nb + i; j--)
-			c[j] -= c[j - nb - i];
-		for (size_t j = i; j <= top; j++)
-			c[j] += c[j - i];
+	for (size_t i = 0, j; i < n; i = j) {
+		j = tie_end(all, n, i);
+		add_tie_group(c, w, na, nb, i, j - i);
 	}
-	/* U's distribution is symmetric: take the tail u is in. */
-	if (u > (double)top / 2)
-		u = (double)top - u;
-	for (size_t k = 0; k <= top; k++) {
-		total += c[k];
-		if ((double)k <= u)
-			below += c[k];
+	for (size_t s = 0; s < w; s++) {
+		total += c[na * w + s];
+		if (fabs((double)s - mu2) >= fabs(u2 - mu2))
+			far += c[na * w + s];
 	}
 	free(c);
-	return below * 2 / total < 1 ? below * 2 / total : 1;
+	return far / total;
 }
 
 double vk_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
@@ -262,11 +298,20 @@ double vk_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 	for (size_t i = 0; i < nb; i++)
 		all[na + i] = (struct ranked){ b[i], 0 };
 	ra = rank_sum_a(all, na + nb, &ties);
-	free(all);
-
 	u = ra - (double)na * ((double)na + 1) / 2;
-	if (ties == 0 && na + nb <= 40)
-		return mann_whitney_exact(u, na, nb);
+	if (na + nb <= VK_MANN_WHITNEY_EXACT) {
+		double p = mann_whitney_exact(all, na + nb, na, 2 * u);
+
+		free(all);
+		return p;
+	}
+	free(all);
+	/*
+	 * The normal approximation, with tie and continuity corrections. Its
+	 * p for two samples wholly apart falls as either grows and ties only
+	 * lower it: at 7 against 122, the fewest for a verdict beyond the
+	 * exact limit, it is 1e-5.
+	 */
 	mu = (double)na * (double)nb / 2;
 	var = (double)na * (double)nb / 12 * (n + 1 - ties / (n * (n - 1)));
 	if (var <= 0)

@@ -6,13 +6,16 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/bench/compare.h"
 #include "core/bench/stats.h"
 #include "tests/unit/test.h"
 
 #define N_MAX 1000
 #define ITERS 2000
+#define BRUTE_MAX 18	/* values in all that the brute force enumerates */
 
 static uint64_t rng = 42;
 
@@ -51,6 +54,20 @@ static void fill_normal(double *x, size_t n, double mean, double sd)
 static int near(double got, double want, double tol)
 {
 	return fabs(got - want) <= tol;
+}
+
+/* 2U of the values of pool in mask as a's against the rest: ties count 1, a win 2. */
+static long twice_u(const double *pool, size_t n, unsigned long mask)
+{
+	long u2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n; j++) {
+			if ((mask >> i & 1) && !(mask >> j & 1))
+				u2 += (pool[i] > pool[j]) * 2 + (pool[i] == pool[j]);
+		}
+	}
+	return u2;
 }
 
 static void test_location(void)
@@ -131,6 +148,47 @@ static void test_ratio(void)
 	      hi);
 }
 
+/*
+ * The reference: the two-sided exact p by brute force, every choice of
+ * which na of the pooled values are a's, U counting ties as halves (in
+ * 2U, so in integers).
+ */
+static double brute_mann_whitney(const double *a, size_t na, const double *b, size_t nb)
+{
+	double pool[BRUTE_MAX];
+	size_t n = na + nb;
+	long mu2 = (long)(na * nb), d, far = 0, total = 0;
+
+	memcpy(pool, a, na * sizeof(*a));
+	memcpy(pool + na, b, nb * sizeof(*b));
+	d = labs(twice_u(pool, n, (1UL << na) - 1) - mu2);
+	for (unsigned long mask = 0; mask < 1UL << n; mask++) {
+		if ((size_t)__builtin_popcountl(mask) != na)
+			continue;
+		total++;
+		far += labs(twice_u(pool, n, mask) - mu2) >= d;
+	}
+	return (double)far / (double)total;
+}
+
+/* Samples wholly apart, untied or tied within each: as bench's ties are. */
+static void apart(double *a, size_t na, double *b, size_t nb, int tied)
+{
+	for (size_t i = 0; i < na; i++)
+		a[i] = 20 + (tied ? (double)(i / 2) : (double)i) / 100;
+	for (size_t j = 0; j < nb; j++)
+		b[j] = 2 * a[j % na] + (tied ? 0 : (double)j / 1000);
+}
+
+static double binomial(size_t n, size_t k)
+{
+	double c = 1;
+
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
 static void test_mann_whitney(void)
 {
 	double a[15], b[15], p;
@@ -138,18 +196,81 @@ static void test_mann_whitney(void)
 	double ta[] = { 1, 2, 2, 3, 3 }, tb[] = { 3, 4, 4, 5, 6 }, same[] = { 4, 4, 4, 4, 4 };
 	double odd[] = { 1, 3, 5, 7, 9 }, even[] = { 2, 4, 6, 8, 10 };
 	double u6[] = { 1, 2.5, 3, 7, 8, 9.5 }, u7[] = { 4, 5, 6, 10, 11, 12, 13 };
+	double x[BRUTE_MAX], y[BRUTE_MAX];
+	int bad = 0;
 
 	/* Untied: exact, as R's wilcox.test() and a count of all C(10, 5) splits. */
 	CHECK(near(vk_mann_whitney_p(lo5, 5, hi5, 5), 2.0 / 252, 1e-12), "MWU p of 1..5 vs 6..10");
 	CHECK(near(vk_mann_whitney_p(odd, 5, even, 5), 174.0 / 252, 1e-12), "MWU p of odd vs even");
 	CHECK(near(vk_mann_whitney_p(u6, 6, u7, 7), 0.1013986013986014, 1e-12),
 	      "MWU p of 6 vs 7 untied values");
-	/* Tied: R's wilcox.test(exact = FALSE, correct = TRUE). */
-	CHECK(near(vk_mann_whitney_p(ta, 5, tb, 5), 0.0192436, 1e-6), "MWU p with ties");
+	/* Tied: exact too, 6 of the 252 splits (Python's count of them, in fractions). */
+	CHECK(near(vk_mann_whitney_p(ta, 5, tb, 5), 1.0 / 42, 1e-15), "MWU p with ties is exact");
+	CHECK(near(brute_mann_whitney(ta, 5, tb, 5), 1.0 / 42, 1e-15), "the brute force agrees");
 	/* Near, not equal: i386's x87 keeps one result in 80 bits, not both. */
 	CHECK(near(vk_mann_whitney_p(hi5, 5, lo5, 5), vk_mann_whitney_p(lo5, 5, hi5, 5), 1e-15),
 	      "MWU p is symmetric");
 	CHECK(vk_mann_whitney_p(same, 5, same, 5) == 1, "MWU p of all-tied samples is 1");
+
+	/* Against the brute force: 1 to 8 a side, values of 2 to 6 levels, so ties of all kinds. */
+	for (int trial = 0; trial < 400; trial++) {
+		size_t na = 1 + (size_t)(uniform() * 8), nb = 1 + (size_t)(uniform() * 8);
+		int levels = 2 + (int)(uniform() * 5);
+
+		for (size_t i = 0; i < na; i++)
+			x[i] = (int)(uniform() * levels);
+		for (size_t j = 0; j < nb; j++)
+			y[j] = (int)(uniform() * levels) + (trial % 3) * 0.5;
+		p = vk_mann_whitney_p(x, na, y, nb);
+		if (!(fabs(p - brute_mann_whitney(x, na, y, nb)) <= 1e-12 * p) && !bad++)
+			CHECK(0, "MWU p of %zu against %zu tied values: %.17g, the count %.17g", na, nb,
+			      p, brute_mann_whitney(x, na, y, nb));
+	}
+	CHECK(!bad, "MWU p with ties is the brute force's in 400 random cases (%d differ)", bad);
+
+	/*
+	 * compare's fewest processes, 7, and 8 and 9, wholly apart: untied,
+	 * the smallest p there is, 2 / C(na + nb, na); tied within a side,
+	 * the brute force's, no more than that (1 / C where the mirror
+	 * image of the split would cut a tie); and so significant. The
+	 * normal approximation gave 7 against 7 with a tie 0.0021.
+	 */
+	for (size_t na = VK_VERDICT_GROUPS; na <= 9; na++) {
+		for (size_t nb = VK_VERDICT_GROUPS; nb <= 9; nb++) {
+			for (int tied = 0; tied < 2; tied++) {
+				double want = 2 / binomial(na + nb, na), count;
+
+				apart(x, na, y, nb, tied);
+				p = vk_mann_whitney_p(x, na, y, nb);
+				count = brute_mann_whitney(x, na, y, nb);
+				CHECK(near(p, count, 1e-15) && (tied ? p <= want * (1 + 1e-12) : near(p, want, 1e-15)),
+				      "MWU p of %zu against %zu apart%s is %s2/C(%zu, %zu) (%.2g)", na, nb,
+				      tied ? ", tied within each," : "", tied ? "at most " : "", na + nb, na, p);
+				CHECK(p < VK_COMPARE_ALPHA && vk_mann_whitney_p(y, nb, x, na) < VK_COMPARE_ALPHA,
+				      "MWU: %zu against %zu apart%s is significant both ways", na, nb,
+				      tied ? ", tied" : "");
+			}
+		}
+	}
+
+	/* Beyond the exact limit, the normal approximation: apart is still significant. */
+	{
+		static double big_a[1024], big_b[1024];
+		static const size_t sizes[][2] = {
+			{ VK_VERDICT_GROUPS, VK_MANN_WHITNEY_EXACT + 1 - VK_VERDICT_GROUPS },
+			{ VK_MANN_WHITNEY_EXACT / 2, VK_MANN_WHITNEY_EXACT / 2 + 1 },
+			{ VK_VERDICT_GROUPS, 1024 }, { 1024, 1024 },
+		};
+
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			for (int tied = 0; tied < 2; tied++) {
+				apart(big_a, sizes[k][0], big_b, sizes[k][1], tied);
+				p = vk_mann_whitney_p(big_a, sizes[k][0], big_b, sizes[k][1]);
+				CHECK(p < VK_COMPARE_ALPHA / 10, "MWU p of %zu against %zu apart%s is %.2g",
+				      sizes[k][0], sizes[k][1], tied ? ", tied" : "", p);
+			}
+		}
+	}
 
 	fill_normal(a, 15, 100, 1);
 	fill_normal(b, 15, 103, 1);
