@@ -355,6 +355,7 @@ static void run_step(struct all *a, size_t k, FILE *out)
 		fprintf(out, "%s== %s ==\n", k ? "\n" : "", name);
 	fflush(out);
 	a->step[k].out = out;
+	a->step[k].verbose = a->verbose;
 	a->status[k] = steps[a->run[k]].run(a->cmd, fmt(a), &a->step[k]);
 	fflush(out);
 	a->seconds[k] = vk_monotonic() - start;
@@ -452,8 +453,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 		return r;
 	if (optind < argc)
 		return vk_opt_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (a->verbose && a->format != VK_FMT_TEXT)
-		return vk_opt_error(argv[0], "--verbose is for the text report");
+	if (vk_verbose_text(argv[0], a->verbose, a->format) != VK_OPT_OK)
+		return VK_OPT_BAD;
 	/* With --output the commands print their JSON into report.json. */
 	if (a->verbose && a->outdir)
 		return vk_opt_error(argv[0], "--verbose and --output do not go together: "

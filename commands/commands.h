@@ -80,6 +80,7 @@ struct vk_step {
 	size_t nbench;
 	struct vk_bench_report *bench_run;	/* malloc()ed */
 	FILE *out;		/* where the command prints; NULL: stdout */
+	int verbose;		/* text: the command's --verbose report */
 	/* When set, the command says what fraction of it is done, and prints
 	 * no progress line of its own. */
 	void (*progress)(void *ctx, double done);
@@ -124,6 +125,14 @@ enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths);
 /* Both: -f/--format and -F. */
 #define VK_OPT_FORMAT_ROWS(dest, fmts, help)                                    \
 	VK_OPT_FORMAT_ROW(dest, fmts, help), VK_OPT_OLD_FORMAT_ROW(dest, fmts)
+
+/* verify's and timens's -v: the passing checks' bounds one by one. */
+#define VK_OPT_VERBOSE_ROW(dest)                                                \
+	VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,                                \
+	       "text: each passing check's bound (its tightest\n"                \
+	       "bracket or hand-off), not only their range", dest)
+/* After the options: --verbose, given, is for the text report only. */
+enum vk_opt_result vk_verbose_text(const char *cmd, int verbose, enum vk_format format);
 
 /* After the options: paths default to base, and impl with --impl; the
  * impl path needs --impl. */

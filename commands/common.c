@@ -145,6 +145,13 @@ enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu)
 	return VK_OPT_OK;
 }
 
+enum vk_opt_result vk_verbose_text(const char *cmd, int verbose, enum vk_format format)
+{
+	if (verbose && format != VK_FMT_TEXT)
+		return vk_opt_error(cmd, "--verbose is for the text report");
+	return VK_OPT_OK;
+}
+
 enum vk_opt_result vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base)
 {
 	if (!o->paths)

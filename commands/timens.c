@@ -12,7 +12,7 @@
 
 static const char head[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"
-	"                      [--format FMT]\n\n"
+	"                      [--format FMT] [--verbose]\n\n"
 	"Check the vDSO inside time namespaces, as containers use them. For each set\n"
 	"of offsets (by default: small, a fraction of a second either way, near and\n"
 	"past 2^31 s, and the most negative the kernel accepts, to the ns), a child\n"
@@ -45,6 +45,7 @@ struct opts {
 	int custom;
 	struct vk_timens_set set;
 	double seconds;
+	int verbose;
 	struct vk_call_opts call;	/* its format and impl: timens has one set of paths */
 };
 
@@ -93,6 +94,9 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
+	rep.verbose = o->verbose;
+	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);
+	rep.skew = vk_results_bounds(&rs, VK_BOUND_SKEW);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (status == VK_EXIT_OK && rs.fails)
@@ -103,7 +107,8 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 
 int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step)
 {
-	struct opts o = { .seconds = 0.2, .call = { .format = format } };
+	struct opts o = { .seconds = 0.2, .verbose = step && step->verbose,
+			  .call = { .format = format } };
 
 	return run(cmd, &o, step);
 }
@@ -172,6 +177,7 @@ int cmd_timens(int argc, char **argv)
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
 				   "text (default), ktap or json"),
 		VK_OPT_IMPL_ROW(&o.call, "also read LIB.so's time32 clock_gettime past 2^31 s"),
+		VK_OPT_VERBOSE_ROW(&o.verbose),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -179,6 +185,8 @@ int cmd_timens(int argc, char **argv)
 
 	snprintf(o.set.name, sizeof(o.set.name), "custom");
 	r = vk_options_parse(argv[0], &opts, argc, argv);
+	if (r == VK_OPT_OK)
+		r = vk_verbose_text(argv[0], o.verbose, o.call.format);
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (optind < argc)

@@ -22,6 +22,11 @@ struct vk_report {
 	double seconds;		/* -d */
 	unsigned paths;
 	int stopped;		/* the failure limit cut an API's repeats short */
+	/* Text: each passing check's bound too, not only their sum below. */
+	int verbose;
+	/* What passing checks' bounds sum to (vk_results_bounds()): text
+	 * prints these in one line. */
+	struct vk_bounds order, skew;
 	const struct vk_results *rs;
 	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
 	/* The command's own text layout, or NULL for vk_report_text's. */

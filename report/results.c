@@ -62,8 +62,10 @@ static void text_group(FILE *f, const struct vk_results *rs, size_t i, size_t en
 		fprintf(f, "ok%s\n", skips ? " (some skipped)" : "");
 }
 
+/* Of the results of status want, those with a detail; a passing check's
+ * bound only with_bounds, as text_bounds() sums them up otherwise. */
 static void text_details(FILE *f, const struct vk_results *rs, enum vk_status want,
-			 const char *title)
+			 const char *title, int with_bounds)
 {
 	int header = 0;
 
@@ -71,6 +73,8 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 		const struct vk_result *r = rs->r[i];
 
 		if (r->status != want || !r->detail[0])
+			continue;
+		if (r->status == VK_PASS && r->bound != VK_BOUND_NONE && !with_bounds)
 			continue;
 		if (!header++)
 			fprintf(f, "\n%s:\n", title);
@@ -82,6 +86,34 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 	}
 }
 
+/* "1.2 us", or "0.0-2.6 us": the range of b's bounds. */
+static void text_range(FILE *f, const struct vk_bounds *b)
+{
+	char lo[32], hi[32];
+
+	snprintf(lo, sizeof(lo), "%.1f", b->lo / 1e3);
+	snprintf(hi, sizeof(hi), "%.1f", b->hi / 1e3);
+	fprintf(f, "%s%s%s us on %zu clock%s", lo, strcmp(lo, hi) ? "-" : "",
+		strcmp(lo, hi) ? hi : "", b->apis, b->apis == 1 ? "" : "s");
+}
+
+/* The passing checks' bounds in one line: what they tested. */
+static void text_bounds(FILE *f, const struct vk_report *r)
+{
+	if (!r->order.checks && !r->skew.checks)
+		return;
+	fprintf(f, "Tested: ");
+	if (r->order.checks) {
+		fprintf(f, "ordering to within ");
+		text_range(f, &r->order);
+	}
+	if (r->skew.checks) {
+		fprintf(f, "%scross-CPU skew to within ", r->order.checks ? ", " : "");
+		text_range(f, &r->skew);
+	}
+	fprintf(f, "%s\n", r->verbose ? "" : " (each: --verbose)");
+}
+
 void vk_report_text(FILE *f, const struct vk_report *r)
 {
 	struct totals t = count(r->rs);
@@ -89,13 +121,15 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	fprintf(f, "%-34s %-8s %6s %12s  %s\n", "API", "path", "checks", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i = group_end(r->rs, i))
 		text_group(f, r->rs, i, group_end(r->rs, i));
-	text_details(f, r->rs, VK_FAIL, "Failures");
-	text_details(f, r->rs, VK_SKIP, "Skipped");
-	/* What a passing check could not promise: how close it looked. */
-	text_details(f, r->rs, VK_PASS, "Notes");
+	text_details(f, r->rs, VK_FAIL, "Failures", 1);
+	text_details(f, r->rs, VK_SKIP, "Skipped", 1);
+	/* What passing checks saw; how close they looked, in one line but verbose. */
+	text_details(f, r->rs, VK_PASS, "Notes", r->verbose);
 	if (r->stopped)
 		fprintf(f, "\nChecks whose repeats --max-fails cut short: %zu.\n", vk_results_cut(r->rs));
-	fprintf(f, "\n%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
+	fputc('\n', f);
+	text_bounds(f, r);
+	fprintf(f, "%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
@@ -214,7 +248,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 			vk_path_name(c[i].path),
 			c[i].identical + c[i].allowed + c[i].unexpected + c[i].skipped,
 			c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
-	text_details(f, r->rs, VK_FAIL, "Unexpected");
+	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
 }

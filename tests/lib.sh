@@ -158,3 +158,55 @@ guest_kernel() {
 		return 1
 	fi
 }
+
+# tested_line FILE: the "Tested:" line that a --verbose text report in
+# FILE must end with, made of its passing ordered and threads notes.
+tested_line() {
+	awk '
+	function range(lo, hi, n) {
+		lo = sprintf("%.1f", lo); hi = sprintf("%.1f", hi)
+		return (lo == hi ? lo : lo "-" hi) " us on " n " clock" (n == 1 ? "" : "s")
+	}
+	function note(kind, v) {
+		if (!n[kind] || v < lo[kind]) lo[kind] = v
+		if (!n[kind] || v > hi[kind]) hi[kind] = v
+		n[kind]++
+		if (!((kind, $1) in seen)) { seen[kind, $1]; apis[kind]++ }
+	}
+	/^  [^ ]+ [^ ]+ [^ ]*ordered: the tightest bracket was [0-9]+ ns: an error over that was tested$/ {
+		match($0, /bracket was [0-9]+/); note("o", substr($0, RSTART + 12, RLENGTH - 12) / 1e3)
+	}
+	/^  [^ ]+ [^ ]+ [^ ]*threads: cross-CPU: the tightest hand-off was [0-9.]+ us .*a skew over that was tested$/ {
+		match($0, /hand-off was [0-9.]+/); note("s", substr($0, RSTART + 13, RLENGTH - 13) + 0)
+	}
+	END {
+		if (n["o"]) line = "ordering to within " range(lo["o"], hi["o"], apis["o"])
+		if (n["s"]) line = line (n["o"] ? ", " : "") "cross-CPU skew to within " range(lo["s"], hi["s"], apis["s"])
+		if (line) print "Tested: " line
+	}' "$1"
+}
+
+# passing_bounds WHAT COMMAND ARGS...: vdsokit COMMAND's text report
+# names what failed and was not tested, and no passing check's bound:
+# those are one "Tested:" line, and each is listed with --verbose, where
+# the line is their range. ARGS check a coarse clock, whose ordered check
+# always passes (the syscall's readings around it are 0 ns apart).
+passing_bounds() {
+	local what=$1 cmd=$2 want
+	shift 2
+	"$VK" "$cmd" "$@" >"$TMP/bounds.txt" 2>"$TMP/bounds.err"
+	"$VK" "$cmd" --verbose "$@" >"$TMP/bounds-v.txt" 2>"$TMP/bounds-v.err"
+	check "$what: the text report lists no passing check's bound" \
+		sh -c "! grep -E '(tightest bracket|tightest hand-off) .* over that was tested\$' '$TMP/bounds.txt'"
+	contains "$what: the text report sums them up in one line" "$TMP/bounds.txt" \
+		'^Tested: ordering to within [0-9.]+(-[0-9.]+)? us on [1-9][0-9]* clocks?(, cross-CPU skew to within [0-9.]+(-[0-9.]+)? us on [1-9][0-9]* clocks?)? \(each: --verbose\)$'
+	contains "$what: --verbose lists each" "$TMP/bounds-v.txt" \
+		'^  clock-gettime-monotonic-coarse vdso [a-z0-9^:-]*ordered: the tightest bracket was [0-9]+ ns: an error over that was tested$'
+	want=$(tested_line "$TMP/bounds-v.txt")
+	if [ -n "$want" ] && grep -qxF -- "$want" "$TMP/bounds-v.txt"; then
+		ok "$what: --verbose's one line is the range of the bounds it lists"
+	else
+		not_ok "$what: --verbose's one line is the range of the bounds it lists" \
+			"wanted: ${want:-a Tested: line}" "got: $(grep '^Tested:' "$TMP/bounds-v.txt")"
+	fi
+}

@@ -88,6 +88,39 @@ int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned lon
 	return 1;
 }
 
+static int bounded(const struct vk_result *r, enum vk_bound kind)
+{
+	return r->status == VK_PASS && r->bound == kind;
+}
+
+/* Whether an earlier result of kind than i's is of the same API. */
+static int api_seen(const struct vk_results *rs, size_t i, enum vk_bound kind)
+{
+	for (size_t k = 0; k < i; k++) {
+		if (bounded(rs->r[k], kind) && !strcmp(rs->r[k]->api, rs->r[i]->api))
+			return 1;
+	}
+	return 0;
+}
+
+struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound kind)
+{
+	struct vk_bounds b = { 0 };
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct vk_result *r = rs->r[i];
+
+		if (!bounded(r, kind))
+			continue;
+		if (!b.checks++ || r->bound_ns < b.lo)
+			b.lo = r->bound_ns;
+		if (r->bound_ns > b.hi)
+			b.hi = r->bound_ns;
+		b.apis += !api_seen(rs, i, kind);
+	}
+	return b;
+}
+
 size_t vk_results_cut(const struct vk_results *rs)
 {
 	size_t n = 0;

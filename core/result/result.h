@@ -16,6 +16,13 @@ enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
 /* Where a call ran, for the checks that find out (fallback's probe). */
 enum vk_ran { VK_RAN_UNKNOWN, VK_RAN_USERSPACE, VK_RAN_SYSCALL };
 
+/* The figure a check's detail gives of how small an error it could see. */
+enum vk_bound {
+	VK_BOUND_NONE,
+	VK_BOUND_ORDER,		/* ordered: the tightest syscall bracket */
+	VK_BOUND_SKEW,		/* threads: the loosest pair's tightest hand-off */
+};
+
 struct vk_result {
 	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
 	enum vk_path path;
@@ -28,6 +35,8 @@ struct vk_result {
 	int returns;		/* the failure is of return values: */
 	long ret, sys_ret;	/* what the path and the syscall returned */
 	enum vk_ran ran;
+	enum vk_bound bound;	/* what bound_ns is, or none */
+	long long bound_ns;	/* an error over this was looked for */
 };
 
 /* Results are allocated one by one, so a pointer to one stays valid. */
@@ -58,6 +67,13 @@ void vk_results_append(struct vk_results *rs, const struct vk_result *src);
  * The limit never stops the other APIs: each is checked to the end.
  */
 int vk_result_cut(const struct vk_results *rs, struct vk_result *r, unsigned long long fails);
+/* The bounds of kind that passing checks give: the least and the most
+ * (ns), in how many checks, of how many APIs; all 0 where none does. */
+struct vk_bounds {
+	long long lo, hi;
+	size_t checks, apis;
+};
+struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound kind);
 /* How many results had their repeats cut short by the limit. */
 size_t vk_results_cut(const struct vk_results *rs);
 void vk_results_free(struct vk_results *rs);

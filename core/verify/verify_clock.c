@@ -97,12 +97,17 @@ enum vk_status vk_ordered_judge(int64_t tightest, char *detail, size_t len)
 	return tightest < VK_ORDERED_BOUND ? VK_PASS : VK_SKIP;
 }
 
-/* A rule that held says what it could detect. */
+/* A rule that held says what it could detect, in words and as a figure. */
 static void judge_order(struct clock_checks *k)
 {
-	if (k->ordered->status == VK_PASS)
-		k->ordered->status = vk_ordered_judge(k->tightest, k->ordered->detail,
-						      sizeof(k->ordered->detail));
+	if (k->ordered->status != VK_PASS)
+		return;
+	k->ordered->status = vk_ordered_judge(k->tightest, k->ordered->detail,
+					      sizeof(k->ordered->detail));
+	if (k->tightest != INT64_MAX) {
+		k->ordered->bound = VK_BOUND_ORDER;
+		k->ordered->bound_ns = k->tightest;
+	}
 }
 
 /* How many times the checks of one clock's readings broke. */

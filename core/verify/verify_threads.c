@@ -213,12 +213,18 @@ static int allowed_cpus(int *cpus, int max)
 	return n;
 }
 
+/* What the run could detect, in words and as a figure. */
 static void judge(struct vk_result *r, struct shared *s)
 {
-	int64_t tightest[MAX_THREADS * MAX_THREADS];
+	int64_t tightest[MAX_THREADS * MAX_THREADS], reach;
 
 	snapshot(s, tightest);
 	r->status = vk_threads_judge(tightest, s->nthreads, r->detail, sizeof(r->detail));
+	reach = vk_threads_reach(tightest, s->nthreads, NULL, NULL);
+	if (reach != INT64_MAX) {
+		r->bound = VK_BOUND_SKEW;
+		r->bound_ns = reach;
+	}
 }
 
 static void run_clock(struct vk_verify *v, struct vk_result *r, struct shared *s, int nthreads)

@@ -73,6 +73,8 @@ for section in info verify abi timens fallback bench verdict; do
 	contains "all --verbose prints $section" "$TMP/verbose.txt" "^== $section ==\$"
 done
 contains "all --verbose prints every verify result" "$TMP/verbose.txt" '^clock-gettime-monotonic +vdso +[0-9]+ +[0-9]+ +(ok|FAIL)'
+contains "all --verbose prints verify's passing bounds, each" "$TMP/verbose.txt" \
+	'^  clock-gettime-monotonic-coarse vdso ordered: the tightest bracket was [0-9]+ ns: an error over that was tested$'
 check "all --verbose ends with the verdict" sh -c "tail -n 1 '$TMP/verbose.txt' | grep -q '^Verdict: '"
 expect_status 2 "--verbose with --format json is a usage error" "$VK" all --verbose --format json
 expect_status 2 "all refuses an unknown format" "$VK" all --format yaml

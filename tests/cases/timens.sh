@@ -47,6 +47,8 @@ else
 fi
 expect_status 0 "a set of one's own offsets" "$VK" timens --monotonic 86400 --boottime 172800 -d 0.05 --format ktap
 contains "is named custom" "$TMP/out" '^ok [0-9]+ clock-gettime-boottime vdso custom:offset$'
+# As verify's: the passing checks' bounds in one line, each with --verbose.
+passing_bounds "timens" timens --monotonic 86400 -d 0.05
 # The kernel takes seconds and nanoseconds, negative too: each clock must
 # move by exactly its offset, and the kernel show it as written.
 expect_status 0 "offsets of fractions of a second, negative too" \

@@ -175,8 +175,21 @@ else
 	out=$TMP/threads.ktap
 	verify "$out" "$so" 0.2 clock-gettime-monotonic
 	check "$desc (ktap)" sh -c "grep -A1 -E '^(not )?ok [0-9]+ clock-gettime-monotonic impl threads' '$out' | grep -Eq '$figure'"
-	expect_status 0 "verify --format text of the passthrough exits 0" "$VK" verify --impl "$so" --paths impl -d 0.2 clock-gettime-monotonic
-	contains "$desc (text)" "$TMP/out" "^  clock-gettime-monotonic impl threads: $figure"
+	expect_status 0 "verify --format text --verbose of the passthrough exits 0" "$VK" verify --impl "$so" --paths impl -d 0.2 --verbose clock-gettime-monotonic
+	contains "$desc (text --verbose)" "$TMP/out" "^  clock-gettime-monotonic impl threads: $figure"
+fi
+
+# The text report without --verbose keeps all of a failure: the values
+# the planted step back broke the rule with, and how often it broke.
+desc="the text report shows a failure in full"
+so=$IMPL/bug-mono-stepback.so
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+else
+	expect_status 1 "verify of bug-mono-stepback exits 1" "$VK" verify --impl "$so" --paths impl -d 0.2 clock-gettime-monotonic
+	contains "$desc" "$TMP/out" \
+		'^  clock-gettime-monotonic impl (ordered: clock 1: syscall [0-9]+\.[0-9]{9}, then impl [0-9]+\.[0-9]{9}, then syscall [0-9]+\.[0-9]{9}|monotonic: clock 1: impl read [0-9]+ ns after [0-9]+ ns: [0-9]+ ns back)( \(broken [0-9]+ times in [0-9]+ calls\))?$'
+	contains "$desc, under Failures" "$TMP/out" '^Failures:$'
 fi
 
 # A coarse clock that moves once by part of a tick, as the kernel's does
