@@ -5,7 +5,14 @@
 # O (the build directory), TOP (the source tree), TMP (a scratch directory).
 
 ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+# Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
+# own "ok" lines would otherwise be counted as passes by run.sh.
+not_ok() {
+	echo "not ok - $1"
+	shift
+	local l
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+}
 skip() { echo "ok - $1 # SKIP $2"; }
 
 # check DESC CMD...: passes when CMD exits 0.

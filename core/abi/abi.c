@@ -620,7 +620,9 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 	}
 	for (size_t i = 0; i < n; i++) {
 		sys_ok[i] = run_case(a, VK_PATH_SYSCALL, &c[i], &sys[i], why, sizeof(why)) == 0;
-		if (a->judge_syscall)
+		/* A syscall that died or hung is a failure, named, however
+		 * the paths' cases that had nothing to compare with SKIP. */
+		if (a->judge_syscall || !sys_ok[i])
 			judge_syscall(a, &c[i], sys_ok[i] ? &sys[i] : NULL, why);
 	}
 	for (int p = 0; p < VK_NPATHS; p++) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* verify's checks of gettimeofday, time and getcpu. */
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -225,7 +226,8 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 	else
 		vk_result_skip(add(v, "getcpu", p, "node"), "sched_getcpu() reports no node");
 	if (sched_getaffinity(0, sizeof(saved), &saved)) {
-		vk_result_skip(rc, "sched_getaffinity() failed");
+		vk_result_fail(v->rs, rc, "not tested: vdsokit's sched_getaffinity() failed: %s",
+			       strerror(errno));
 		return;
 	}
 	/* Round the CPUs for the budget, as the clocks' checks run for theirs. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/base/children.h"
+#include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
 #include "core/verify/verify_shared.h"
 
@@ -124,20 +125,36 @@ static void differs(struct rnd *g)
 			       vk_path_name(g->p));
 }
 
+/* "exited with status 0", "was killed by SIGSEGV": how a child ended. */
+static void ended(int status, char *buf, size_t len)
+{
+	struct vk_isolated how = {
+		.exited = WIFEXITED(status),
+		.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0,
+		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+	};
+	int n = snprintf(buf, len, "%s", how.signal ? "was " : "");
+
+	vk_isolated_describe(&how, 0, buf + n, len - n);
+}
+
 /* Parent and child must not share a stream after fork(). */
 static void after_fork(struct rnd *g)
 {
 	struct vk_result *r = add(g, "fork");
 	unsigned char mine[32], theirs[32];
-	int fds[2], status;
+	int fds[2], status = 0, err;
+	ssize_t got = -1;
+	char how[64];
 	pid_t pid;
 
 	call(g, mine, sizeof(mine), 0);
 	if (pipe(fds)) {
-		vk_result_skip(r, "pipe() failed");
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit's pipe() failed: %s", strerror(errno));
 		return;
 	}
 	pid = vk_fork();
+	err = errno;
 	if (pid == 0) {
 		close(fds[0]);
 		call(g, theirs, sizeof(theirs), 0);
@@ -146,13 +163,18 @@ static void after_fork(struct rnd *g)
 	close(fds[1]);
 	call(g, mine, sizeof(mine), 0);
 	r->calls = 3;
-	if (pid < 0 || read(fds[0], theirs, sizeof(theirs)) != sizeof(theirs))
-		vk_result_skip(r, "the child gave no bytes");
+	if (pid > 0) {
+		got = read(fds[0], theirs, sizeof(theirs));
+		vk_waitpid(pid, &status, 0);
+	}
+	close(fds[0]);
+	ended(status, how, sizeof(how));
+	if (pid < 0)
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit's fork() failed: %s", strerror(err));
+	else if (got != sizeof(theirs))
+		vk_result_fail(g->v->rs, r, "the child gave no 32 bytes after fork(): it %s", how);
 	else if (!memcmp(mine, theirs, sizeof(mine)))
 		vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after fork()");
-	close(fds[0]);
-	if (pid > 0)
-		vk_waitpid(pid, &status, 0);
 }
 
 /* A state that crosses a page boundary gets -EFAULT. */
@@ -164,7 +186,8 @@ static void straddle(struct rnd *g)
 	ssize_t ret;
 
 	if (map == MAP_FAILED) {
-		vk_result_skip(r, "mmap() of two pages failed");
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit's mmap() of two pages failed: %s",
+			       strerror(errno));
 		return;
 	}
 	ret = g->fn(g->buf, 16, 0, map + page - g->state_len / 2, g->state_len);
@@ -193,7 +216,13 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 		return;
 	}
 	g.buf = malloc(BIG);
-	if (!g.buf || (stateful && get_state(&g))) {
+	if (!g.buf) {
+		vk_result_fail(v->rs, add(&g, "length"), "not tested: vdsokit could not allocate %u bytes",
+			       BIG);
+		return;
+	}
+	/* A failed query is its own failure; the rules need its state. */
+	if (stateful && get_state(&g)) {
 		free(g.buf);
 		return;
 	}

@@ -232,7 +232,7 @@ static void run_clock(struct vk_verify *v, struct vk_result *r, struct shared *s
 	struct worker w[MAX_THREADS];
 	int cpus[MAX_THREADS], ncpus = allowed_cpus(cpus, MAX_THREADS);
 	cpu_set_t saved;
-	int started = 1;
+	int started = 1, err = 0;
 
 	sched_getaffinity(0, sizeof(saved), &saved);
 	for (int i = 0; i < nthreads; i++)
@@ -240,7 +240,7 @@ static void run_clock(struct vk_verify *v, struct vk_result *r, struct shared *s
 			atomic_init(&s->tightest[i][j], INT64_MAX);
 	for (int i = 0; i < nthreads; i++) {
 		w[i] = (struct worker){ .s = s, .index = i, .cpu = ncpus ? cpus[i % ncpus] : -1 };
-		if (i && pthread_create(&w[i].thread, NULL, work, &w[i]) == 0)
+		if (i && (err = pthread_create(&w[i].thread, NULL, work, &w[i])) == 0)
 			started++;
 		else if (i)
 			break;
@@ -254,7 +254,8 @@ static void run_clock(struct vk_verify *v, struct vk_result *r, struct shared *s
 	r->calls += w[0].calls;
 	sched_setaffinity(0, sizeof(saved), &saved);
 	if (started < 2)
-		vk_result_skip(r, "could not start a second thread");
+		vk_result_fail(v->rs, r, "not tested: vdsokit could not start a second thread: %s",
+			       strerror(err));
 	else if (s->violations)
 		vk_result_fail(v->rs, r, "clock %d: thread %d on CPU %d read %lld ns after %lld ns had been published: %lld ns back (%llu times in %llu reads by %d threads)",
 			       s->id, s->seen_thread, s->seen_cpu, (long long)s->seen_read,

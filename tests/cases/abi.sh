@@ -127,3 +127,18 @@ if libc_stand_in "$zero" "libc writing a tz the call then refuses is allowed" "$
 	contains "a libc write past tz is unexpected" "$TMP/out" \
 		'^# unexpected: libc returned 0, wrote 1 bytes outside its objects'
 fi
+
+# A syscall whose own outcome could not be had (its child killed) leaves
+# nothing to compare with: the paths' cases SKIP, and the syscall fails,
+# named, so that the run is no silent SKIP (status 4).
+so=$O/tests/impl/preload-getcpu-syscall-killed.so
+desc="abi fails a syscall that was killed, with nothing to compare with"
+if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
+	skip "$desc" "no LD_PRELOAD library in this build ($so)"
+elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
+	skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+else
+	expect_status 1 "$desc" env LD_PRELOAD="$so" "$VK" abi -t 0.5 --paths vdso getcpu
+	contains "and names the syscall's end" "$TMP/out" \
+		'^  getcpu syscall cpu:valid,node:valid,cache:valid: the syscall was killed by SIGKILL$'
+fi

@@ -87,3 +87,22 @@ if [ "$(wc -l <"$TMP/names")" -ge 70 ] && [ -z "$refused" ]; then
 else
 	not_ok "verify takes back every API name its results give" "of $(wc -l <"$TMP/names"), refused:$refused"
 fi
+
+# A check vdsokit's own error kept from running fails, saying it was not
+# tested: a SKIP would read as 'not applicable here'. LD_PRELOAD makes
+# pthread_create() or sched_getaffinity() fail.
+for p in no-threads:'clock-gettime-monotonic vdso threads: not tested: vdsokit could not start a second thread' \
+	 no-affinity:"getcpu vdso cpu: not tested: vdsokit's sched_getaffinity\(\) failed"; do
+	so=$O/tests/impl/preload-${p%%:*}.so
+	desc="verify fails a check that vdsokit's own error kept from running (${p%%:*})"
+	if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
+		skip "$desc" "no LD_PRELOAD library in this build ($so)"
+		continue
+	elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
+		skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+		continue
+	fi
+	expect_status 1 "$desc" env LD_PRELOAD="$so" "$VK" verify -d 0.05 --paths vdso \
+		clock-gettime-monotonic getcpu
+	contains "and names what it could not do (${p%%:*})" "$TMP/out" "^  ${p#*:}"
+done

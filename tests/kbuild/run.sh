@@ -25,7 +25,8 @@ ok() { echo "ok - $*"; }
 not_ok() {
 	echo "not ok - $1"
 	shift
-	printf '#   %s\n' "$@"
+	# Every line "#   "-prefixed: a shown log's "ok" lines are no passes.
+	printf '%s\n' "$@" | sed 's/^/#   /'
 	failed=1
 }
 
