@@ -8,7 +8,7 @@
 
 SRC=/usr/src/linux-source-6.12.tar.xz
 SEL=linux-source-6.12/tools/testing/selftests
-TESTS="info verify abi fallback timens bench"
+TESTS=(info verify abi fallback timens bench)
 K=$TMP/ksft
 
 if [ ! -r "$SRC" ]; then
@@ -16,7 +16,7 @@ if [ ! -r "$SRC" ]; then
 		"no $SRC (Debian's package linux-source-6.12)"
 	exit 0
 fi
-for f in vdsokit_ksft.sh $TESTS; do
+for f in vdsokit_ksft.sh "${TESTS[@]}"; do
 	need shellcheck || break
 	check "contrib/kselftest/$f passes shellcheck" shellcheck "$TOP/contrib/kselftest/$f"
 done
@@ -39,7 +39,7 @@ if ! install_ksft; then
 	exit 0
 fi
 check "installing twice works" install_ksft
-want=$(printf 'timers:posix_timers\n'; printf 'vdsokit:%s\n' $TESTS)
+want=$(printf 'timers:posix_timers\n'; printf 'vdsokit:%s\n' "${TESTS[@]}")
 check "kselftest-list.txt keeps other collections and lists each test once" \
 	test "$(cat "$K/kselftest-list.txt")" = "$want"
 check "the collection's vdsokit is static" sh -c "'$K/vdsokit/vdsokit' --version | grep -q ', static'"
@@ -126,7 +126,7 @@ start=$SECONDS
 runner "$TMP/run.out" -c vdsokit
 took=$((SECONDS - start))
 echo "# run_kselftest.sh -c vdsokit took $took s"
-if ktap_check "$TMP/run.out" $TESTS >"$TMP/why"; then
+if ktap_check "$TMP/run.out" "${TESTS[@]}" >"$TMP/why"; then
 	ok "run_kselftest.sh -c vdsokit reports every test once, each with valid nested KTAP"
 else
 	not_ok "run_kselftest.sh -c vdsokit reports every test once, each with valid nested KTAP" \
