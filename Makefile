@@ -154,7 +154,7 @@ help:
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
 	@echo '  dist           a release tarball: a static vdsokit per arch, man page, SHA256SUMS'
 	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
-	@echo '  kselftest-install   a kselftest collection in KSFT_INSTALL_PATH=DIR/vdsokit (doc/farms.md)'
+	@echo '  kselftest-install   the kselftest collection DIR/vdsokit, for KSFT_INSTALL_PATH=DIR (doc/farms.md)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'
 	@echo '  O=DIR                build directory (default: build)'
