@@ -85,6 +85,7 @@ run: $(BIN)
 include tests/tests.mk
 include tests/xarch/xarch.mk
 include tests/kbuild/kbuild.mk
+include contrib/kselftest/kselftest.mk
 
 # make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
 # 'vdsokit vm' looks for it; without ARCH, every one of them.
@@ -153,6 +154,7 @@ help:
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'
 	@echo '  dist           a release tarball: a static vdsokit per arch, man page, SHA256SUMS'
 	@echo '  install        install the binary, its vdsotest links and man page (PREFIX, DESTDIR)'
+	@echo '  kselftest-install   the kselftest collection DIR/vdsokit, for KSFT_INSTALL_PATH=DIR (doc/farms.md)'
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'
 	@echo '  O=DIR                build directory (default: build)'

@@ -12,7 +12,7 @@
 #define NT_GNU_BUILD_ID_TYPE 3
 
 static const char head[] =
-	"Usage: vdsokit info [--image FILE] [--format text|json|openmetrics]\n\n"
+	"Usage: vdsokit info [--image FILE] [--format text|ktap|json|openmetrics]\n\n"
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
@@ -204,8 +204,9 @@ int cmd_info(int argc, char **argv)
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "read a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_OPENMETRICS),
-				  "text (default), json or openmetrics"),
+		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
+						    VK_FMT_OPENMETRICS),
+				  "text (default), ktap, json or openmetrics"),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);

@@ -150,6 +150,7 @@ for img in linux-6.18-x86_64 s390x-both i386-both arm-sysv-noshdrs aarch64-gnu x
 	golden "image-$img"
 	run info --image "in/$img.so"
 	run info --image "in/$img.so" --format json
+	run info --image "in/$img.so" --format ktap
 	run list-apis --image "in/$img.so"
 	run list-apis --image "in/$img.so" --format json
 done
