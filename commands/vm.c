@@ -38,7 +38,7 @@ static const char tail[] =
 	"\n"
 	"Under TCG every figure is emulated, not the hardware's, and two kernels get\n"
 	"no performance verdict. The console log is kept, and named, when a guest\n"
-	"gives no result.\n\n"
+	"gives no result or a signal ends vm.\n\n"
 	"Exit status: the command's own (0, 1, 2, 4); with two kernels 0, or 1 where\n"
 	"B regresses in kind (under TCG too) or is significantly slower; 2 bad input\n"
 	"(not a kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the\n"
