@@ -205,18 +205,20 @@ FILE *vk_step_out(const struct vk_step *step)
 static int writable(const char *dir)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, err;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/.vdsokit.%ld.probe", dir,
 			     (long)getpid()) >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	vk_children_leave(path);	/* a signal meanwhile removes it */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return unlink(path);
+	if (fd >= 0)
+		close(fd);
+	err = fd < 0 || unlink(path) ? -1 : 0;
+	vk_children_unleave(path);
+	return err;
 }
 
 enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest)
