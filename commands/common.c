@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -203,6 +204,30 @@ FILE *vk_step_out(const struct vk_step *step)
 	return step && step->out ? step->out : stdout;
 }
 
+/*
+ * Whether a file can be made in dir, found by making one (access() says
+ * yes to root whatever the mode): a run must not end in a write that
+ * could never be done. 0, or -1 with errno set.
+ */
+static int writable(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/.vdsokit.%ld.probe", dir,
+			     (long)getpid()) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	vk_children_leave(path);	/* a signal meanwhile removes it */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	err = fd < 0 || unlink(path) ? -1 : 0;
+	vk_children_unleave(path);
+	return err;
+}
+
 enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest)
 {
 	struct stat st;
@@ -211,6 +236,9 @@ enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest)
 		return vk_opt_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return vk_opt_error(cmd, "--output: '%s' is not a directory", dir);
+	if (writable(dir))
+		return vk_opt_error(cmd, "--output: cannot write in '%s': %s", dir,
+				    strerror(errno));
 	*(const char **)dest = dir;
 	return VK_OPT_OK;
 }

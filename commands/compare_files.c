@@ -7,12 +7,15 @@
  * the processes of one run share and so cannot show.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/base/file.h"
 #include "core/base/json_read.h"
 #include "core/bench/stats.h"
 #include "core/bench/timer.h"
@@ -21,7 +24,7 @@
 #include "report/safe.h"
 #include "commands/compare_cmd.h"
 
-#define MAX_FILE (64UL << 20)	/* a bench file is far smaller; this stops /dev/zero */
+#define MAX_FILE (64UL << 20)	/* a bench file is far smaller */
 /*
  * Far above what bench writes (64 processes and 512 samples a row, some
  * 150 rows) and what vm merges (3 boots of 10 processes by default),
@@ -55,12 +58,20 @@ static int bad_file(const char *cmd, const struct vk_bench_file *f, const char *
 /* The whole file, or NULL after saying why. */
 static char *read_file(const char *cmd, const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	char err[PATH_MAX + 64];
+	int fd = vk_open_regular(path, err, sizeof(err));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 	const char *why = f ? NULL : strerror(errno);
 	size_t cap = 0, got = 1;
 	char *buf = NULL, *grown;
 
 	*len = 0;
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return NULL;
+	}
+	if (!f)
+		close(fd);
 	while (!why && got) {
 		if (*len == cap) {
 			cap = cap ? 2 * cap : 1 << 16;

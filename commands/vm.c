@@ -38,7 +38,7 @@ static const char tail[] =
 	"\n"
 	"Under TCG every figure is emulated, not the hardware's, and two kernels get\n"
 	"no performance verdict. The console log is kept, and named, when a guest\n"
-	"gives no result.\n\n"
+	"gives no result or a signal ends vm.\n\n"
 	"Exit status: the command's own (0, 1, 2, 4); with two kernels 0, or 1 where\n"
 	"B regresses in kind (under TCG too) or is significantly slower; 2 bad input\n"
 	"(not a kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the\n"
@@ -185,10 +185,6 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 		printf("\n");
 		return VK_EXIT_OK;
 	}
-	if (o->output && (mkdir(o->output, 0755) && errno != EEXIST)) {
-		fprintf(stderr, "%s: --output %s: %s\n", cmd, o->output, strerror(errno));
-		return VK_EXIT_USAGE;
-	}
 	if (o->output)
 		snprintf(log, sizeof(log), "%s/console.log", o->output);
 	if (!vm.kvm)
@@ -296,12 +292,12 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		       "later, exits 124, and the next one runs", &command_timeout, .lo = 1, .hi = 86400),
 		VK_OPT(0, "rounds", VK_OPT_COUNT, "N", "with two kernels: boots of each (default 3)",
 		       &rounds, .lo = 1, .hi = 100),
-		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
+		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		       "keep each command's stdout and stderr in DIR/COMMAND.log,\n"
 		       "its status in DIR/COMMAND.status and the console in\n"
 		       "DIR/console.log instead of relaying them; with two\n"
 		       "kernels, where A's and B's bench files go (default: a\n"
-		       "new directory under $TMPDIR)", &o->output),
+		       "new directory under $TMPDIR)", &o->output, .call = vk_output_dir),
 		VK_OPT(0, "dry-run", VK_OPT_FLAG, NULL, "print the qemu command line and exit",
 		       &o->dry_run),
 		VK_OPT(0, "bisect", VK_OPT_FLAG, NULL,

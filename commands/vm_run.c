@@ -2,11 +2,13 @@
 /* One guest of `vdsokit vm`, booted to its end, and what to say if it gave no result. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/children.h"
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
@@ -99,24 +101,12 @@ void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_
 			cpu ? cpu : "default", vm->smp);
 }
 
-int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
-	      int keep, char *log, size_t len, struct vk_vm_result *r)
+/* Boot, and again where the first boot did not count; the log closed. */
+static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int keep,
+			int fd, struct vk_vm_result *r)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	int fd, probe = vm->kvm && o->accel == VK_ACCEL_AUTO, named = log[0] != '\0';
+	int probe = vm->kvm && o->accel == VK_ACCEL_AUTO;
 
-	memset(r, 0, sizeof(*r));
-	if (named) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	} else {
-		snprintf(log, len, "%s/vdsokit-vm-XXXXXX.log", tmpdir && *tmpdir ? tmpdir : "/tmp");
-		fd = mkstemps(log, 4);
-	}
-	if (fd < 0) {
-		fprintf(stderr, "%s: cannot make a console log in %s: %s\n", cmd, log,
-			strerror(errno));
-		return VK_EXIT_USAGE;
-	}
 	vk_vm_boot(vm, o->timeout, probe, keep, fd, r);
 	if (probe && !r->started) {
 		fprintf(stderr, "%s: KVM did not reach /init (%s); booting again under TCG, whose figures are emulated\n",
@@ -133,9 +123,16 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 		boot_again(vm, o, keep, fd, r);
 	}
 	close(fd);
+}
+
+/* The status of the boot, the log removed if it was a temporary that
+ * nothing needs, and named otherwise. */
+static int judged(const char *cmd, const struct vk_vm_opts *o, int ncmds, int named,
+		  const char *log, const struct vk_vm_result *r)
+{
 	if (r->started && r->version != VK_VM_FRAMING) {
-		fprintf(stderr, "%s: the guest's vdsokit frames its output in version %d, this one reads %d: give --binary a vdsokit of this version\n",
-			cmd, r->version, VK_VM_FRAMING);
+		fprintf(stderr, "%s: the guest's vdsokit frames its output in version %d, this one reads %d: give --binary a vdsokit of this version; console log: %s\n",
+			cmd, r->version, VK_VM_FRAMING, log);
 		return VK_EXIT_USAGE;
 	}
 	if (r->klost)
@@ -150,4 +147,32 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 		return VK_EXIT_OK;
 	}
 	return no_result(cmd, r, o, log);
+}
+
+int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
+	      int keep, char *log, size_t len, struct vk_vm_result *r)
+{
+	static char said[PATH_MAX + 128];
+	const char *tmpdir = getenv("TMPDIR");
+	int fd, status, named = log[0] != '\0';
+
+	memset(r, 0, sizeof(*r));
+	if (named) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	} else {
+		snprintf(log, len, "%s/vdsokit-vm-XXXXXX.log", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		fd = mkstemps(log, 4);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot make a console log in %s: %s\n", cmd, log,
+			strerror(errno));
+		return VK_EXIT_USAGE;
+	}
+	/* The log is what the guest did until then: a signal keeps it, named. */
+	snprintf(said, sizeof(said), "%s: interrupted; the console log is kept in %s\n", cmd, log);
+	vk_children_say(said);
+	boot_logged(cmd, o, vm, keep, fd, r);
+	status = judged(cmd, o, ncmds, named, log, r);
+	vk_children_say(NULL);
+	return status;
 }

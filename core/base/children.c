@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,9 @@ static const char *volatile left[MAX_LEFT];
 /* Whose they are: a child that forked without vk_fork() and exits
  * leaves its parent's files alone. */
 static volatile pid_t left_by;
+/* What a signal says, and whose it is, as left[]. */
+static const char *volatile said;
+static volatile pid_t said_by;
 
 static void remember(pid_t pid)
 {
@@ -48,6 +52,7 @@ static void child_started(pid_t parent)
 		children[i] = 0;
 	for (int i = 0; i < MAX_LEFT; i++)
 		left[i] = NULL;
+	said = NULL;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		raise(SIGKILL);
@@ -107,6 +112,25 @@ void vk_children_unleave(const char *path)
 	}
 }
 
+void vk_children_say(const char *msg)
+{
+	said_by = getpid();
+	said = msg;
+}
+
+/* Async-signal-safe: write() only. A stderr gone has nothing else to
+ * be told with. */
+static void say(void)
+{
+	const char *msg = said;
+	ssize_t n;
+
+	if (!msg || said_by != getpid())
+		return;
+	n = write(STDERR_FILENO, msg, strlen(msg));
+	(void)n;
+}
+
 /* Async-signal-safe: unlink() only. */
 static void remove_left(void)
 {
@@ -132,6 +156,7 @@ static void on_signal(int sig)
 {
 	vk_children_end();
 	remove_left();
+	say();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

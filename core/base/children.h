@@ -4,7 +4,8 @@
  * dies with its parent (even a SIGKILLed one), and a SIGINT, SIGTERM or
  * SIGHUP, or the run's own exit, ends every child still running, with
  * whatever the child forked into its process group. The same moments
- * remove the files the run was still writing (temporaries, sockets).
+ * remove the files the run was still writing (temporaries, sockets);
+ * a signal also says where what it keeps is.
  */
 #ifndef VK_CHILDREN_H
 #define VK_CHILDREN_H
@@ -24,5 +25,9 @@ void vk_children_catch(void);
  * string must live until then. -1 when the table is full. */
 int vk_children_leave(const char *path);
 void vk_children_unleave(const char *path);
+/* msg (a line, or NULL for none) is written to stderr if a signal ends
+ * the run: what it leaves behind, and where. It must live until
+ * replaced. */
+void vk_children_say(const char *msg);
 
 #endif /* VK_CHILDREN_H */

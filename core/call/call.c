@@ -15,6 +15,7 @@
 
 #include "core/call/call.h"
 #include "core/image/elf.h"
+#include "core/base/file.h"
 #include "core/base/isolate.h"
 
 /* The syscall path: the raw kernel entry, in the vDSO's convention. */
@@ -312,20 +313,21 @@ static void *impl_sym(void *h, const char *name)
 /*
  * What the loader refuses with a misleading reason (an arm64 library on
  * x86_64 is "No such file or directory"): a file that is no ELF, or an
- * ELF for another machine, word size or byte order than this build's.
- * A file that cannot be read is left to the loader to name.
+ * ELF for another machine, word size or byte order than this build's;
+ * and what it would wait on forever, a FIFO or a device. A file that
+ * cannot be read is left to the loader to name.
  */
 static int impl_header(const char *impl, char *err, size_t len)
 {
 	const struct vk_arch *host = vk_arch_host();
 	int big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	unsigned char h[20];
-	int fd = open(impl, O_RDONLY | O_CLOEXEC);
+	int fd = vk_open_regular(impl, err, len);
 	ssize_t n;
 	unsigned machine;
 
 	if (fd < 0)
-		return 0;
+		return errno == EISDIR || errno == EINVAL ? -1 : 0;
 	n = read(fd, h, sizeof(h));
 	close(fd);
 	if (n < 0)
@@ -421,7 +423,9 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 int vk_impl_copy(const char *path, char *name, size_t len)
 {
 	char buf[65536];
-	int in = open(path, O_RDONLY | O_CLOEXEC), out = memfd_create("vdsokit-impl", MFD_CLOEXEC);
+	char err[8];
+	int in = vk_open_regular(path, err, sizeof(err));
+	int out = memfd_create("vdsokit-impl", MFD_CLOEXEC);
 	ssize_t got = in < 0 || out < 0 ? -1 : 1;
 
 	while (got > 0) {

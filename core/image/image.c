@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/file.h"
 #include "core/image/image.h"
 
 /* The largest file taken as a vDSO image; real ones are a few pages. */
@@ -95,21 +94,15 @@ static int read_all(int fd, unsigned char **out, size_t *len)
 
 int vk_image_open_file(struct vk_image *im, const char *path)
 {
-	struct stat st;
 	size_t len = 0;
 	int fd, err;
 
 	memset(im, 0, sizeof(*im));
 	im->source = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(im->err, sizeof(im->err), "%s: %s", path, strerror(errno));
+	fd = vk_open_regular(path, im->err, sizeof(im->err));
+	if (fd < 0)
 		return -VK_IMAGE_EIO;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-		err = -EISDIR;
-	else
-		err = read_all(fd, &im->copy, &len);
+	err = read_all(fd, &im->copy, &len);
 	close(fd);
 	if (err == -EFBIG) {
 		snprintf(im->err, sizeof(im->err),

@@ -31,9 +31,17 @@ static const char *errname(int r)
 	return r ? strerror(-r) : "success";
 }
 
+/* A reading read by a person. "%lld.%09lld" would print tv_nsec -5 as
+ * "20109.-00000005", which passes for a time: a tv_nsec out of range
+ * is shown as the two fields. */
+#define TS_LEN 96
 static void fmt_ts(char *buf, size_t len, const struct vk_ts *t)
 {
-	snprintf(buf, len, "%lld.%09lld", (long long)t->sec, (long long)t->nsec);
+	if (t->nsec >= 0 && t->nsec < 1000000000)
+		snprintf(buf, len, "%lld.%09lld s", (long long)t->sec, (long long)t->nsec);
+	else
+		snprintf(buf, len, "tv_sec %lld tv_nsec %lld (tv_nsec out of range)",
+			 (long long)t->sec, (long long)t->nsec);
 }
 
 /* The results every successful clock reading feeds. */
@@ -49,7 +57,7 @@ struct clock_checks {
 static void check_reading(struct vk_results *rs, struct clock_checks *k, int r,
 			  const struct vk_ts *x)
 {
-	char s[32];
+	char s[TS_LEN];
 	int64_t ns = vk_ts_ns(x);
 
 	if (r) {
@@ -59,8 +67,7 @@ static void check_reading(struct vk_results *rs, struct clock_checks *k, int r,
 	}
 	if (x->nsec < 0 || x->nsec >= 1000000000 || (x->sec < k->floor && is_monotonic(k->id))) {
 		fmt_ts(s, sizeof(s), x);
-		vk_result_fail(rs, k->normalized, "clock %d: %s read sec %lld nsec %lld (%s)",
-			       k->id, k->path, (long long)x->sec, (long long)x->nsec, s);
+		vk_result_fail(rs, k->normalized, "clock %d: %s read %s", k->id, k->path, s);
 	}
 	if (k->monotonic && ns < k->prev)
 		vk_result_fail(rs, k->monotonic, "clock %d: %s read %lld ns after %lld ns: %lld ns back",
@@ -72,7 +79,7 @@ static void check_reading(struct vk_results *rs, struct clock_checks *k, int r,
 static void check_order(struct vk_results *rs, struct clock_checks *k, const struct vk_ts *a,
 			const struct vk_ts *x, const struct vk_ts *b)
 {
-	char sa[32], sx[32], sb[32];
+	char sa[TS_LEN], sx[TS_LEN], sb[TS_LEN];
 
 	if (vk_ts_ns(b) - vk_ts_ns(a) < k->tightest && vk_ts_ns(a) <= vk_ts_ns(b))
 		k->tightest = vk_ts_ns(b) - vk_ts_ns(a);
@@ -323,7 +330,7 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	struct getres_call call;
 	struct vk_ts a, x;
 	struct vk_result *r;
-	char api[40], why[64];
+	char api[40], why[64], sa[TS_LEN], sx[TS_LEN];
 	long rx;
 
 	vk_clock_api(api, sizeof(api), t->func, c);
@@ -333,10 +340,12 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	vk_clock_call(sys, t64, c->id, &a);
 	vk_clock_call(fn, t64, c->id, &x);
 	r->calls = 1;
-	if (a.sec != x.sec || a.nsec != x.nsec)
-		vk_result_fail(v->rs, r, "clock %d: %s reports %lld.%09lld s, the syscall %lld.%09lld s",
-			       c->id, vk_path_name(p), (long long)x.sec, (long long)x.nsec,
-			       (long long)a.sec, (long long)a.nsec);
+	if (a.sec != x.sec || a.nsec != x.nsec) {
+		fmt_ts(sx, sizeof(sx), &x);
+		fmt_ts(sa, sizeof(sa), &a);
+		vk_result_fail(v->rs, r, "clock %d: %s reports %s, the syscall %s", c->id,
+			       vk_path_name(p), sx, sa);
+	}
 	/* POSIX lets res be NULL; the kernel then only validates the id. */
 	r = vk_results_add(v->rs, api, p, "null-args");
 	rs = sys(c->id, NULL);

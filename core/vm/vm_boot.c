@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/base/children.h"
+#include "core/base/file.h"
 #include "core/base/isolate.h"
 #include "core/vm/vm.h"
 
@@ -30,7 +31,8 @@
 
 static int read_file(const char *path, char **data, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char err[8];
+	int fd = vk_open_regular(path, err, sizeof(err));
 	struct stat st;
 	ssize_t n = -1;
 
@@ -237,7 +239,7 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 		  char *const *words, int nwords, char *qemu, char *initrd, size_t len,
 		  char *err, size_t errlen)
 {
-	char binary[PATH_MAX], cmdline[VK_VM_CMDLINE_MAX + 1];
+	char binary[PATH_MAX], cmdline[VK_VM_CMDLINE_MAX + 1], why[PATH_MAX + 64];
 	unsigned long max;
 	size_t n;
 
@@ -251,10 +253,8 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	}
 	if (!vm->arch && vk_vm_kernel_arch(kernel, &vm->arch, err, errlen))
 		return -1;
-	if (access(kernel, R_OK)) {
-		snprintf(err, errlen, "%s: %s", kernel, strerror(errno));
+	if (vk_check_regular(kernel, err, errlen))
 		return -1;
-	}
 	if (find_on_path(vm->arch->qemu, qemu, len)) {
 		snprintf(err, errlen, "%s is not installed (Debian package %s)", vm->arch->qemu,
 			 vm->arch->package);
@@ -275,8 +275,8 @@ int vk_vm_prepare(struct vk_vm *vm, const char *kernel, const struct vk_vm_setup
 	    vk_vm_initramfs(binary, s->files, s->command_timeout, words, nwords, initrd, len, err,
 			    errlen))
 		return -1;
-	if (s->board.dtb && access(s->board.dtb, R_OK)) {
-		snprintf(err, errlen, "--dtb %s: %s", s->board.dtb, strerror(errno));
+	if (s->board.dtb && vk_check_regular(s->board.dtb, why, sizeof(why))) {
+		snprintf(err, errlen, "--dtb %s", why);
 		return -1;
 	}
 	vm->board = s->board;

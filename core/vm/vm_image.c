@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "core/base/file.h"
 #include "core/vm/vm.h"
 
 #ifndef EM_RISCV
@@ -153,13 +154,11 @@ static const struct vk_vm_arch *header_arch(const unsigned char *h, size_t n)
 static ssize_t read_head(const char *path, unsigned char *buf, size_t len, char *err,
 			 size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = vk_open_regular(path, err, errlen);
 	ssize_t n;
 
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
 	n = pread(fd, buf, len, 0);
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -48,14 +48,60 @@ refuses "a missing file" "$TMP/no-such-file.so" 'No such file or directory'
 : >"$TMP/empty.so"
 refuses "an empty file" "$TMP/empty.so" 'shorter than an ELF identification'
 mkdir -p "$TMP/a-directory"
-refuses "a directory" "$TMP/a-directory" 'Is a directory'
-refuses "/dev/null" /dev/null 'shorter than an ELF identification'
+refuses "a directory" "$TMP/a-directory" 'a directory, not a regular file'
+refuses "/dev/null" /dev/null 'a character device, not a regular file'
 { printf '\0'; head -c 4095 /dev/urandom; } >"$TMP/random.bin"
 refuses "4 KiB of random bytes" "$TMP/random.bin" 'not an ELF image'
 for i in $(seq 200); do echo "line $i: this is text, not a vDSO image"; done >"$TMP/text.txt"
 refuses "a text file" "$TMP/text.txt" 'not an ELF image'
 printf '\177ELF' >"$TMP/magic-only.so"
 refuses "the ELF magic alone" "$TMP/magic-only.so" 'shorter than an ELF identification'
+
+# Every argument that names a file to read refuses one that is not a
+# regular file, at once: a FIFO's open would wait for a writer forever,
+# a device's reads never end. The vm rows need a qemu on PATH, which a
+# script that never boots stands in for, and a kernel: a header will do;
+# the initramfs vm makes for --dtb's row goes to a cache under $TMP.
+mkfifo "$TMP/a-fifo"
+mkdir -p "$TMP/noqemu"
+printf '#!/bin/sh\nexit 1\n' >"$TMP/noqemu/qemu-system-x86_64"
+chmod +x "$TMP/noqemu/qemu-system-x86_64"
+head -c 2048 /dev/zero >"$TMP/bz"
+printf 'HdrS' | dd of="$TMP/bz" bs=1 seek=514 conv=notrunc status=none
+printf '\001' | dd of="$TMP/bz" bs=1 seek=566 conv=notrunc status=none
+bench=$TOP/tests/golden/inputs/bench/old1.json
+static=$O/cross/x86_64/vdsokit
+[ -x "$static" ] || static=$O/static/vdsokit
+uses=("info --image @F@" "list-apis --image @F@" "compare @F@ $bench" "compare $bench @F@"
+	"vm --kernel @F@" "vm --arch x86_64 --kernel @F@" "vm --kernel $TMP/bz --binary @F@")
+if LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
+	uses+=("verify --impl @F@" "bench --impl @F@" "abi --impl @F@" "fallback --impl @F@"
+		"timens --impl @F@" "compare --impl @F@" "vm --kernel $TMP/bz --dry-run -- verify --impl @F@")
+else
+	skip "--impl refuses what is not a regular file" "no readelf, or a static vdsokit: no --impl"
+fi
+# The same for --dtb, given a static vdsokit for the guest
+if [ -x "$static" ] && LC_ALL=C readelf -hW "$static" 2>/dev/null | grep -q 'Machine:.*X86-64' &&
+	! LC_ALL=C readelf -lW "$static" | grep -q ' INTERP '; then
+	uses+=("vm --kernel $TMP/bz --binary $static --dtb @F@")
+else
+	skip "vm --dtb refuses what is not a regular file" "no static x86_64 vdsokit ($static)"
+fi
+for file in "$TMP/a-fifo" /dev/zero; do
+	kind=$([ -p "$file" ] && echo "a FIFO" || echo "a character device")
+	for use in "${uses[@]}"; do
+		# shellcheck disable=SC2086 # one word per argument
+		PATH=$TMP/noqemu:$PATH XDG_CACHE_HOME=$TMP/cache timeout 20 "$VK" ${use//@F@/$file} </dev/null >"$TMP/out" 2>"$TMP/err"
+		st=$?
+		desc=${use//@F@/$kind} desc=${desc//"$TMP/"/} desc=${desc//"$bench"/old1.json} desc=${desc//"$static"/STATIC}
+		if [ $st = 2 ] && grep -qF -- "$file: $kind, not a regular file" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+			ok "$desc: refused at once"
+		else
+			not_ok "$desc: refused at once" "exit $st, expected 2$([ $st = 124 ] && echo ' (hung)'), with '$file: $kind, not a regular file' and no output" \
+				"stderr: $(head -c 300 "$TMP/err")" "stdout: $(head -c 160 "$TMP/out")"
+		fi
+	done
+done
 
 vdso=$TMP/vdso.so
 if ! "$VK" dump "$vdso" 2>"$TMP/err"; then

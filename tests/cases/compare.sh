@@ -343,7 +343,7 @@ expect_status 2 "a missing file" "$VK" compare old.json nonexistent.json
 contains "a missing file: said" "$TMP/err" '^vdsokit compare: nonexistent\.json: No such file or directory$'
 mkdir -p adir
 expect_status 2 "a directory" "$VK" compare adir old.json
-contains "a directory: said" "$TMP/err" '^vdsokit compare: adir: Is a directory$'
+contains "a directory: said" "$TMP/err" '^vdsokit compare: adir: a directory, not a regular file$'
 
 # bad NAME DESC PATTERN: FILE (written from stdin) as NEW is refused, saying PATTERN.
 bad() {

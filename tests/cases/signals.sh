@@ -146,8 +146,20 @@ else
 	skip "--impl hostile-hang: nothing survives a signal" "no $hang (a static build has no --impl)"
 fi
 
-# A stopped vm removes qemu's QMP socket. A qemu that makes the socket's
-# file and never boots stands in; a header is kernel enough for it.
+# unnamed_logs DIR: the console logs of vm in DIR that its stderr
+# ($TMP/err) does not name as kept; none, and true, when each is.
+unnamed_logs() {
+	local f bad=
+	for f in "$1"/vdsokit-vm-*.log; do
+		[ -e "$f" ] || continue
+		grep -qxF "vdsokit vm: interrupted; the console log is kept in $f" "$TMP/err" || bad="$bad $f"
+	done
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+# A stopped vm removes qemu's QMP socket, and keeps its console log,
+# named. A qemu that makes the socket's file and never boots stands in;
+# a header is kernel enough for it.
 if [ "$(uname -m)" = x86_64 ] &&
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
 	mkdir -p "$TMP/qmpq" "$TMP/qmp"
@@ -176,7 +188,22 @@ EOF
 		wait "$pid" 2>/dev/null
 		check "SIG${sigs[k]} ends vm with its status" test $? = $((128 + nums[k]))
 		check "SIG${sigs[k]} to vm leaves no QMP socket" sh -c "! ls '$TMP/qmp' | grep '^vdsokit-qmp-'"
+		log=$(sed -n 's/^vdsokit vm: interrupted; the console log is kept in //p' "$TMP/err")
+		check "SIG${sigs[k]} to vm names the console log it keeps" test -f "$log"
+		check "SIG${sigs[k]} to vm leaves no console log unnamed" unnamed_logs "$TMP/qmp"
 		gone "$pid" || not_ok "SIG${sigs[k]} to vm: nothing survives" "$left"
+	done
+	# At a random moment, from before the log is made to the boot.
+	for ((i = 1; i <= tries; i++)); do
+		k=$((sent++ % 3)) ms=$((RANDOM % 1500))
+		rm -f "$TMP/qmp/"*
+		TMPDIR=$TMP/qmp PATH=$TMP/qmpq:$PATH start "$VK" vm --kernel "$TMP/qmp-bz" --accel tcg \
+			--binary "$O/cross/x86_64/vdsokit" -- info
+		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
+		kill -"${sigs[k]}" "$pid"
+		wait "$pid" 2>/dev/null
+		check "SIG${sigs[k]} to vm at $ms ms leaves no console log unnamed" unnamed_logs "$TMP/qmp"
+		gone "$pid" || not_ok "SIG${sigs[k]} to vm at $ms ms: nothing survives" "$left"
 	done
 else
 	skip "a stopped vm removes its QMP socket" "no x86_64 host, or no static x86_64 vdsokit: $(tail -n 1 "$TMP/cross.log")"

@@ -24,6 +24,7 @@ bug-getrandom-fork-crash	fork	getrandom
 bug-getrandom-short	length
 bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
+bug-nsec-negative	normalized	clock-gettime-monotonic
 bug-nsec-overflow	normalized
 bug-res-off-by-one	resolution
 bug-tai-einval		errno
@@ -126,6 +127,20 @@ for b in $bugs; do
 			"stderr: $(head -c 300 "$out.err")"
 	fi
 done
+
+# A tv_nsec of -5 is reported as the two fields, never as a time such as
+# "20109.-00000005" that a reader could take for a valid one.
+desc="a negative tv_nsec is shown as its fields"
+out=$TMP/bug-nsec-negative.ktap
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+elif grep -Eq '^# clock 1: impl read tv_sec [0-9]+ tv_nsec -5 \(tv_nsec out of range\)' "$out" &&
+	! grep -Eq '[0-9]\.-[0-9]' "$out"; then
+	ok "$desc"
+else
+	not_ok "$desc" "no '# clock 1: impl read tv_sec N tv_nsec -5 (tv_nsec out of range)', or a 'N.-N' in $out:" \
+		"$(grep -E 'normalized|\.-' "$out" | head -n 4)"
+fi
 
 desc="$caught of $total planted bugs caught by their rule"
 if [ -n "$why" ]; then

@@ -97,3 +97,31 @@ for sig in TERM HUP; do
 	check "SIG$sig ends all --output with its status" test $? = $((128 + $(kill -l $sig)))
 	kept all-$sig "all --output ended by SIG$sig"
 done
+
+# An --output directory in which no file can be made (/proc, even for
+# root, whom no mode stops) is refused before the run, not after it:
+# exit 2, naming it, no report printed, and for vm no qemu started (its
+# dry run prints the command line, vm's run output). The qemu is a
+# script, the kernel a header, and the guest's vdsokit a static one
+# where built: one that refused nothing would go as far as its dry run.
+static=$O/static/vdsokit
+[ -x "$static" ] || static=$VK
+mkdir -p noqemu
+printf '#!/bin/sh\nexit 1\n' >noqemu/qemu-system-x86_64
+chmod +x noqemu/qemu-system-x86_64
+head -c 2048 /dev/zero >bz
+printf 'HdrS' | dd of=bz bs=1 seek=514 conv=notrunc status=none
+printf '\001' | dd of=bz bs=1 seek=566 conv=notrunc status=none
+for run in "bench -d 0.05 clock-gettime-monotonic" "compare old.json slower.json" "all --format json" \
+	"vm --kernel bz --binary $static --accel tcg --dry-run"; do
+	# shellcheck disable=SC2086 # one word per argument
+	PATH=$PWD/noqemu:$PATH XDG_CACHE_HOME=$TMP/cache "$VK" ${run%% *} --output /proc ${run#* } >out 2>err
+	st=$?
+	if [ $st = 2 ] && grep -q "^vdsokit ${run%% *}: --output: cannot write in '/proc'" err && [ ! -s out ]; then
+		ok "${run%% *} --output /proc is refused before the run"
+	else
+		not_ok "${run%% *} --output /proc is refused before the run" "command: $VK ${run%% *} --output /proc ${run#* }" \
+			"exit $st, expected 2, with 'cannot write in '/proc'' and no output" \
+			"stderr: $(head -c 300 err)" "stdout: $(head -c 160 out)"
+	fi
+done

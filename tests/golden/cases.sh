@@ -198,6 +198,9 @@ golden verify-res-off-by-one
 for f in text ktap json vdsotest; do
 	run verify --impl impl/bug-res-off-by-one.so --paths impl -d 0.05 --format "$f" clock-getres-monotonic clock-getres-boottime
 done
+# A negative tv_nsec is shown as its fields, never as a time.
+golden verify-nsec-negative
+run verify --impl impl/bug-nsec-negative.so --paths impl -d 0.05 clock-getres-monotonic
 golden verify-invalid-success
 for f in text ktap json vdsotest; do
 	run verify --impl impl/bug-invalid-success.so --paths impl -d 0.05 --format "$f" clock-getres-id:12 clock-getres-id:2147483647 clock-getres-tai
