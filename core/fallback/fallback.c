@@ -42,7 +42,7 @@ struct sock_fprog {
 	struct sock_filter *filter;
 };
 
-/* The syscalls a vDSO function or libc may fall back to. */
+/* The syscalls a vDSO function or libc may fall back to, by name. */
 static const struct {
 	long nr;
 	const char *name;
@@ -61,9 +61,22 @@ static const struct {
 	{ SYS_clock_gettime64, "clock_gettime64" },
 	{ SYS_clock_getres_time64, "clock_getres_time64" },
 #endif
+	/* Where a userspace clock may read the time from instead. */
+	{ SYS_clock_adjtime, "clock_adjtime" },
+#ifdef SYS_adjtimex
+	{ SYS_adjtimex, "adjtimex" },
+#endif
 };
 
+/* What the child does once the call is over: siglongjmp() restores the
+ * signal mask (and, under ASan, asks where the signal stack is), then it
+ * writes its answer and exits. No clock reading makes these, so they
+ * alone pass the filter. */
+static const long after[] = { SYS_rt_sigprocmask, SYS_sigaltstack, SYS_write, SYS_exit_group,
+			      SYS_exit };
+
 #define NTRAPS (sizeof(traps) / sizeof(traps[0]))
+#define NAFTER (sizeof(after) / sizeof(after[0]))
 
 static unsigned audit_arch(void)
 {
@@ -85,20 +98,20 @@ const char *vk_fallback_unsupported(void)
 
 static int install_filter(void)
 {
-	struct sock_filter f[4 + NTRAPS + 2];
+	struct sock_filter f[4 + NAFTER + 2];
 	struct sock_fprog prog = { .filter = f };
 	unsigned n = 0;
 
-	/* Another ABI's syscalls (int 0x80 from x86_64) pass untouched. */
+	/* Another ABI's syscalls (int 0x80 from x86_64) are trapped too. */
 	f[n++] = (struct sock_filter){ BPF_LD_W_ABS, 0, 0, DATA_ARCH };
 	f[n++] = (struct sock_filter){ BPF_JEQ_K, 1, 0, audit_arch() };
-	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW };
-	f[n++] = (struct sock_filter){ BPF_LD_W_ABS, 0, 0, DATA_NR };
-	for (size_t i = 0; i < NTRAPS; i++)
-		f[n++] = (struct sock_filter){ BPF_JEQ_K, (unsigned char)(NTRAPS - i), 0,
-					       (unsigned)traps[i].nr };
-	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW };
 	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_TRAP };
+	f[n++] = (struct sock_filter){ BPF_LD_W_ABS, 0, 0, DATA_NR };
+	for (size_t i = 0; i < NAFTER; i++)
+		f[n++] = (struct sock_filter){ BPF_JEQ_K, (unsigned char)(NAFTER - i), 0,
+					       (unsigned)after[i] };
+	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_TRAP };
+	f[n++] = (struct sock_filter){ BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW };
 	prog.len = n;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
@@ -106,7 +119,7 @@ static int install_filter(void)
 }
 
 static sigjmp_buf trapped;
-static volatile long trapped_nr;
+static volatile long trapped_nr, trapped_foreign;
 
 /* The first trapped syscall ends the call: what follows it is moot. */
 static void on_sigsys(int sig, siginfo_t *si, void *uc)
@@ -114,6 +127,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)uc;
 	trapped_nr = si->si_syscall;
+	trapped_foreign = si->si_arch != audit_arch();
 	siglongjmp(trapped, 1);
 }
 
@@ -185,30 +199,34 @@ static void child(void *ctx, int fd)
 {
 	struct probe *pr = ctx;
 	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
-	long nr = -1;
+	long nr[2] = { -1, 0 };	/* the syscall, and whether another ABI's */
 
 	make_state(pr);
 	call(pr);
 	sigaction(SIGSYS, &sa, NULL);
 	if (install_filter()) {
-		nr = -2;
-		vk_write_all(fd, &nr, sizeof(nr));
+		nr[0] = -2;
+		vk_write_all(fd, nr, sizeof(nr));
 		return;
 	}
-	if (sigsetjmp(trapped, 1) == 0)
+	if (sigsetjmp(trapped, 1) == 0) {
 		call(pr);
-	else
-		nr = trapped_nr;
-	vk_write_all(fd, &nr, sizeof(nr));
+	} else {
+		nr[0] = trapped_nr;
+		nr[1] = trapped_foreign;
+	}
+	vk_write_all(fd, nr, sizeof(nr));
 }
 
-static const char *syscall_name(long nr)
+static void syscall_name(long nr, long foreign, char *buf, size_t len)
 {
-	for (size_t i = 0; i < NTRAPS; i++) {
-		if (traps[i].nr == nr)
-			return traps[i].name;
+	for (size_t i = 0; !foreign && i < NTRAPS; i++) {
+		if (traps[i].nr == nr) {
+			snprintf(buf, len, "%s", traps[i].name);
+			return;
+		}
 	}
-	return "an unknown syscall";
+	snprintf(buf, len, "syscall %ld%s", nr, foreign ? " of another ABI" : "");
 }
 
 void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func f,
@@ -216,7 +234,7 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 {
 	struct probe pr = { .cs = cs, .p = p, .f = f, .clock = clock };
 	struct vk_isolated iso;
-	long nr;
+	long nr[2];
 
 	memset(out, 0, sizeof(*out));
 	out->kind = VK_PROBE_DIED;
@@ -227,15 +245,15 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	if (iso.len != sizeof(nr)) {
 		vk_isolated_describe(&iso, TIMEOUT, out->why, sizeof(out->why));
 	} else {
-		memcpy(&nr, iso.data, sizeof(nr));
-		if (nr == -2) {
+		memcpy(nr, iso.data, sizeof(nr));
+		if (nr[0] == -2) {
 			snprintf(out->why, sizeof(out->why), REFUSED);
-		} else if (nr == -1) {
+		} else if (nr[0] == -1) {
 			out->kind = VK_USERSPACE;
 		} else {
 			out->kind = VK_SYSCALL;
-			out->nr = nr;
-			out->syscall = syscall_name(nr);
+			out->nr = nr[0];
+			syscall_name(nr[0], nr[1], out->syscall, sizeof(out->syscall));
 		}
 	}
 	vk_isolated_free(&iso);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fallback: does a call stay in userspace? It is made in a child under a
- * seccomp filter that traps every syscall an API could fall back to; the
- * first one trapped ends the call and is named.
+ * seccomp filter that traps every syscall, of any ABI, but the few the
+ * child needs once the call is over; the first one trapped ends the call
+ * and is named. A call that made some other syscall than its own (read()
+ * of a file, adjtimex()) has not stayed in userspace either.
  */
 #ifndef VK_FALLBACK_H
 #define VK_FALLBACK_H
@@ -19,7 +21,7 @@ enum vk_fallback_kind {
 struct vk_fallback {
 	enum vk_fallback_kind kind;
 	long nr;
-	const char *syscall;	/* its name */
+	char syscall[48];	/* its name, or "syscall N [of another ABI]" */
 	char why[64];		/* for VK_PROBE_DIED: what happened */
 };
 

@@ -68,6 +68,18 @@ else
 	fi
 fi
 
+# A call that enters the kernel by another syscall than its own has not
+# stayed in userspace: fb-adjtimex reads CLOCK_REALTIME through adjtimex().
+so=$O/tests/impl/fb-adjtimex.so
+if [ ! -f "$so" ]; then
+	skip "fallback names a syscall other than the API's own" "no impl libraries in this build ($so)"
+else
+	expect_status 0 "fallback probes an --impl that reads the time through adjtimex()" \
+		"$VK" fallback --impl "$so" --paths impl --format ktap clock-gettime-realtime
+	cp "$TMP/out" "$TMP/fb.ktap"
+	check "and names adjtimex, not userspace" test "$(answer clock-gettime-realtime impl)" = adjtimex
+fi
+
 # A clocksource vdsokit's table does not know is measured, not "unknown":
 # on planted vDSOs (tests/unit/clocksource_measured.c), and in info, with
 # a planted name bound over sysfs's in a mount namespace of its own.
