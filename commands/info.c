@@ -18,7 +18,8 @@ static const char head[] =
 	"whether it serves the vDSO (no where the vDSO exports no clock_gettime;\n"
 	"measured where vdsokit does not know its name: does the vDSO's\n"
 	"clock_gettime(CLOCK_MONOTONIC) make a syscall?), whether this process is\n"
-	"in a non-initial time namespace; for this process's vDSO, whether each\n"
+	"in a non-initial time namespace, whether the kernel has them and one\n"
+	"can be made here, and why not; for this process's vDSO, whether each\n"
 	"function stays in userspace.\n\n";
 
 static const char tail[] =
@@ -125,6 +126,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
 	vk_sysinfo_read(&in->sys);
+	vk_sysinfo_try_timens(&in->sys);
 	measure_clocksource(in);
 	in->im = im;
 	if (!im)
