@@ -25,6 +25,8 @@ else
 		'^time namespace: (unknown|none): /proc is not mounted; (a new one can be made here|unshare\(CLONE_NEWTIME\) fails with E[A-Z]+.*)$'
 	expect_status 0 "info --format json with /proc hidden exits 0" hidden "$VK" info --format json
 	contains "its JSON says the same" "$TMP/out" '^    "note": "/proc is not mounted; '
+	expect_status 4 "timens with /proc hidden is a SKIP (exit 4)" hidden "$VK" timens
+	contains "that says /proc is not mounted, not a guess at the kernel" "$TMP/err" '^vdsokit timens: SKIP: /proc is not mounted$'
 fi
 
 if [ ! -e /proc/self/timens_offsets ]; then
