@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <elf.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,10 +15,12 @@ static const char head[] =
 	"Describe the vDSO: kernel and build ABI, image base and size, soname,\n"
 	"Linux version note and build-id, hash tables, version definitions, every\n"
 	"exported symbol, the symbol serving each function, the clocksource and\n"
-	"whether it serves the vDSO (measured where vdsokit does not know its\n"
-	"name: does the vDSO's clock_gettime(CLOCK_MONOTONIC) make a syscall?),\n"
-	"whether this process is in a non-initial time namespace; for this\n"
-	"process's vDSO, whether each function stays in userspace.\n\n";
+	"whether it serves the vDSO (no where the vDSO exports no clock_gettime;\n"
+	"measured where vdsokit does not know its name: does the vDSO's\n"
+	"clock_gettime(CLOCK_MONOTONIC) make a syscall?), whether this process is\n"
+	"in a non-initial time namespace, whether the kernel has them and one\n"
+	"can be made here, and why not; for this process's vDSO, whether each\n"
+	"function stays in userspace.\n\n";
 
 static const char tail[] =
 	"\n"
@@ -39,8 +40,9 @@ static void read_notes(struct vk_info *in, const struct vk_elf *e)
 	}
 }
 
-/* Whether the clocksource serves the vDSO, measured on this process's
- * vDSO where the table does not know it, whatever image info reads. */
+/* Whether the clocksource serves the vDSO, seen in this process's vDSO
+ * (no clock_gettime: no) or measured there where the table does not know
+ * it, whatever image info reads. */
 static void measure_clocksource(struct vk_info *in)
 {
 	struct vk_callset cs;
@@ -48,8 +50,6 @@ static void measure_clocksource(struct vk_info *in)
 	char err[64];
 	int have;
 
-	if (in->sys.cs_vdso != VK_UNKNOWN)
-		return;
 	have = vk_image_open_live(&live) == 0;
 	/* With no library to load, this cannot fail. */
 	vk_callset_init(&cs, have ? &live : NULL, NULL, err, sizeof(err));
@@ -103,24 +103,6 @@ static const char *y2038(const struct vk_image *im, enum vk_func f)
 	return "32-bit time: overflows in 2038";
 }
 
-/*
- * arm's kernel nulls out the names of the clock entries it cannot serve
- * (no architected timer): the symbols stay, nameless. Such a function is
- * absent by the kernel's choice at boot, not by its build.
- */
-static int count_nulled(const struct vk_elf *e)
-{
-	struct vk_elf_sym s;
-	int n = 0;
-
-	for (size_t i = 1; i < e->nsyms; i++) {
-		if (vk_elf_sym(e, i, &s) == 0 && s.type == STT_FUNC && s.shndx != SHN_UNDEF &&
-		    !s.name[0])
-			n++;
-	}
-	return n;
-}
-
 /* What an absent function means for the calls a libc makes. */
 static const char *absent_follows(enum vk_func f)
 {
@@ -144,6 +126,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
 	vk_sysinfo_read(&in->sys);
+	vk_sysinfo_try_timens(&in->sys);
 	measure_clocksource(in);
 	in->im = im;
 	if (!im)
@@ -151,7 +134,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	in->size = im->elf.size;
 	read_notes(in, &im->elf);
 	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
-	in->nulled = count_nulled(&im->elf);
+	in->nulled = vk_elf_nulled(&im->elf);
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 

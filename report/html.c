@@ -84,7 +84,12 @@ static void machine(FILE *f, const struct vk_summary *s)
 	esc(f, in->sys.clocksource[0] ? in->sys.clocksource : "unknown");
 	fprintf(f, " (available: ");
 	esc(f, in->sys.clocksources);
-	fprintf(f, "); serves the vDSO: %s</td></tr>\n", vk_report_tristate(in->sys.cs_vdso));
+	fprintf(f, "); serves the vDSO: %s", vk_report_tristate(in->sys.cs_vdso));
+	if (in->sys.cs_note) {
+		fprintf(f, ": ");
+		esc(f, in->sys.cs_note);
+	}
+	fprintf(f, "</td></tr>\n");
 	if (b) {
 		fprintf(f, "<tr><th>CPU</th><td>");
 		esc(f, b->cpu_model);

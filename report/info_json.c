@@ -17,6 +17,9 @@ static void json_system(struct vk_json *j, const struct vk_info *in)
 	vk_json_end(j);
 	vk_json_object(j, "time_namespace");
 	vk_json_str(j, "non_initial", vk_report_tristate(s->timens));
+	vk_json_str(j, "supported", vk_report_tristate(s->timens_kernel));
+	vk_json_str(j, "can_make", vk_report_tristate(s->timens_new));
+	vk_json_str(j, "note", s->timens_note);
 	if (s->have_offsets) {
 		vk_json_double(j, "monotonic_offset", s->mono_offset[0] + s->mono_offset[1] / 1e9);
 		vk_json_double(j, "boottime_offset", s->boot_offset[0] + s->boot_offset[1] / 1e9);

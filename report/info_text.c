@@ -31,12 +31,13 @@ static void print_system(FILE *f, const struct vk_info *in)
 		s->clocksources[0] ? vk_safe(s->clocksources) : "unknown");
 	fprintf(f, "  vDSO-capable: %s: %s\n", vk_report_tristate(s->cs_vdso), vk_safe(s->cs_note));
 	fprintf(f, "time namespace: %s", s->timens == VK_YES ? "non-initial" :
+					 s->timens_kernel == VK_NO ? "none" :
 					 s->timens == VK_NO ? "initial" : "unknown");
 	if (s->have_offsets)
 		fprintf(f, " (offsets: monotonic %lld.%09lld s, boottime %lld.%09lld s)",
 			s->mono_offset[0], s->mono_offset[1], s->boot_offset[0],
 			s->boot_offset[1]);
-	fputc('\n', f);
+	fprintf(f, ": %s\n", vk_safe(s->timens_note));
 }
 
 static void print_image(FILE *f, const struct vk_info *in)

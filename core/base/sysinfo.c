@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -10,7 +11,12 @@
 #endif
 
 #include "core/base/arch.h"
+#include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 /* The inode of the initial time namespace (PROC_TIME_INIT_INO). */
@@ -127,22 +133,12 @@ int vk_clocksource_settle(double max_s, char *why, size_t len)
 	return -1;
 }
 
-static void read_timens(struct vk_sysinfo *si)
+static void read_offsets(struct vk_sysinfo *si)
 {
-	char link[64], line[96], which[16];
-	unsigned long long ino;
+	char line[96], which[16];
 	long long s, ns;
-	ssize_t n;
-	FILE *f;
+	FILE *f = fopen("/proc/self/timens_offsets", "re");
 
-	si->timens = VK_UNKNOWN;
-	n = readlink("/proc/self/ns/time", link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		if (sscanf(link, "time:[%llu]", &ino) == 1)
-			si->timens = ino == INIT_TIME_NS_INO ? VK_NO : VK_YES;
-	}
-	f = fopen("/proc/self/timens_offsets", "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -159,6 +155,111 @@ static void read_timens(struct vk_sysinfo *si)
 		}
 	}
 	fclose(f);
+}
+
+static void read_timens(struct vk_sysinfo *si)
+{
+	struct vk_timens_seen *o = &si->timens_seen;
+	char link[64];
+	ssize_t n;
+
+	o->proc = access("/proc/self/ns", F_OK) == 0;
+	o->unshare_err = -1;
+	n = readlink("/proc/self/ns/time", link, sizeof(link) - 1);
+	o->link_err = n < 0 ? errno : 0;
+	if (n >= 0) {
+		link[n] = '\0';
+		if (sscanf(link, "time:[%llu]", &o->ino) != 1)
+			o->link_err = EINVAL;
+	}
+	read_offsets(si);
+	vk_sysinfo_timens_judge(si);
+}
+
+static void try_unshare(void *ctx, int fd)
+{
+	int err = unshare(CLONE_NEWTIME) ? errno : 0;
+
+	(void)ctx;
+	vk_write_all(fd, &err, sizeof(err));
+}
+
+void vk_sysinfo_try_timens(struct vk_sysinfo *si)
+{
+	struct vk_isolated out;
+	int err = -1;
+
+	if (vk_isolate(try_unshare, NULL, 5, &out) == 0) {
+		if (out.len == sizeof(err))
+			memcpy(&err, out.data, sizeof(err));
+		vk_isolated_free(&out);
+	}
+	si->timens_seen.unshare_err = err;
+	vk_sysinfo_timens_judge(si);
+}
+
+/* Where /proc is mounted, /proc/self/ns/time is there with CONFIG_TIME_NS only. */
+static int link_says_none(const struct vk_timens_seen *o)
+{
+	return o->link_err == ENOENT && o->proc;
+}
+
+/* Whether the kernel has time namespaces, and the words that say how that is known. */
+static enum vk_tristate timens_kernel(const struct vk_timens_seen *o, char *buf, size_t len)
+{
+	if (!o->link_err)
+		return VK_YES;
+	if (link_says_none(o)) {
+		snprintf(buf, len, "no /proc/self/ns/time: the kernel has no time namespaces "
+			 "(CONFIG_TIME_NS)");
+		return VK_NO;
+	}
+	if (!o->proc)
+		snprintf(buf, len, "/proc is not mounted");
+	else
+		snprintf(buf, len, "/proc/self/ns/time: %s", strerror(o->link_err));
+	return !o->unshare_err ? VK_YES : o->unshare_err == EINVAL ? VK_NO : VK_UNKNOWN;
+}
+
+/* What unshare(CLONE_NEWTIME) said, given what else is known of the kernel. */
+static void unshare_said(const struct vk_timens_seen *o, enum vk_tristate kernel, char *buf,
+			 size_t len)
+{
+	const char *u = "unshare(CLONE_NEWTIME) fails with";
+
+	if (o->unshare_err < 0)
+		*buf = '\0';
+	else if (!o->unshare_err)
+		snprintf(buf, len, "a new one can be made here");
+	else if (o->unshare_err == EPERM)
+		snprintf(buf, len, "%s EPERM: this process lacks CAP_SYS_ADMIN%s", u,
+			 kernel == VK_YES ? ", so a new one cannot be made here" :
+			 kernel == VK_UNKNOWN ? ", which the kernel checks before whether it has "
+						"time namespaces" : "");
+	else if (o->unshare_err == EINVAL)
+		snprintf(buf, len, "%s EINVAL%s", u, o->link_err && !link_says_none(o) ?
+			 ": the kernel has no time namespaces (CONFIG_TIME_NS)" : "");
+	else
+		snprintf(buf, len, "%s %s", u, strerror(o->unshare_err));
+}
+
+void vk_sysinfo_timens_judge(struct vk_sysinfo *si)
+{
+	const struct vk_timens_seen *o = &si->timens_seen;
+	char kernel[96] = "", unshared[192];
+
+	si->timens_kernel = timens_kernel(o, kernel, sizeof(kernel));
+	unshare_said(o, si->timens_kernel, unshared, sizeof(unshared));
+	if (!o->link_err)
+		si->timens = o->ino == INIT_TIME_NS_INO ? VK_NO : VK_YES;
+	else
+		si->timens = si->timens_kernel == VK_NO ? VK_NO : VK_UNKNOWN;
+	si->timens_new = o->unshare_err < 0 ? VK_UNKNOWN : o->unshare_err ? VK_NO : VK_YES;
+	snprintf(si->timens_note, sizeof(si->timens_note), "%s%s%s", kernel,
+		 *kernel && *unshared ? "; " : "", unshared);
+	if (!*si->timens_note)
+		snprintf(si->timens_note, sizeof(si->timens_note),
+			 "whether a new one can be made was not tried");
 }
 
 void vk_sysinfo_read(struct vk_sysinfo *si)

@@ -13,13 +13,34 @@ struct vk_sysinfo {
 	char clocksources[256];		/* available ones, space-separated */
 	enum vk_tristate cs_vdso;	/* can the vDSO read this clocksource? */
 	const char *cs_note;		/* why, or a condition */
+	struct vk_timens_seen {
+		int proc;		/* /proc/self/ns exists: proc is mounted */
+		int link_err;		/* readlink /proc/self/ns/time: 0, or its errno */
+		unsigned long long ino;	/* its inode, where read */
+		int unshare_err;	/* unshare(CLONE_NEWTIME) in a child: 0, its
+					 * errno, or -1 not tried */
+	} timens_seen;
 	enum vk_tristate timens;	/* in a non-initial time namespace? */
+	enum vk_tristate timens_kernel;	/* has the kernel time namespaces? */
+	enum vk_tristate timens_new;	/* can this process make one? */
+	char timens_note[320];		/* how that is known, or why not */
 	long long mono_offset[2];	/* timens offsets: seconds, nanoseconds */
 	long long boot_offset[2];
 	int have_offsets;
 };
 
+/* Everything but whether a time namespace can be made (not tried). */
 void vk_sysinfo_read(struct vk_sysinfo *si);
+/* Try, in a child, to make a time namespace, and judge again. */
+void vk_sysinfo_try_timens(struct vk_sysinfo *si);
+/*
+ * What si->timens_seen says of time namespaces: whether this process is
+ * in a non-initial one, whether the kernel has them (no /proc/self/ns/time
+ * where /proc is mounted: built without CONFIG_TIME_NS; unshare's EINVAL
+ * says the same, its EPERM nothing, as the kernel checks CAP_SYS_ADMIN
+ * first), whether one can be made here, and the note that says how.
+ */
+void vk_sysinfo_timens_judge(struct vk_sysinfo *si);
 /*
  * Wait up to max_s seconds for the kernel to settle on its clocksource:
  * after boot, x86 replaces tsc-early by tsc once calibrated. 0 settled,

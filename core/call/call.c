@@ -269,13 +269,14 @@ static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 {
 	struct vk_image_func f;
 
+	cs->vdso_nulled = im ? vk_elf_nulled(&im->elf) : 0;
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		if (!im) {
 			set(cs, VK_PATH_VDSO, i, NULL, "this process has no vDSO");
 			continue;
 		}
 		if (vk_image_func(im, i, &f)) {
-			set(cs, VK_PATH_VDSO, i, NULL, "the vDSO does not export it");
+			set(cs, VK_PATH_VDSO, i, NULL, VK_WHY_NOT_EXPORTED);
 			continue;
 		}
 		set(cs, VK_PATH_VDSO, i, vdso_fn(i, vk_image_addr(im, &f.sym)),

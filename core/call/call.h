@@ -53,10 +53,14 @@ union vk_fn {
 	vk_getrandom_fn getrandom;
 };
 
+/* Why a vDSO path's function is NULL where the image lacks its symbol. */
+#define VK_WHY_NOT_EXPORTED "the vDSO does not export it"
+
 /* Each function on each path, or NULL with the reason it is missing. */
 struct vk_callset {
 	union vk_fn fn[VK_NPATHS][VK_NFUNCS];
 	const char *why[VK_NPATHS][VK_NFUNCS];
+	int vdso_nulled;	/* the vDSO's nameless functions (vk_elf_nulled) */
 	void *impl;		/* the dlopen() handle of --impl */
 	const char *impl_path;	/* and the path it was loaded from */
 };

@@ -268,12 +268,29 @@ static enum vk_func clock_entry(const struct vk_callset *cs)
 	return VK_FN_CLOCK_GETTIME;
 }
 
+/* A vDSO without the entry reads no clocksource: seen, whatever the table says. */
+static int no_clock_entry(const struct vk_callset *cs, enum vk_func f)
+{
+	const char *why = cs->why[VK_PATH_VDSO][f];
+
+	return !cs->fn[VK_PATH_VDSO][f].p && why && !strcmp(why, VK_WHY_NOT_EXPORTED);
+}
+
 void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
 {
 	const struct vk_arch *arch = vk_arch_host();
 	struct vk_fallback fb;
-	enum vk_func f;
+	enum vk_func f = cs ? clock_entry(cs) : VK_FN_CLOCK_GETTIME;
 
+	if (cs && arch && no_clock_entry(cs, f)) {
+		si->cs_vdso = VK_NO;
+		si->cs_note = cs->vdso_nulled ?
+			"the vDSO exports no clock_gettime: the kernel nulled out the names of "
+			"its clock entries (32-bit arm's does at boot without a usable "
+			"architected timer), so every clock read makes the syscall" :
+			"the vDSO exports no clock_gettime, so every clock read makes the syscall";
+		return;
+	}
 	if (si->cs_vdso != VK_UNKNOWN)
 		return;
 	if (vk_fallback_unsupported()) {
@@ -284,9 +301,9 @@ void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
 		si->cs_note = "not in vdsokit's table, and not measured: this process has no vDSO";
 		return;
 	}
-	f = clock_entry(cs);
 	if (!cs->fn[VK_PATH_VDSO][f].p) {
-		si->cs_note = "not in vdsokit's table, and not measured: the vDSO has no clock_gettime";
+		si->cs_note = "not in vdsokit's table, and not measured: the vDSO has no usable "
+			      "clock_gettime";
 		return;
 	}
 	if (arch && (arch->stubs & VK_FN_BIT(f))) {

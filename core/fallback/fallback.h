@@ -31,12 +31,15 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 		       int clock, struct vk_fallback *out);
 
 /*
- * Whether the current clocksource serves the vDSO, measured where
- * vdsokit's table does not know its name (si->cs_vdso VK_UNKNOWN): the
- * vDSO's clock_gettime(CLOCK_MONOTONIC) under the seccomp filter either
- * stays in userspace, as it does where the vDSO reads the clocksource's
- * counter, or makes the syscall. cs holds the live vDSO's functions, or
- * is NULL for none. si->cs_note then says what was measured, or why
+ * Whether the current clocksource serves the vDSO. A vDSO that exports
+ * no clock_gettime (cs->why VK_WHY_NOT_EXPORTED) reads none, whatever
+ * vdsokit's table says: no, and why (cs->vdso_nulled: the kernel nulled
+ * out its entries' names). Else, where the table does not know the name
+ * (si->cs_vdso VK_UNKNOWN), it is measured: the vDSO's
+ * clock_gettime(CLOCK_MONOTONIC) under the seccomp filter either stays in
+ * userspace, as it does where the vDSO reads the clocksource's counter,
+ * or makes the syscall. cs holds the live vDSO's functions, or is NULL
+ * for none. si->cs_note then says what was seen or measured, or why
  * nothing could be.
  */
 void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si);

@@ -893,6 +893,19 @@ static int check_table_finds_all(const struct vk_elf *e, enum vk_elf_symsrc src,
 	return 0;
 }
 
+int vk_elf_nulled(const struct vk_elf *e)
+{
+	struct vk_elf_sym s;
+	int n = 0;
+
+	for (size_t i = 1; i < e->nsyms; i++) {
+		if (vk_elf_sym(e, i, &s) == 0 && s.type == STT_FUNC && s.shndx != SHN_UNDEF &&
+		    !s.name[0])
+			n++;
+	}
+	return n;
+}
+
 int vk_elf_check_hashes(const struct vk_elf *e, char *msg, size_t len)
 {
 	uint64_t nchain;

@@ -114,6 +114,13 @@ int vk_elf_lookup_in(const struct vk_elf *e, enum vk_elf_symsrc src,
 /* Every exported symbol is found through every hash table present. */
 int vk_elf_check_hashes(const struct vk_elf *e, char *msg, size_t len);
 int vk_elf_verdef(const struct vk_elf *e, size_t i, struct vk_elf_verdef *v);
+/*
+ * How many defined FUNC symbols have no name. 32-bit arm's kernel blanks
+ * the names of its vDSO's clock entries at boot when the device tree has
+ * no usable architected timer (arch/arm/kernel/vdso.c: patch_vdso): the
+ * symbols stay in place, nameless, so no libc finds them.
+ */
+int vk_elf_nulled(const struct vk_elf *e);
 int vk_elf_find_note(const struct vk_elf *e, const char *name,
 		     uint32_t type, struct vk_elf_note *n);
 

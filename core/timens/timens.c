@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/base/children.h"
+#include "core/base/sysinfo.h"
 #include "core/timens/timens.h"
 #include "core/timens/timens_rules.h"
 
@@ -17,9 +18,13 @@
 
 const char *vk_timens_unsupported(void)
 {
-	if (access("/proc/self/timens_offsets", F_OK))
-		return "the kernel has no time namespaces (CONFIG_TIME_NS) or /proc is not mounted";
-	return NULL;
+	static struct vk_sysinfo si;
+
+	if (access("/proc/self/timens_offsets", F_OK) == 0)
+		return NULL;
+	/* Which: /proc is not mounted, or the kernel has no time namespaces. */
+	vk_sysinfo_read(&si);
+	return si.timens_kernel == VK_YES ? "/proc/self/timens_offsets is missing" : si.timens_note;
 }
 
 #define NSEC 1000000000LL

@@ -178,6 +178,8 @@ if [ -f "$IMG/arm-gnu.so" ]; then
 	expect_status 0 "info --format json on it" "$VK" info --image "$TMP/nulled.so" --format json
 	contains "the JSON counts them" "$TMP/out" '"nulled_symbols": 3'
 	contains "the JSON says so of clock_gettime" "$TMP/out" '"absent": "nulled out in place"'
+	# Such a vDSO reads no clocksource: "no", and why (tests/unit/clocksource_absent.c).
+	"$O/tests/clocksource_absent" "$TMP/nulled.so"
 	expect_status 0 "info on the image as built" "$VK" info --image "$IMG/arm-gnu.so"
 	check "nothing is nulled there" sh -c "! grep -q 'nulled' '$TMP/out'"
 else

@@ -6,6 +6,29 @@
 # The offset and y2038 rules on planted readings (tests/unit/timens_rules.c).
 "$O/tests/timens_rules"
 
+# What info says of time namespaces says how it knows, never a bare
+# "unknown": on planted observations (tests/unit/sysinfo_timens.c), here,
+# and with /proc hidden under a tmpfs in a mount namespace of its own.
+"$O/tests/sysinfo_timens"
+expect_status 0 "info exits 0" "$VK" info
+contains "info says how it knows of time namespaces" "$TMP/out" \
+	'^time namespace: (initial|non-initial|none|unknown)( \(offsets: [^)]*\))?: [a-z/].+$'
+expect_status 0 "info --format json exits 0" "$VK" info --format json
+contains "its JSON says whether the kernel has them" "$TMP/out" '^    "supported": "(yes|no|unknown)",$'
+contains "and whether one can be made here" "$TMP/out" '^    "can_make": "(yes|no)",$'
+hidden() { unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"; }
+if ! hidden true 2>/dev/null; then
+	skip "info with /proc hidden says why it cannot tell" "no mount namespace with a tmpfs over /proc here"
+else
+	expect_status 0 "info with /proc hidden exits 0" hidden "$VK" info
+	contains "it says /proc is not mounted, and what unshare(CLONE_NEWTIME) said" "$TMP/out" \
+		'^time namespace: (unknown|none): /proc is not mounted; (a new one can be made here|unshare\(CLONE_NEWTIME\) fails with E[A-Z]+.*)$'
+	expect_status 0 "info --format json with /proc hidden exits 0" hidden "$VK" info --format json
+	contains "its JSON says the same" "$TMP/out" '^    "note": "/proc is not mounted; '
+	expect_status 4 "timens with /proc hidden is a SKIP (exit 4)" hidden "$VK" timens
+	contains "that says /proc is not mounted, not a guess at the kernel" "$TMP/err" '^vdsokit timens: SKIP: /proc is not mounted$'
+fi
+
 if [ ! -e /proc/self/timens_offsets ]; then
 	expect_status 4 "without time namespaces, timens is a SKIP (exit 4)" "$VK" timens
 	exit 0
