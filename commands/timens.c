@@ -39,7 +39,8 @@ static const char tail[] =
 	"Exit status: 0 all checks passed, 1 a check failed (or --impl's call\n"
 	"died), 2 usage error, an offset the kernel refuses or an --impl that\n"
 	"cannot be loaded (see verify), 4 no time namespace could be made (no\n"
-	"CAP_SYS_TIME, or no CONFIG_TIME_NS).\n";
+	"CAP_SYS_ADMIN to make it, no CAP_SYS_TIME to set its offsets, or no\n"
+	"CONFIG_TIME_NS).\n";
 
 struct opts {
 	int custom;

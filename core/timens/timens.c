@@ -129,10 +129,10 @@ static void refused(const struct vk_timens_set *s, int err, char *why, size_t le
 	if (err == ERANGE)
 		vk_timens_bounds_said(bounds, sizeof(bounds), now_ns(CLOCK_MONOTONIC),
 				      now_ns(CLOCK_BOOTTIME));
-	snprintf(why, len, "writing the offsets %s s, %s s: %s%s%s",
+	snprintf(why, len, "writing the offsets %s s, %s s: %s%s%s%s",
 		 vk_timens_seconds(m, sizeof(m), s->mono_ns),
 		 vk_timens_seconds(b, sizeof(b), s->boot_ns), strerror(err),
-		 *bounds ? ": " : "", bounds);
+		 err == EPERM ? " (needs CAP_SYS_TIME)" : "", *bounds ? ": " : "", bounds);
 }
 
 int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
@@ -155,7 +155,7 @@ int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int
 	if (status > 0) {
 		*err = status;
 		snprintf(why, len, "unshare(CLONE_NEWTIME): %s%s", strerror(status),
-			 status == EPERM ? " (needs CAP_SYS_TIME)" : "");
+			 status == EPERM ? " (needs CAP_SYS_ADMIN)" : "");
 	} else if (status < 0) {
 		*err = -status;
 		refused(set, -status, why, len);
