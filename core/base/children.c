@@ -73,6 +73,13 @@ pid_t vk_waitpid(pid_t pid, int *status, int options)
 	return got;
 }
 
+int vk_exited(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
 /* Async-signal-safe: kill() only. A child that leads a process group
  * (vk_isolate's) takes what it forked with it. */
 void vk_children_end(void)
