@@ -176,8 +176,10 @@ static int hung(int fd, pid_t pid, double start, double timeout, double *slow)
 	return vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow);
 }
 
-/* How long the reader waits on the pipe before it looks whether the
- * child has exited: a process the child forked may hold the pipe open. */
+/* How long the reader waits on a quiet pipe before it looks whether the
+ * child has exited, as a process it forked may hold the pipe open: from
+ * a millisecond, twice as long each time, up to a tenth of a second. */
+#define EXIT_LOOK_FIRST 0.001
 #define EXIT_LOOK 0.1
 
 /* What the pipe holds when the child has exited; not what a process it
@@ -203,10 +205,10 @@ static void drain(int fd, struct vk_isolated *out)
 static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
-	double start = vk_monotonic(), deadline = start + timeout, slow = 1;
+	double start = vk_monotonic(), deadline = start + timeout, slow = 1, look = EXIT_LOOK_FIRST;
 
 	for (;;) {
-		double left = deadline - vk_monotonic(), wait = left < EXIT_LOOK ? left : EXIT_LOOK;
+		double left = deadline - vk_monotonic(), wait = left < look ? left : look;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r;
 		ssize_t n;
@@ -225,8 +227,10 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 			drain(fd, out);
 			return 0;
 		}
-		if (r == 0)
+		if (r == 0) {
+			look = look * 2 < EXIT_LOOK ? look * 2 : EXIT_LOOK;
 			continue;
+		}
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -264,9 +268,10 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	close(fds[1]);
 	out->timed_out = collect(fds[0], pid, timeout, out);
 	close(fds[0]);
-	/* Hung or ended, its group goes too: nothing it forked (a library's
-	 * helper) outlives it. */
-	kill(-pid, SIGKILL);
+	if (out->timed_out)
+		kill(-pid, SIGKILL);
+	/* Nothing it forked (a library's helper) outlives it. */
+	vk_end_group(pid);
 	while ((got = vk_waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (got != pid) {
