@@ -107,7 +107,6 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);
-	vk_callset_close(&cs);
 	return status;
 }
 

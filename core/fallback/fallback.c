@@ -185,8 +185,10 @@ static void child(void *ctx, int fd)
 {
 	struct probe *pr = ctx;
 	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	struct vk_callset loaded;
 	long nr = -1;
 
+	pr->cs = vk_callset_child(pr->cs, VK_PATH_BIT(pr->p), &loaded);
 	make_state(pr);
 	call(pr);
 	sigaction(SIGSYS, &sa, NULL);

@@ -237,13 +237,17 @@ static int rated(int rate)
 }
 
 /* The child: readers, and the faults in turn in this thread. */
-static void child(const struct vk_stress *st, struct shared *sh, const struct vk_fault_step *s,
-		  int n, const struct vk_stress_saved *saved, int threads)
+static void child(const struct vk_stress *parent, struct shared *sh,
+		  const struct vk_fault_step *s, int n, const struct vk_stress_saved *saved,
+		  int threads)
 {
 	static struct reader r[VK_STRESS_MAX_THREADS];
+	static struct vk_callset loaded;
+	struct vk_stress mine = *parent, *st = &mine;
 	pthread_t t[VK_STRESS_MAX_THREADS];
 	int started = 0;
 
+	mine.cs = vk_callset_child(parent->cs, parent->paths, &loaded);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	for (; started < threads; started++) {
