@@ -247,6 +247,8 @@ static void child(const struct vk_stress *parent, struct shared *sh,
 	pthread_t t[VK_STRESS_MAX_THREADS];
 	int started = 0;
 
+	/* A group of its own, ended with it. */
+	setpgid(0, 0);
 	mine.cs = vk_callset_child(parent->cs, parent->paths, &loaded);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -288,7 +290,7 @@ static int64_t mono_ns(void)
 
 static void end_child(pid_t pid)
 {
-	kill(pid, SIGKILL);
+	kill(-pid, SIGKILL);
 	while (vk_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }
@@ -374,8 +376,13 @@ static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int t
 	for (int i = 0; i < threads; i++)
 		since[i] = start;
 	for (;;) {
-		if (vk_waitpid(pid, &status, WNOHANG) == pid)
+		if (vk_exited(pid)) {
+			/* Nothing it forked (a library's helper) outlives it. */
+			vk_end_group(pid);
+			while (vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
 			return ended(st, sh, status, what, len);
+		}
 		if (*st->stop) {
 			end_child(pid);
 			snprintf(what, len, "interrupted");
@@ -505,6 +512,8 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 	pid = vk_fork();
 	if (pid == 0)
 		child(st, sh, steps, n, &end->saved, threads);
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0)
 		snprintf(end->what, sizeof(end->what), "fork: %s", strerror(errno));
 	else if (watch(st, sh, pid, threads, end->what, sizeof(end->what)) == 0)
