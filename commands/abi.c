@@ -192,7 +192,6 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
 	vk_results_free(&legacy);
 	vk_step_keep(step, &rs);
-	vk_callset_close(&cs);
 	free(cases);
 	return status;
 }

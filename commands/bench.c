@@ -318,8 +318,8 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
-/* The library is loaded here too, so that a bad --impl is a usage error
- * said once, not a worker's death said ten times. */
+/* The library is probed here too (in a child), so that a bad --impl is a
+ * usage error said once, not a worker's death said ten times. */
 static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
 {
 	struct vk_callset cs;
@@ -329,7 +329,6 @@ static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
-	vk_callset_close(&cs);
 	return VK_EXIT_OK;
 }
 
@@ -382,15 +381,15 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
 	}
+	/* A worker is bench's child: the library is loaded here, not in bench. */
+	vk_callset_load(&cs);
 	if (vk_bench_init(&b)) {
 		fprintf(stderr, "%s: out of memory\n", cmd);
-		vk_callset_close(&cs);
 		return VK_EXIT_USAGE;
 	}
 	b.cs = &cs;
 	status = vk_bench_worker(cmd, o, &b, cases, ncases);
 	vk_bench_free(&b);
-	vk_callset_close(&cs);
 	return status;
 }
 

@@ -185,22 +185,23 @@ static int compare_files(const char *cmd, struct compare *c, enum vk_format form
 
 /*
  * The sides, each library loaded c->copies times (the first from its
- * path, the others from copies in memory), old and new in turn: a copy's
- * addresses and pages move its figure by a percent or so for as long as
- * it is loaded, and only several copies show how much.
+ * path, the others from copies in memory) in each child that measures,
+ * old and new in turn: a copy's addresses and pages move its figure by a
+ * percent or so for as long as it is loaded, and only several copies show
+ * how much. Here each copy is only probed: compare never runs its code.
  */
 struct sides {
 	struct vk_callset cs[2][MAX_COPIES];	/* [library][copy] */
 	int fd[2][MAX_COPIES];
-	int loaded[2];
+	char name[2][MAX_COPIES][32];	/* a copy's path, loaded from in each child */
+	int opened[2];			/* copies set up, whose fds to close */
 	struct vk_bench_side side[2 * MAX_COPIES];
 };
 
 static void close_sides(struct sides *sd)
 {
 	for (int l = 0; l < 2; l++) {
-		for (int j = 0; j < sd->loaded[l]; j++) {
-			vk_callset_close(&sd->cs[l][j]);
+		for (int j = 0; j < sd->opened[l]; j++) {
 			if (sd->fd[l][j] >= 0)
 				close(sd->fd[l][j]);
 		}
@@ -210,10 +211,11 @@ static void close_sides(struct sides *sd)
 static int load_copies(const char *cmd, const struct compare *c, const struct vk_image *im,
 		       struct sides *sd, int l)
 {
-	char name[64], err[256];
+	char *name, err[256];
 
 	for (int j = 0; j < c->copies; j++) {
-		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(name)) : -1;
+		name = sd->name[l][j];
+		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(sd->name[l][j])) : -1;
 		if (j && sd->fd[l][j] < 0) {
 			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, c->impl[l],
 				strerror(errno));
@@ -225,7 +227,7 @@ static int load_copies(const char *cmd, const struct compare *c, const struct vk
 				close(sd->fd[l][j]);
 			return VK_EXIT_USAGE;
 		}
-		sd->loaded[l]++;
+		sd->opened[l]++;
 	}
 	return VK_EXIT_OK;
 }
@@ -308,9 +310,9 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 
 /*
  * The libraries are user code, which may crash, exit or hang: each case
- * is measured in a child, which sends its results back. The child shares
- * this process's addresses, so the copies stay where they were loaded and
- * a result's skip reason, a static string, is still one here.
+ * is measured in a child, which loads them and sends its results back.
+ * The child shares this process's addresses, so a result's skip reason,
+ * a static string, is still one here.
  */
 struct measure {
 	struct vk_bench *b;
@@ -322,9 +324,15 @@ struct measure {
 
 static void measure_child(void *ctx, int fd)
 {
+	static struct vk_callset loaded[2 * MAX_COPIES];
+	struct vk_bench_side side[2 * MAX_COPIES];
 	struct measure *m = ctx;
 
-	vk_bench_run_sides(m->b, m->bc, m->side, m->nsides, m->res);
+	for (int k = 0; k < m->nsides; k++) {
+		side[k] = m->side[k];
+		side[k].cs = vk_callset_child(side[k].cs, VK_PATH_BIT(side[k].path), &loaded[k]);
+	}
+	vk_bench_run_sides(m->b, m->bc, side, m->nsides, m->res);
 	vk_write_all(fd, m->res, m->nsides * sizeof(*m->res));
 }
 
@@ -435,7 +443,7 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
-	if (sd && sd->loaded[0])
+	if (sd && sd->opened[0])
 		close_sides(sd);
 	free(sd);
 	free(res);

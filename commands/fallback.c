@@ -85,7 +85,7 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	struct vk_result *r = vk_results_add(rs, api, p, "fallback");
 	struct vk_fallback fb;
 
-	if (!cs->fn[p][f].p) {
+	if (!vk_callset_has(cs, p, f)) {
 		vk_result_skip(r, "%s", cs->why[p][f]);
 		return;
 	}
@@ -161,7 +161,6 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		measured += rs.r[i]->status != VK_SKIP;
 	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 	vk_step_keep(step, &rs);
-	vk_callset_close(&cs);
 	return status;
 }
 

@@ -54,7 +54,6 @@ static void measure_clocksource(struct vk_info *in)
 	/* With no library to load, this cannot fail. */
 	vk_callset_init(&cs, have ? &live : NULL, NULL, err, sizeof(err));
 	vk_fallback_clocksource(have ? &cs : NULL, &in->sys);
-	vk_callset_close(&cs);
 	if (have)
 		vk_image_close(&live);
 }
@@ -86,7 +85,6 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 		else
 			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe was %s", fb.why);
 	}
-	vk_callset_close(&cs);
 }
 
 /*

@@ -194,7 +194,6 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	catch_signals();
 	if (vk_stress_run(st, &rs, &end, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
-		vk_callset_close(&cs);
 		return VK_EXIT_SKIP;
 	}
 	vk_report_stress_hooks(&rep, &end);
@@ -204,7 +203,6 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
 	status = status_of(&rs, &end);
 	vk_step_keep(step, &rs);
-	vk_callset_close(&cs);
 	return status;
 }
 

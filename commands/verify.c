@@ -28,9 +28,11 @@ static const char head[] =
 static const char tail[] =
 	"\n"
 	"An --impl library is loaded in a child first: one that is no ELF, is\n"
-	"for another machine, or whose constructor exits, crashes or hangs\n"
-	"(10 s) is named, as bad input. A function that exits, crashes or hangs\n"
-	"fails the 'survives' check, which names the library.\n"
+	"for another machine, or whose constructor exits, crashes, hangs (10 s)\n"
+	"or unmaps the vDSO is named, as bad input. It is then loaded only in\n"
+	"the children that call it, never in vdsokit's own process. A function\n"
+	"that exits, crashes or hangs fails the 'survives' check, which names\n"
+	"the library.\n"
 	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error or an\n"
 	"--impl that cannot be loaded, 4 every check was skipped.\n";
@@ -116,7 +118,6 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
 	vk_step_keep(step, &rs);
-	vk_callset_close(&cs);
 	return status;
 }
 

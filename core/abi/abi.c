@@ -306,9 +306,13 @@ static const unsigned char canaries[] = { 0xa5, 0x5a, 0x3c, 0xe1 };
 
 static void child(void *ctx, int fd)
 {
-	const struct job *j = ctx;
+	struct vk_callset loaded;
+	struct job mine = *(const struct job *)ctx, *j = &mine;
 	size_t state_len;
-	void *state = state_for(j, &state_len);
+	void *state;
+
+	mine.cs = vk_callset_child(mine.cs, VK_PATH_BIT(mine.p), &loaded);
+	state = state_for(j, &state_len);
 
 	child_state.fd = fd;
 	child_state.c = j->c;
@@ -610,7 +614,7 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 	char why[64], all[40];
 
 	cases_name(all, sizeof(all), c, n);
-	if (!sys || !sys_ok || !a->cs->fn[VK_PATH_SYSCALL][c[0].func].p) {
+	if (!sys || !sys_ok || !vk_callset_has(a->cs, VK_PATH_SYSCALL, c[0].func)) {
 		if (sys && sys_ok)
 			vk_result_skip(vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"),
 				       "no syscall to compare with on this ABI");
@@ -628,7 +632,7 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (p == VK_PATH_SYSCALL || !(a->paths & VK_PATH_BIT(p)))
 			continue;
-		if (!a->cs->fn[p][c[0].func].p) {
+		if (!vk_callset_has(a->cs, p, c[0].func)) {
 			vk_result_skip(vk_results_add(a->rs, all, p, "all"), "%s",
 				       a->cs->why[p][c[0].func]);
 			continue;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,22 @@ pid_t vk_waitpid(pid_t pid, int *status, int options)
 	if (got > 0)
 		forget(got);
 	return got;
+}
+
+int vk_exited(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+void vk_end_group(pid_t pid)
+{
+	siginfo_t si;
+
+	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);
 }
 
 /* Async-signal-safe: kill() only. A child that leads a process group

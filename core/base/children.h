@@ -16,6 +16,14 @@
 pid_t vk_fork(void);
 /* waitpid(), forgetting the child it reaps. */
 pid_t vk_waitpid(pid_t pid, int *status, int options);
+/* Whether child pid has ended, left unreaped: a reader of its pipe stops
+ * there, not at EOF, which a process it forked may hold off for as long
+ * as that lives. */
+int vk_exited(pid_t pid);
+/* Once child pid, a process group's leader, has ended (left unreaped,
+ * so that its pid names no other group), SIGKILL to what is left of its
+ * group: nothing it forked outlives it. */
+void vk_end_group(pid_t pid);
 /* SIGKILL to every child still running and to its process group. */
 void vk_children_end(void);
 /* Once, in main: end them at exit, and on the signals not ignored at

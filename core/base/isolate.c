@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -175,14 +176,39 @@ static int hung(int fd, pid_t pid, double start, double timeout, double *slow)
 	return vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow);
 }
 
-/* Read until EOF or the child is hung; 1 if it was. */
+/* How long the reader waits on a quiet pipe before it looks whether the
+ * child has exited, as a process it forked may hold the pipe open: from
+ * a millisecond, twice as long each time, up to a tenth of a second. */
+#define EXIT_LOOK_FIRST 0.001
+#define EXIT_LOOK 0.1
+
+/* What the pipe holds when the child has exited; not what a process it
+ * forked may go on writing. */
+static void drain(int fd, struct vk_isolated *out)
+{
+	unsigned char buf[4096];
+	int left = 0;
+
+	ioctl(fd, FIONREAD, &left);
+	while (left > 0) {
+		ssize_t n = read(fd, buf, left < (int)sizeof(buf) ? left : (int)sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || append(out, buf, n))
+			return;
+		left -= n;
+	}
+}
+
+/* Read until EOF, the child's exit, or the child is hung; 1 if it was. */
 static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
-	double start = vk_monotonic(), deadline = start + timeout, slow = 1;
+	double start = vk_monotonic(), deadline = start + timeout, slow = 1, look = EXIT_LOOK_FIRST;
 
 	for (;;) {
-		double left = deadline - vk_monotonic();
+		double left = deadline - vk_monotonic(), wait = left < look ? left : look;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r;
 		ssize_t n;
@@ -194,11 +220,17 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 			deadline = vk_monotonic() + timeout / HUNG_WALL_FACTOR;
 			continue;
 		}
-		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		r = poll(&pfd, 1, (int)(wait * 1000) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r == 0)
+		if (r == 0 && vk_exited(pid)) {
+			drain(fd, out);
+			return 0;
+		}
+		if (r == 0) {
+			look = look * 2 < EXIT_LOOK ? look * 2 : EXIT_LOOK;
 			continue;
+		}
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -211,7 +243,7 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out)
 {
 	int fds[2], status;
-	pid_t pid;
+	pid_t pid, got;
 
 	memset(out, 0, sizeof(*out));
 	if (pipe(fds))
@@ -238,8 +270,14 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	close(fds[0]);
 	if (out->timed_out)
 		kill(-pid, SIGKILL);
-	while (vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	/* Nothing it forked (a library's helper) outlives it. */
+	vk_end_group(pid);
+	while ((got = vk_waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	if (got != pid) {
+		vk_isolated_free(out);
+		return -1;
+	}
 	if (!out->timed_out && WIFSIGNALED(status))
 		out->signal = WTERMSIG(status);
 	if (WIFEXITED(status)) {
@@ -258,18 +296,20 @@ void vk_isolated_free(struct vk_isolated *out)
 
 static const char *signame(int sig)
 {
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGBUS: return "SIGBUS";
-	case SIGILL: return "SIGILL";
-	case SIGFPE: return "SIGFPE";
-	case SIGABRT: return "SIGABRT";
-	case SIGTRAP: return "SIGTRAP";
-	case SIGSYS: return "SIGSYS";
-	case SIGKILL: return "SIGKILL";
-	case SIGALRM: return "SIGALRM";
-	default: return NULL;
-	}
+	static const char *const names[] = {
+		[SIGHUP] = "SIGHUP", [SIGINT] = "SIGINT", [SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL", [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS", [SIGFPE] = "SIGFPE", [SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
+		[SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT", [SIGSTOP] = "SIGSTOP",
+		[SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN", [SIGTTOU] = "SIGTTOU",
+		[SIGURG] = "SIGURG", [SIGXCPU] = "SIGXCPU", [SIGXFSZ] = "SIGXFSZ",
+		[SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF", [SIGWINCH] = "SIGWINCH",
+		[SIGIO] = "SIGIO", [SIGSYS] = "SIGSYS",
+	};
+
+	return sig > 0 && sig < (int)(sizeof(names) / sizeof(names[0])) ? names[sig] : NULL;
 }
 
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,

@@ -21,7 +21,9 @@ struct vk_isolated {
 
 /* Run fn(ctx, fd) in a child; 0 if the child could be run at all. It
  * runs out of time once it has had timeout seconds of CPU, or ten times
- * that on the clock: a loaded machine's starved child is not hung. */
+ * that on the clock: a loaded machine's starved child is not hung. Its
+ * answer is what it wrote before it exited, whoever else holds the pipe;
+ * then what it forked into its process group is killed with it. */
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out);
 /* The watchdog's rule: a child that had cpu seconds on a CPU in wall is

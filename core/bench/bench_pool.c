@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,44 +110,62 @@ enum vk_worker_end vk_bench_pool_read(char *buf, struct vk_bench_rows *rows, int
 	return bad ? VK_WORKER_BAD : done ? VK_WORKER_OK : VK_WORKER_SHORT;
 }
 
+/* How long a read waits before it looks whether the worker has exited. */
+#define EXIT_LOOK_MS 100
+
 /*
- * A worker's output until it closes it, NUL-terminated in *buf; 1 if it
- * was silent for longer than limit seconds first (a call that never
- * returns), -1 if it could not be kept.
+ * A worker's output until it exits, NUL-terminated in *buf: not until
+ * EOF, which a process it forked (a --impl constructor's helper) holding
+ * its stdout may put off for as long as that lives. 1 if it was silent
+ * for longer than limit seconds first (a call that never returns), -1
+ * if it could not be kept.
  */
-static int slurp(int fd, double limit, char **buf)
+static int slurp(int fd, pid_t pid, double limit, char **buf)
 {
 	size_t len = 0, cap = 4096;
 	char *p = malloc(cap);
-	int r;
+	double heard = vk_monotonic();
+	int left = -1;		/* what the pipe held at the exit; -1 before */
 
 	*buf = p;
 	if (!p)
 		return -1;
-	for (;;) {
+	while (left) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		double quiet = limit - (vk_monotonic() - heard);
 		ssize_t n;
+		int r;
 
-		r = poll(&pfd, 1, (int)(limit * 1000));
+		if (quiet <= 0) {
+			p[len] = '\0';
+			return 1;
+		}
+		r = poll(&pfd, 1, quiet * 1000 < EXIT_LOOK_MS ? (int)(quiet * 1000) + 1 : EXIT_LOOK_MS);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r == 0 && left < 0 && vk_exited(pid) && ioctl(fd, FIONREAD, &left))
+			left = 0;
 		if (r == 0)
-			break;
+			continue;
 		if (cap - len < 2048) {
 			p = realloc(*buf, cap *= 2);
 			if (!p)
 				return -1;
 			*buf = p;
 		}
-		n = read(fd, p + len, cap - len - 1);
+		n = read(fd, p + len, left > 0 && left < (int)(cap - len - 1) ? (size_t)left :
+			 cap - len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += n;
+		heard = vk_monotonic();
+		if (left > 0)
+			left -= n;
 	}
 	p[len] = '\0';
-	return r == 0;
+	return 0;
 }
 
 /* Exec path with its stdout to out; where that fails, its errno down err. */
@@ -154,6 +173,8 @@ static void child(const char *path, char *const argv[], int out, int err)
 {
 	int e;
 
+	/* Its own group, ended with it: nothing it forked outlives it. */
+	setpgid(0, 0);
 	if (dup2(out, STDOUT_FILENO) >= 0)
 		execv(path, argv);
 	e = errno;
@@ -205,6 +226,8 @@ static pid_t start(const char *path, char *const argv[], int *out, int *err)
 		child(path, argv, fd[1], efd[1]);
 	}
 	e = errno;
+	if (pid > 0)
+		setpgid(pid, pid);
 	close(fd[1]);
 	close(efd[1]);
 	*err = pid > 0 ? exec_errno(efd[0]) : 0;
@@ -228,7 +251,7 @@ int vk_bench_pool_run(const char *path, char *const argv[], double silence,
 	if (pid < 0)
 		return no_start(w, errno);
 	if (!w->err)
-		got = slurp(fd, silence, &buf);
+		got = slurp(fd, pid, silence, &buf);
 	close(fd);
 	if (got >= 0)
 		w->end = vk_bench_pool_read(buf, rows, k, &w->at);
@@ -236,6 +259,7 @@ int vk_bench_pool_run(const char *path, char *const argv[], double silence,
 		kill(pid, SIGKILL);
 		w->end = VK_WORKER_SILENT;
 	}
+	vk_end_group(pid);
 	free(buf);
 	if (vk_waitpid(pid, &w->wstatus, 0) != pid)
 		return no_start(w, errno);

@@ -4,8 +4,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -295,6 +297,11 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 	}
 	return 0;
 }
+
+void vk_callset_load(struct vk_callset *cs)
+{
+	(void)cs;
+}
 #else
 /* An implementation may use either naming: __vdso_* or __kernel_*. */
 static void *impl_sym(void *h, const char *name)
@@ -354,21 +361,52 @@ static int impl_header(const char *impl, char *err, size_t len)
 	return -1;
 }
 
-/* In the child: load the library; "+", or "-" and the loader's reason. */
-static void probe_load(void *ctx, int fd)
+/* The functions the library at h exports, a bit each. */
+static unsigned impl_funcs(void *h)
 {
-	const char *why;
+	unsigned funcs = 0;
 
-	if (dlopen(ctx, RTLD_NOW | RTLD_LOCAL)) {
-		vk_write_all(fd, "+", 1);
-		return;
-	}
-	why = dlerror();
-	vk_write_all(fd, "-", 1);
-	vk_write_all(fd, why, strlen(why));
+	for (int i = 0; i < VK_NFUNCS; i++)
+		funcs |= impl_sym(h, vk_funcs[i].name) ? VK_FN_BIT(i) : 0;
+	return funcs;
 }
 
-int vk_impl_probe(const char *impl, char *err, size_t len)
+/* Whether every page of the live vDSO is still mapped. */
+static int vdso_mapped(const struct vk_image *im)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE), start = (uintptr_t)im->elf.base & -page;
+
+	return msync((void *)start, (uintptr_t)im->elf.base + im->elf.size - start, MS_ASYNC) == 0;
+}
+
+/*
+ * In the child: load the library; "+" and the functions it exports, or
+ * "-" and why not: the loader's reason, or the vDSO its constructor
+ * unmapped, which every path but the syscall's may need.
+ */
+static void probe_load(void *ctx, int fd)
+{
+	struct vk_image im;
+	int vdso = vk_image_open_live(&im) == 0;
+	void *h = dlopen(ctx, RTLD_NOW | RTLD_LOCAL);
+	const char *why = h ? NULL : dlerror();
+	unsigned funcs;
+
+	if (h && vdso && !vdso_mapped(&im))
+		why = "its constructor unmapped the vDSO";
+	if (why) {
+		vk_write_all(fd, "-", 1);
+		if (h)
+			dprintf(fd, "%s: ", (char *)ctx);
+		vk_write_all(fd, why, strlen(why));
+		return;
+	}
+	funcs = impl_funcs(h);
+	vk_write_all(fd, "+", 1);
+	vk_write_all(fd, &funcs, sizeof(funcs));
+}
+
+int vk_impl_probe(const char *impl, unsigned *funcs, char *err, size_t len)
 {
 	struct vk_isolated out;
 	char why[64];
@@ -380,10 +418,13 @@ int vk_impl_probe(const char *impl, char *err, size_t len)
 		snprintf(err, len, "%s: cannot fork to load it: %s", impl, strerror(errno));
 		return -1;
 	}
-	ok = out.len == 1 && out.data[0] == '+' && out.exited && !out.exit_status;
-	if (!ok && out.len && out.data[0] == '-') {
+	ok = out.len == 1 + sizeof(*funcs) && out.data[0] == '+' && out.exited &&
+	     !out.exit_status;
+	if (ok) {
+		memcpy(funcs, out.data + 1, sizeof(*funcs));
+	} else if (out.len && out.data[0] == '-') {
 		snprintf(err, len, "%.*s", (int)out.len - 1, out.data + 1);
-	} else if (!ok) {
+	} else {
 		vk_isolated_describe(&out, VK_IMPL_LOAD_TIMEOUT, why, sizeof(why));
 		snprintf(err, len, "%s: its constructor %s%s", impl, out.signal ? "was " : "",
 			 why);
@@ -394,6 +435,7 @@ int vk_impl_probe(const char *impl, char *err, size_t len)
 
 static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
 {
+	unsigned funcs;
 	int n;
 
 	for (int i = 0; i < VK_NFUNCS; i++)
@@ -406,18 +448,61 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 		return -1;
 	}
 	n = snprintf(err, len, "--impl ");
-	if (vk_impl_probe(impl, err + n, len - n))
+	if (vk_impl_probe(impl, &funcs, err + n, len - n))
 		return -1;
-	cs->impl = dlopen(impl, RTLD_NOW | RTLD_LOCAL);
-	if (!cs->impl) {
-		snprintf(err, len, "--impl: %s", dlerror());
-		return -1;
-	}
 	cs->impl_path = impl;
+	cs->impl_funcs = funcs;
 	for (int i = 0; i < VK_NFUNCS; i++)
-		set(cs, VK_PATH_IMPL, i, impl_sym(cs->impl, vk_funcs[i].name),
-		    "the --impl library does not export it");
+		cs->why[VK_PATH_IMPL][i] = funcs & VK_FN_BIT(i) ? NULL :
+					   "the --impl library does not export it";
 	return 0;
+}
+
+/*
+ * What a constructor may change in the process that loads it and that
+ * can be put back: the signal mask and dispositions, the resource limits.
+ */
+struct process_state {
+	sigset_t mask;
+	struct sigaction act[NSIG];
+	struct rlimit lim[RLIM_NLIMITS];
+};
+
+static void save_state(struct process_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	sigprocmask(SIG_SETMASK, NULL, &s->mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, NULL, &s->act[sig]);
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		getrlimit(r, &s->lim[r]);
+}
+
+/* What the process allows may not all come back (a hard limit lowered). */
+static void restore_state(const struct process_state *s)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &s->act[sig], NULL);
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		setrlimit(r, &s->lim[r]);
+	sigprocmask(SIG_SETMASK, &s->mask, NULL);
+}
+
+void vk_callset_load(struct vk_callset *cs)
+{
+	struct process_state saved;
+	void *h;
+
+	if (!cs->impl_path)
+		return;
+	save_state(&saved);
+	h = dlopen(cs->impl_path, RTLD_NOW | RTLD_LOCAL);
+	restore_state(&saved);
+	if (!h || impl_funcs(h) != cs->impl_funcs)
+		_exit(VK_IMPL_UNLOADED);
+	for (int i = 0; i < VK_NFUNCS; i++)
+		set(cs, VK_PATH_IMPL, i, impl_sym(h, vk_funcs[i].name),
+		    "the --impl library does not export it");
 }
 #endif
 
@@ -455,13 +540,14 @@ int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char
 	return init_impl(cs, impl, err, len);
 }
 
-void vk_callset_close(struct vk_callset *cs)
+const struct vk_callset *vk_callset_child(const struct vk_callset *cs, unsigned paths,
+					  struct vk_callset *mine)
 {
-#ifndef VK_STATIC
-	if (cs->impl)
-		dlclose(cs->impl);
-#endif
-	cs->impl = NULL;
+	if (!(paths & VK_PATH_BIT(VK_PATH_IMPL)) || !cs->impl_path)
+		return cs;
+	*mine = *cs;
+	vk_callset_load(mine);
+	return mine;
 }
 
 const char *vk_path_name(enum vk_path p)

@@ -56,28 +56,57 @@ union vk_fn {
 /* Why a vDSO path's function is NULL where the image lacks its symbol. */
 #define VK_WHY_NOT_EXPORTED "the vDSO does not export it"
 
-/* Each function on each path, or NULL with the reason it is missing. */
+/*
+ * Each function on each path, or NULL with the reason it is missing. The
+ * impl path's are NULL until vk_callset_load(), in a child: why[] alone
+ * says which the library exports. vdsokit's own process never loads the
+ * library, so that none of its code, constructor included, runs there.
+ */
 struct vk_callset {
 	union vk_fn fn[VK_NPATHS][VK_NFUNCS];
 	const char *why[VK_NPATHS][VK_NFUNCS];
 	int vdso_nulled;	/* the vDSO's nameless functions (vk_elf_nulled) */
-	void *impl;		/* the dlopen() handle of --impl */
-	const char *impl_path;	/* and the path it was loaded from */
+	const char *impl_path;	/* --impl's path, or NULL */
+	unsigned impl_funcs;	/* the functions it exports, a VK_FN_BIT() each */
 };
 
-/* Fill the set from the live image (NULL: no vDSO) and an --impl path. */
+/* Whether path p has function f (the impl path's once loaded). */
+static inline int vk_callset_has(const struct vk_callset *cs, enum vk_path p, enum vk_func f)
+{
+	return !cs->why[p][f];
+}
+
+/*
+ * Fill the set from the live image (NULL: no vDSO) and an --impl path,
+ * which is probed (vk_impl_probe) but not loaded here: the path is kept,
+ * and must live as long as the set.
+ */
 int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char *impl,
 		    char *err, size_t len);
-void vk_callset_close(struct vk_callset *cs);
 /*
- * Load the library at path in a child first, under a watchdog of
- * VK_IMPL_LOAD_TIMEOUT s: 0 if it loads there, else -1 and why in err
- * ("PATH: an ELF for aarch64, this vdsokit is x86_64", "PATH: its
- * constructor was killed by SIGSEGV"). A constructor that exits, crashes
- * or hangs then never runs in this process.
+ * In a child that calls the impl path: load --impl there and fill in its
+ * functions. What the constructor changed that can be put back, the
+ * signal mask and dispositions and the resource limits, is put back, so
+ * that the child still runs and reports as vdsokit's; the library is
+ * never closed, as threads its constructor started may be running its
+ * code. A library that no longer loads, or loads other functions than
+ * its probe found, ends the child with status VK_IMPL_UNLOADED.
+ */
+#define VK_IMPL_UNLOADED 127
+void vk_callset_load(struct vk_callset *cs);
+/* In a child that calls the paths in the mask: cs, or where they include
+ * the impl path, a copy of it in *mine with the library loaded. */
+const struct vk_callset *vk_callset_child(const struct vk_callset *cs, unsigned paths,
+					  struct vk_callset *mine);
+/*
+ * Load the library at path in a child, under a watchdog of
+ * VK_IMPL_LOAD_TIMEOUT s: 0 and the functions it exports in *funcs (a
+ * VK_FN_BIT() each) if it loads there, else -1 and why in err ("PATH: an
+ * ELF for aarch64, this vdsokit is x86_64", "PATH: its constructor was
+ * killed by SIGSEGV", "PATH: its constructor unmapped the vDSO").
  */
 #define VK_IMPL_LOAD_TIMEOUT 10.0
-int vk_impl_probe(const char *path, char *err, size_t len);
+int vk_impl_probe(const char *path, unsigned *funcs, char *err, size_t len);
 /*
  * A copy of the library at path, in a memfd named by "/proc/self/fd/N" in
  * name: loaded from there, it is another object than path's, at other

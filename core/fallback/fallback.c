@@ -199,8 +199,10 @@ static void child(void *ctx, int fd)
 {
 	struct probe *pr = ctx;
 	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	struct vk_callset loaded;
 	long nr[2] = { -1, 0 };	/* the syscall, and whether another ABI's */
 
+	pr->cs = vk_callset_child(pr->cs, VK_PATH_BIT(pr->p), &loaded);
 	make_state(pr);
 	call(pr);
 	sigaction(SIGSYS, &sa, NULL);

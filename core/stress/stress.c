@@ -237,13 +237,19 @@ static int rated(int rate)
 }
 
 /* The child: readers, and the faults in turn in this thread. */
-static void child(const struct vk_stress *st, struct shared *sh, const struct vk_fault_step *s,
-		  int n, const struct vk_stress_saved *saved, int threads)
+static void child(const struct vk_stress *parent, struct shared *sh,
+		  const struct vk_fault_step *s, int n, const struct vk_stress_saved *saved,
+		  int threads)
 {
 	static struct reader r[VK_STRESS_MAX_THREADS];
+	static struct vk_callset loaded;
+	struct vk_stress mine = *parent, *st = &mine;
 	pthread_t t[VK_STRESS_MAX_THREADS];
 	int started = 0;
 
+	/* A group of its own, ended with it. */
+	setpgid(0, 0);
+	mine.cs = vk_callset_child(parent->cs, parent->paths, &loaded);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	for (; started < threads; started++) {
@@ -284,7 +290,7 @@ static int64_t mono_ns(void)
 
 static void end_child(pid_t pid)
 {
-	kill(pid, SIGKILL);
+	kill(-pid, SIGKILL);
 	while (vk_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }
@@ -370,8 +376,13 @@ static int watch(const struct vk_stress *st, struct shared *sh, pid_t pid, int t
 	for (int i = 0; i < threads; i++)
 		since[i] = start;
 	for (;;) {
-		if (vk_waitpid(pid, &status, WNOHANG) == pid)
+		if (vk_exited(pid)) {
+			/* Nothing it forked (a library's helper) outlives it. */
+			vk_end_group(pid);
+			while (vk_waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
 			return ended(st, sh, status, what, len);
+		}
 		if (*st->stop) {
 			end_child(pid);
 			snprintf(what, len, "interrupted");
@@ -501,6 +512,8 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 	pid = vk_fork();
 	if (pid == 0)
 		child(st, sh, steps, n, &end->saved, threads);
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0)
 		snprintf(end->what, sizeof(end->what), "fork: %s", strerror(errno));
 	else if (watch(st, sh, pid, threads, end->what, sizeof(end->what)) == 0)

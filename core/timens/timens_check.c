@@ -18,7 +18,7 @@ static int64_t read_clock(vk_clock_fn fn, int t64, int id)
 #define IMPL_TIMEOUT 5.0
 
 struct impl_read {
-	vk_clock_fn fn;
+	const struct vk_callset *cs;
 	int id;
 	int ret;
 	struct vk_ts ts;
@@ -27,19 +27,23 @@ struct impl_read {
 static void impl_child(void *arg, int fd)
 {
 	struct impl_read *i = arg;
+	struct vk_callset loaded;
+	const struct vk_callset *cs = vk_callset_child(i->cs, VK_PATH_BIT(VK_PATH_IMPL), &loaded);
 
-	i->ret = vk_clock_call(i->fn, 0, i->id, &i->ts);
+	i->ret = vk_clock_call(cs->fn[VK_PATH_IMPL][VK_FN_CLOCK_GETTIME].clock, 0, i->id, &i->ts);
 	vk_write_all(fd, i, sizeof(*i));
 }
 
 /*
  * The --impl library's time32 clock_gettime, in a child of its own under
- * a watchdog: its crash, exit or hang is the library's, told within
- * seconds, not the namespace's child's; 1 and how in died if it failed.
+ * a watchdog, where the library is loaded: its crash, exit or hang is the
+ * library's, told within seconds, not the namespace's child's; 1 and how
+ * in died if it failed.
  */
-static int read_impl(vk_clock_fn fn, int id, struct vk_ts *ts, char *died, size_t len)
+static int read_impl(const struct vk_callset *cs, int id, struct vk_ts *ts, char *died,
+		     size_t len)
 {
-	struct impl_read i = { .fn = fn, .id = id, .ret = 1 };
+	struct impl_read i = { .cs = cs, .id = id, .ret = 1 };
 	struct vk_isolated out;
 
 	if (vk_isolate(impl_child, &i, IMPL_TIMEOUT, &out)) {
@@ -64,16 +68,17 @@ static void read_time32(const struct vk_timens_check *c, struct vk_timens_readin
 		r->impl_died[k][0] = '\0';
 		for (int p = 0; p < VK_NPATHS; p++) {
 			vk_clock_fn fn = c->cs->fn[p][VK_FN_CLOCK_GETTIME].clock;
+			int has = vk_callset_has(c->cs, p, VK_FN_CLOCK_GETTIME);
 			struct vk_ts ts = { 0, 0 };
 
 			/* Once is enough to tell that it dies, and each time costs. */
-			if (fn && p == VK_PATH_IMPL && k && r->impl_died[0][0])
+			if (has && p == VK_PATH_IMPL && k && r->impl_died[0][0])
 				r->y2038_ret[k][p] = 1;
-			else if (fn && p == VK_PATH_IMPL)
-				r->y2038_ret[k][p] = read_impl(fn, ids[k], &ts, r->impl_died[k],
+			else if (has && p == VK_PATH_IMPL)
+				r->y2038_ret[k][p] = read_impl(c->cs, ids[k], &ts, r->impl_died[k],
 							       sizeof(r->impl_died[k]));
 			else
-				r->y2038_ret[k][p] = fn ? vk_clock_call(fn, 0, ids[k], &ts) : 1;
+				r->y2038_ret[k][p] = has ? vk_clock_call(fn, 0, ids[k], &ts) : 1;
 			r->y2038_sec[k][p] = ts.sec;
 		}
 	}
@@ -144,7 +149,7 @@ static unsigned time32_paths(const struct vk_callset *cs)
 	unsigned paths = 0;
 
 	for (int p = 0; p < VK_NPATHS; p++)
-		paths |= cs->fn[p][VK_FN_CLOCK_GETTIME].p ? VK_PATH_BIT(p) : 0;
+		paths |= vk_callset_has(cs, p, VK_FN_CLOCK_GETTIME) ? VK_PATH_BIT(p) : 0;
 	return paths;
 }
 

@@ -42,9 +42,9 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 /* A path without the function, or without its syscall twin, is a SKIP. */
 static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_path p)
 {
-	if (!v->cs->fn[p][f].p)
+	if (!vk_callset_has(v->cs, p, f))
 		return v->cs->why[p][f];
-	if (!v->cs->fn[VK_PATH_SYSCALL][f].p)
+	if (!vk_callset_has(v->cs, VK_PATH_SYSCALL, f))
 		return "no syscall to compare with on this ABI";
 	return NULL;
 }
@@ -84,8 +84,10 @@ static const char done[] = "done";
 static void child(void *ctx, int fd)
 {
 	struct job *j = ctx;
+	struct vk_callset loaded;
 	size_t first = j->v->rs->n;
 
+	j->v->cs = vk_callset_child(j->v->cs, VK_PATH_BIT(j->p), &loaded);
 	run_path(j->v, j->t, j->p);
 	for (size_t i = first; i < j->v->rs->n; i++)
 		vk_write_all(fd, j->v->rs->r[i], sizeof(struct vk_result));

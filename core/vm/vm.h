@@ -49,7 +49,7 @@ int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dyna
  * every shared object this process and the libraries load (the loader,
  * libc, ...), each by the path the loader opened it by, so that the
  * guest's loader, searching the same default directories, finds it there.
- * The libraries are loaded here once to learn it. 0, or -1 and why.
+ * The libraries are loaded in a child to learn it. 0, or -1 and why.
  */
 #define VK_VM_MAX_FILES 32
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What a dynamic vdsokit needs in a guest to run --impl: the shared
- * objects the loader has open, once the libraries are loaded here too.
+ * objects the loader has open, once the libraries are loaded in a child.
  * Their paths are the ones the loader opened them by (the interpreter's
  * is the executable's PT_INTERP), not where symlinks lead, so the guest's
  * loader finds each where it looks, without ld.so.cache.
@@ -10,9 +10,12 @@
 #include <dlfcn.h>
 #include <link.h>
 #endif
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/base/isolate.h"
 #include "core/call/call.h"
 #include "core/vm/vm.h"
 
@@ -46,33 +49,65 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+struct pack {
+	char *const *libs;
+	int nlibs;
+	struct vk_vm_files f;
+};
+
+/* In a child: load the libraries, then send the list of what is loaded,
+ * or nothing where that is too long. */
+static void list_objects(void *ctx, int fd)
+{
+	struct pack *pk = ctx;
+
+	for (int n = 0; n < pk->nlibs; n++) {
+		if (!dlopen(pk->libs[n], RTLD_NOW | RTLD_LOCAL))
+			_exit(VK_IMPL_UNLOADED);
+	}
+	pk->f.n = 0;
+	if (!dl_iterate_phdr(add_object, &pk->f))
+		vk_write_all(fd, &pk->f, sizeof(pk->f));
+}
+
 int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, char *err,
 			size_t len)
 {
-	void *h[VK_VM_MAX_FILES];
-	char probe[256];
-	int n = 0, bad = 1;
+	struct pack pk = { .libs = libs, .nlibs = nlibs };
+	struct vk_isolated out;
+	char probe[256], why[64];
+	unsigned funcs;
+	int ok;
 
 	f->n = 0;
-	for (; n < nlibs && n < VK_VM_MAX_FILES; n++) {
-		/* Its constructor runs here only once it has run safely in a child. */
-		if (vk_impl_probe(libs[n], probe, sizeof(probe)))
-			break;
-		h[n] = dlopen(libs[n], RTLD_NOW | RTLD_LOCAL);
-		if (!h[n]) {
-			snprintf(probe, sizeof(probe), "%s", dlerror());
-			break;
+	if (nlibs > VK_VM_MAX_FILES) {
+		snprintf(err, len, "--impl: too many libraries");
+		return -1;
+	}
+	/* Each is probed in a child of its own, so that what its constructor
+	 * does is told with its name; then all load in one more, never here. */
+	for (int n = 0; n < nlibs; n++) {
+		if (vk_impl_probe(libs[n], &funcs, probe, sizeof(probe))) {
+			snprintf(err, len, "--impl %s", probe);
+			return -1;
 		}
 	}
-	if (n < nlibs)
-		snprintf(err, len, "--impl %s", n < VK_VM_MAX_FILES ? probe : "too many libraries");
-	else if (dl_iterate_phdr(add_object, f))
+	if (vk_isolate(list_objects, &pk, VK_IMPL_LOAD_TIMEOUT, &out)) {
+		snprintf(err, len, "cannot fork to load --impl: %s", strerror(errno));
+		return -1;
+	}
+	ok = out.len == sizeof(*f);
+	if (ok)
+		memcpy(f, out.data, sizeof(*f));
+	else if (out.exited && !out.exit_status && !out.len)
 		snprintf(err, len, "more than %d shared objects (or a path too long) to pack",
 			 VK_VM_MAX_FILES);
-	else
-		bad = 0;
-	while (n--)
-		dlclose(h[n]);
-	return bad ? -1 : 0;
+	else {
+		vk_isolated_describe(&out, VK_IMPL_LOAD_TIMEOUT, why, sizeof(why));
+		snprintf(err, len, "--impl: loading the libraries together, the child %s%s",
+			 out.signal ? "was " : "", why);
+	}
+	vk_isolated_free(&out);
+	return ok ? 0 : -1;
 }
 #endif

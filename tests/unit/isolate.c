@@ -5,8 +5,12 @@
  * limit, and one that spins through it is. Its rule, on planted figures:
  * in a virtual machine whose host starves it, the CPU time charged to a
  * child is scaled down by the slowdown the watchdog's yardstick saw.
+ * A child's answer ends at its exit, though a process it forked holds the
+ * pipe, and that process dies with it.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,46 @@ static void spin(void *ctx, int fd)
 		;
 }
 
+/* Forks a helper that holds the pipe for 600 s, sends its pid, exits. */
+static void fork_helper(void *ctx, int fd)
+{
+	pid_t pid = fork();
+
+	(void)ctx;
+	if (pid == 0) {
+		sleep(600);
+		_exit(0);
+	}
+	vk_write_all(fd, &pid, sizeof(pid));
+}
+
+/* Whether pid is gone or a zombie, within 30 s. */
+static int ended(pid_t pid)
+{
+	char path[32], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 300; i++) {
+		f = fopen(path, "r");
+		if (!f || fscanf(f, "%*d (%*[^)]) %c", &state) != 1 || state == 'Z') {
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+		usleep(100000);
+	}
+	return 0;
+}
+
+static void raise_xfsz(void *ctx, int fd)
+{
+	(void)ctx;
+	(void)fd;
+	raise(SIGXFSZ);
+}
+
 static void rule(void)
 {
 	CHECK(vk_isolate_hung(1, 1, 1, 1), "rule: 1 s on a CPU of a 1 s limit is hung");
@@ -46,6 +90,7 @@ int main(void)
 {
 	struct vk_isolated out;
 	double start;
+	char why[64];
 
 	rule();
 
@@ -57,6 +102,26 @@ int main(void)
 	CHECK(vk_isolate(spin, NULL, 0.2, &out) == 0 && out.timed_out,
 	      "isolate: a child spinning through its 0.2 s of CPU is hung");
 	printf("# the spinning child was ended after %.2f s on the clock\n", vk_monotonic() - start);
+	vk_isolated_free(&out);
+
+	/* Ten times 2 s on the clock is what the watchdog gives a child
+	 * whose pipe never closes: it would be "hung" there. */
+	CHECK(vk_isolate(fork_helper, NULL, 2, &out) == 0 && !out.timed_out && out.exited &&
+		      !out.exit_status && out.len == sizeof(pid_t),
+	      "isolate: a child whose helper holds the pipe is read to its exit, not hung");
+	if (out.len == sizeof(pid_t)) {
+		pid_t helper;
+
+		memcpy(&helper, out.data, sizeof(helper));
+		CHECK(ended(helper), "isolate: and the helper in its process group dies with it");
+		kill(helper, SIGKILL);
+	}
+	vk_isolated_free(&out);
+
+	CHECK(vk_isolate(raise_xfsz, NULL, 2, &out) == 0 && out.signal == SIGXFSZ,
+	      "isolate: a child killed by SIGXFSZ");
+	vk_isolated_describe(&out, 2, why, sizeof(why));
+	CHECK(!strcmp(why, "killed by SIGXFSZ"), "isolate: is said to be, by name: %s", why);
 	vk_isolated_free(&out);
 	return test_exit();
 }
