@@ -142,3 +142,18 @@ else
 	contains "and names the syscall's end" "$TMP/out" \
 		'^  getcpu syscall cpu:valid,node:valid,cache:valid: the syscall was killed by SIGKILL$'
 fi
+
+# Before the CRNG is ready a blocking getrandom waits, on every path: the
+# kernel's rule (as on a Cortex-A9 with no cycle counter for jitter
+# entropy), so abi's getrandom cases SKIP saying so, and nothing fails
+# as hung. The LD_PRELOAD library makes the syscall behave so.
+so=$O/tests/impl/preload-crng-not-ready.so
+desc="abi: before the CRNG is ready, getrandom's cases SKIP (exit 4)"
+if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
+	skip "$desc" "no LD_PRELOAD library in this build ($so)"
+elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
+	skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+else
+	expect_status 4 "$desc" env LD_PRELOAD="$so" timeout 120 "$VK" abi -t 0.5 --paths vdso,libc --format ktap getrandom
+	contains "and says why" "$TMP/out" '^ok [0-9]+ getrandom syscall all # SKIP the CRNG is not ready yet: getrandom would block$'
+fi
