@@ -10,10 +10,9 @@
 static const char head[] =
 	"Usage: vdsokit fallback [OPTIONS] [API...]\n\n"
 	"Prove whether each call stays in userspace: it is made in a child under a\n"
-	"seccomp filter that traps every syscall it could fall back to\n"
-	"(clock_gettime, clock_getres, their time64 forms, gettimeofday, time,\n"
-	"getcpu, getrandom), and reported as 'userspace' or 'falls back to\n"
-	"SYSCALL' with the reason: the vDSO does not serve that clock, the\n"
+	"seccomp filter that traps every syscall, of any ABI (clock_gettime as\n"
+	"much as a read() or adjtimex()), and reported as 'userspace' or 'falls\n"
+	"back to SYSCALL' with the reason: the vDSO does not serve that clock, the\n"
 	"clocksource is not vDSO-capable, or libc makes the syscall itself. With no\n"
 	"API, every function and every clock id; APIs as for verify.\n\n";
 
