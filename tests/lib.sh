@@ -217,3 +217,13 @@ passing_bounds() {
 			"wanted: ${want:-a Tested: line}" "got: $(grep '^Tested:' "$TMP/bounds-v.txt")"
 	fi
 }
+
+# preload_why SO: why LD_PRELOAD=SO cannot reach $VK (a sanitized build,
+# SO not built, or a static $VK), or nothing when it can.
+preload_why() {
+	if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$1" ]; then
+		echo "no LD_PRELOAD library in this build ($1)"
+	elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
+		echo "$VK is statically linked: LD_PRELOAD cannot reach it"
+	fi
+}

@@ -133,10 +133,9 @@ fi
 # named, so that the run is no silent SKIP (status 4).
 so=$O/tests/impl/preload-getcpu-syscall-killed.so
 desc="abi fails a syscall that was killed, with nothing to compare with"
-if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
-	skip "$desc" "no LD_PRELOAD library in this build ($so)"
-elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
-	skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+why=$(preload_why "$so")
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
 else
 	expect_status 1 "$desc" env LD_PRELOAD="$so" "$VK" abi -t 0.5 --paths vdso getcpu
 	contains "and names the syscall's end" "$TMP/out" \
@@ -149,10 +148,9 @@ fi
 # as hung. The LD_PRELOAD library makes the syscall behave so.
 so=$O/tests/impl/preload-crng-not-ready.so
 desc="abi: before the CRNG is ready, getrandom's cases SKIP (exit 4)"
-if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
-	skip "$desc" "no LD_PRELOAD library in this build ($so)"
-elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
-	skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+why=$(preload_why "$so")
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
 else
 	expect_status 4 "$desc" env LD_PRELOAD="$so" timeout 120 "$VK" abi -t 0.5 --paths vdso,libc --format ktap getrandom
 	contains "and says why" "$TMP/out" '^ok [0-9]+ getrandom syscall all # SKIP the CRNG is not ready yet: getrandom would block$'

@@ -95,11 +95,9 @@ for p in no-threads:'clock-gettime-monotonic vdso threads: not tested: vdsokit c
 	 no-affinity:"getcpu vdso cpu: not tested: vdsokit's sched_getaffinity\(\) failed"; do
 	so=$O/tests/impl/preload-${p%%:*}.so
 	desc="verify fails a check that vdsokit's own error kept from running (${p%%:*})"
-	if [ "${SANITIZE:-}" = 1 ] || [ ! -f "$so" ]; then
-		skip "$desc" "no LD_PRELOAD library in this build ($so)"
-		continue
-	elif ! LC_ALL=C readelf -lW "$VK" 2>/dev/null | grep -q ' INTERP '; then
-		skip "$desc" "$VK is statically linked: LD_PRELOAD cannot reach it"
+	why=$(preload_why "$so")
+	if [ -n "$why" ]; then
+		skip "$desc" "$why"
 		continue
 	fi
 	expect_status 1 "$desc" env LD_PRELOAD="$so" "$VK" verify -d 0.05 --paths vdso \
