@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "commands/commands.h"
 #include "core/base/children.h"
 #include "core/base/sysinfo.h"
@@ -37,7 +38,7 @@ static const struct vk_cmd commands[] = {
 	{ "vm", cmd_vm, "boot a kernel under qemu and run a command on its vDSO" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS ARRAY_SIZE(commands)
 
 static void usage(FILE *f)
 {
@@ -94,7 +95,7 @@ static int (*vdsotest_program(const char *argv0))(int, char **)
 	};
 	const char *slash = strrchr(argv0, '/'), *name = slash ? slash + 1 : argv0;
 
-	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(programs); i++) {
 		if (!strcmp(name, programs[i].name))
 			return programs[i].fn;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/result/findings.h"
 #include "core/base/isolate.h"
 #include "core/stress/stress.h"
@@ -86,7 +87,7 @@ static const struct {
 	{ "stress", vk_run_stress, 30, STEP_VM_ONLY },
 };
 
-#define ALL_STEPS (sizeof(steps) / sizeof(steps[0]))
+#define ALL_STEPS ARRAY_SIZE(steps)
 
 struct all {
 	const char *cmd;
@@ -200,7 +201,7 @@ static int unverified(const struct vk_results *rs)
 
 static void headlines(struct vk_summary *sum, const struct vk_step *s)
 {
-	for (size_t h = 0; h < sizeof(headline) / sizeof(headline[0]); h++) {
+	for (size_t h = 0; h < ARRAY_SIZE(headline); h++) {
 		struct vk_headline *x = &sum->head[sum->nhead];
 		int found = 0;
 
@@ -410,7 +411,7 @@ static int run_all(struct all *a)
 	summarize(a);
 	a->sum.outcome = outcome(status);
 	if (a->outdir && vk_output_write(&a->files, a->outdir, files,
-					 sizeof(files) / sizeof(files[0]), &doc))
+					 ARRAY_SIZE(files), &doc))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)

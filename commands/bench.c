@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/bench/stats.h"
 #include "core/base/sysinfo.h"
 #include "core/call/targets.h"
@@ -236,7 +237,7 @@ static int write_files(const char *cmd, const char *dir, const struct vk_doc *do
 	static struct vk_files s;
 
 	s.cmd = cmd;
-	return vk_output_write(&s, dir, files, sizeof(files) / sizeof(files[0]), doc);
+	return vk_output_write(&s, dir, files, ARRAY_SIZE(files), doc);
 }
 
 /* Keep the run's description for `all`, which then owns res. */

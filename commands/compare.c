@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/bench/bench.h"
 #include "core/bench/compare.h"
 #include "core/base/isolate.h"
@@ -154,7 +155,7 @@ static int report(const char *cmd, struct compare *c, enum vk_format format)
 	s.cmd = cmd;
 	vk_render(stdout, format, &doc);
 	if (c->outdir &&
-	    vk_output_write(&s, c->outdir, files, sizeof(files) / sizeof(files[0]), &doc))
+	    vk_output_write(&s, c->outdir, files, ARRAY_SIZE(files), &doc))
 		return VK_EXIT_USAGE;
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
@@ -486,7 +487,7 @@ static enum vk_opt_result add_arg(const char *cmd, char *arg, void *compare)
 {
 	struct compare *c = compare;
 
-	if (c->nargs == (int)(sizeof(c->args) / sizeof(c->args[0])))
+	if (c->nargs == (int)ARRAY_SIZE(c->args))
 		return vk_opt_error(cmd, "too many arguments (at most %d files a side)",
 				    VK_COMPARE_MAX_RUNS);
 	c->args[c->nargs++] = arg;

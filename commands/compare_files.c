@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/file.h"
 #include "core/base/json_read.h"
 #include "core/bench/stats.h"
@@ -439,7 +440,7 @@ static const char *field(const struct vk_bench_file *f, const char *obj, const c
 /* A different machine is worth knowing, not a reason to refuse. */
 static void warn_mismatch(const char *cmd, const struct vk_bench_file *a, const struct vk_bench_file *b)
 {
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++) {
 		const char *x = field(a, same[i].obj, same[i].key);
 		const char *y = field(b, same[i].obj, same[i].key);
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/base/array.h"
 #include "report/format.h"
 
 /* What handling options decided: go on, or exit (with vk_opt_exit()). */
@@ -70,10 +71,9 @@ struct vk_options {
 	{ .letter = l, .name = n, .type = t, .arg = a, .help = h, .dest = d, __VA_ARGS__ }
 /* A command's struct vk_options from its rows, an array of at most
  * VK_MAX_OPTIONS (else it does not compile). */
-#define VK_NROWS(rows) (sizeof(rows) / sizeof((rows)[0]))
 #define VK_OPTIONS(h, t, rows)                                                  \
 	{ .head = h, .tail = t, .opt = rows,                                    \
-	  .n = VK_NROWS(rows) + 0 * sizeof(char[VK_NROWS(rows) <= VK_MAX_OPTIONS ? 1 : -1]) }
+	  .n = ARRAY_SIZE(rows) + 0 * sizeof(char[ARRAY_SIZE(rows) <= VK_MAX_OPTIONS ? 1 : -1]) }
 
 /* Rows every command shares. */
 #define VK_OPT_HELP_ROW VK_OPT('h', "help", VK_OPT_PRINT_HELP, NULL, "show this help", NULL)

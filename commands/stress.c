@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/api.h"
 #include "core/image/image.h"
 #include "core/stress/stress.h"
@@ -126,7 +127,7 @@ static int add_api(struct vk_stress *st, const char *name)
 
 static void add_defaults(struct vk_stress *st)
 {
-	for (size_t i = 0; i < sizeof(default_apis) / sizeof(*default_apis); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(default_apis); i++)
 		add_api(st, default_apis[i]);
 }
 

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/api.h"
 #include "core/base/children.h"
 #include "commands/commands.h"
@@ -71,7 +72,7 @@ static const char listings[] =
 
 static const char *const types[] = { "verify", "bench", "abi" };
 
-#define NTYPES (sizeof(types) / sizeof(types[0]))
+#define NTYPES ARRAY_SIZE(types)
 
 /* vdsotest's APIs: what its list-apis prints, in that order. */
 static const char *const vdsotest_apis[] = {
@@ -85,7 +86,7 @@ static const char *const vdsotest_apis[] = {
 	"getcpu", "gettimeofday",
 };
 
-#define NVDSOTEST_APIS (sizeof(vdsotest_apis) / sizeof(vdsotest_apis[0]))
+#define NVDSOTEST_APIS ARRAY_SIZE(vdsotest_apis)
 
 struct vt {
 	const char *cmd;		/* the name errors carry */
@@ -140,7 +141,7 @@ static int long_option(struct vt *o, const char *a, const char *next, char *bad,
 	size_t n = strcspn(a + 2, "=");
 	const char *val = a[2 + n] == '=' ? a + 3 + n : next;
 
-	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(longs); i++) {
 		if (strlen(longs[i].name) != n || strncmp(a + 2, longs[i].name, n))
 			continue;
 		if (!longs[i].has_arg && a[2 + n] == '=') {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
@@ -231,7 +232,7 @@ static enum vk_opt_result parse_accel(const char *cmd, const char *arg, void *ac
 		[VK_ACCEL_AUTO] = "auto", [VK_ACCEL_KVM] = "kvm", [VK_ACCEL_TCG] = "tcg",
 	};
 
-	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+	for (int i = 0; i < (int)ARRAY_SIZE(names); i++) {
 		if (!strcmp(arg, names[i])) {
 			*(int *)accel = i;
 			return VK_OPT_OK;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/base/json_read.h"
 #include "core/bench/stats.h"
@@ -47,7 +48,7 @@ static int words(const struct vk_vm_opts *o, int first, char **w)
 	};
 	int n = 0;
 
-	for (size_t i = 0; first && i < sizeof(head) / sizeof(head[0]); i++)
+	for (size_t i = 0; first && i < ARRAY_SIZE(head); i++)
 		w[n++] = head[i];
 	w[n++] = "bench";
 	w[n++] = "--format";

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "report/bench.h"
 #include "report/bench_file.h"
 #include "report/ktap.h"
@@ -219,7 +220,7 @@ static void csv_row(FILE *f, const struct vk_bench_result *r)
 	const double x[] = { r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->p90, r->p99 };
 
 	fprintf(f, "%s,%s,", r->api, vk_path_name(r->path));
-	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
 		csv_num(f, x[i]);
 	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
 }
@@ -289,7 +290,7 @@ void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep)
 			;
 		if (vk_report_vdsotest_counts())
 			counts(f, rep->r + i, end - i);
-		for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
 			for (size_t k = i; k < end; k++) {
 				const struct vk_bench_result *r = &rep->r[k];
 

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/abi/abi.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
@@ -239,7 +240,7 @@ static void catch_faults(void)
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 
 	sigaltstack(&ss, NULL);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 }
 
@@ -733,7 +734,7 @@ static void clock_cases(struct builder *b)
 	/* An fd that is open but no clock: its fd clock id is invalid. */
 	clock_case(b, (int)(~(unsigned)arena.not_a_clock_fd << 3) | 3, "fd:not-a-clock",
 		   VK_PTR_VALID);
-	for (size_t i = 0; i < sizeof(few) / sizeof(few[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(few); i++) {
 		snprintf(name, sizeof(name), "id:%d", few[i]);
 		for (int p = VK_PTR_NULL; p < VK_NPTRS; p++)
 			clock_case(b, few[i], name, p);
@@ -772,7 +773,7 @@ static void getcpu_cases(struct builder *b)
 {
 	static const enum vk_ptr kinds[] = { VK_PTR_VALID, VK_PTR_NULL, VK_PTR_UNMAPPED,
 					     VK_PTR_READONLY, VK_PTR_KERNEL };
-	const size_t k = sizeof(kinds) / sizeof(kinds[0]);
+	const size_t k = ARRAY_SIZE(kinds);
 
 	for (size_t i = 0; i < k * k * k; i++) {
 		struct vk_abi_case *c = next(b);
@@ -822,7 +823,7 @@ static void getrandom_cases(struct builder *b)
 		    "flags:RANDOM|INSECURE");
 	random_case(b, VK_PTR_VALID, 16, 0, VK_PTR_VALID, -1, "state_len:size-1");
 	random_case(b, VK_PTR_VALID, 16, 0, VK_PTR_VALID, 1, "state_len:size+1");
-	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(states); i++) {
 		snprintf(what, sizeof(what), "state:%s", vk_ptr_name(states[i]));
 		random_case(b, VK_PTR_VALID, 16, 0, states[i], 0, what);
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/abi/abi.h"
 
 /* The APIs vdsotest has: two functions of seven clocks, and two more. */
@@ -23,7 +24,7 @@ static int vdsotest_has(const struct vk_api *api)
 		return 1;
 	if ((api->func != VK_FN_CLOCK_GETTIME && api->func != VK_FN_CLOCK_GETRES) || !clock)
 		return 0;
-	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++) {
 		if (!strcmp(clock, clocks[i]))
 			return 1;
 	}
@@ -42,7 +43,7 @@ static const struct {
 	{ VK_PTR_READONLY, "page (PROT_READ)" },
 };
 
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS ARRAY_SIZE(kinds)
 
 static int bad(size_t kind)
 {
@@ -89,7 +90,7 @@ static void clock_cases(struct list *l, const struct vk_api *api)
 	};
 	const char *fn = vk_funcs[api->func].name;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		int getres_null = api->func == VK_FN_CLOCK_GETRES && cases[i].ptr == VK_PTR_NULL;
 		struct vk_abi_case *c = add(l, api->func,
 					    cases[i].bogus_id ? EINVAL : getres_null ? 0 : EFAULT);

@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "core/base/array.h"
 #include "core/base/api.h"
 
 #ifndef SYS_time
@@ -67,7 +68,7 @@ const struct vk_api vk_apis[] = {
 	{ "getrandom", VK_FN_GETRANDOM, -1 },
 };
 
-const size_t vk_napis = sizeof(vk_apis) / sizeof(vk_apis[0]);
+const size_t vk_napis = ARRAY_SIZE(vk_apis);
 
 const struct vk_api *vk_api_find(const char *name)
 {

@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <stddef.h>
 
+#include "core/base/array.h"
 #include "core/base/arch.h"
 
 #ifndef EM_RISCV
@@ -74,7 +75,7 @@ static const struct vk_arch arches[] = {
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
 {
-	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(arches); i++) {
 		if (arches[i].machine == machine && arches[i].is64 == is64)
 			return &arches[i];
 	}

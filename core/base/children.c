@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 
 /* A fixed table, as the signal handler may read it at any moment; a
@@ -183,9 +184,9 @@ void vk_children_catch(void)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa = { .sa_handler = on_signal }, old;
 
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaddset(&sa.sa_mask, sigs[i]);
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(sigs); i++) {
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(sigs[i], &sa, NULL);
 	}

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
@@ -309,7 +310,7 @@ static const char *signame(int sig)
 		[SIGIO] = "SIGIO", [SIGSYS] = "SIGSYS",
 	};
 
-	return sig > 0 && sig < (int)(sizeof(names) / sizeof(names[0])) ? names[sig] : NULL;
+	return sig > 0 && sig < (int)ARRAY_SIZE(names) ? names[sig] : NULL;
 }
 
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,

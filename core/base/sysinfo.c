@@ -10,6 +10,7 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "core/base/array.h"
 #include "core/base/arch.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
@@ -72,7 +73,7 @@ static void read_clocksource(struct vk_sysinfo *si)
 	}
 	if (read_line(CS_DIR "available_clocksource", si->clocksources, sizeof(si->clocksources)))
 		si->clocksources[0] = '\0';
-	for (size_t i = 0; i < sizeof(clocksources) / sizeof(clocksources[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(clocksources); i++) {
 		if (strcmp(si->clocksource, clocksources[i].name) == 0) {
 			si->cs_vdso = clocksources[i].vdso;
 			si->cs_note = clocksources[i].note;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/bench/bench_pool.h"
 #include "core/base/children.h"
 #include "core/base/isolate.h"
@@ -95,7 +96,7 @@ enum vk_worker_end vk_bench_pool_read(char *buf, struct vk_bench_rows *rows, int
 		nl[1] = '\0';
 		if (!strcmp(line, "end\n"))
 			done = 1;
-		else if (!strncmp(line, "ref ", 4) && nref < sizeof(ref[0]) / sizeof(ref[0][0]))
+		else if (!strncmp(line, "ref ", 4) && nref < ARRAY_SIZE(ref[0]))
 			bad = add_ref(line + 4, ref, &nref);
 		else if (!strncmp(line, "row ", 4) && (r = row_of(rows, line + 4, &rest, at)))
 			bad = add_samples(r, k, rest);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/bench/compare.h"
 #include "core/bench/stats.h"
 
@@ -72,7 +73,7 @@ static int disagree(const struct vk_compare_machine *m, double threshold)
 	const double ratio[] = { m->cpu_ratio, m->loads_ratio, m->sys_ratio };
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t k = 0; k < sizeof(ratio) / sizeof(ratio[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(ratio); k++) {
 		if (vk_compare_moved(ratio[k]) > threshold) {
 			lo = fmin(lo, ratio[k]);
 			hi = fmax(hi, ratio[k]);

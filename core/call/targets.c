@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/call/targets.h"
 
@@ -55,7 +56,7 @@ static pid_t dead_pid(void)
 static const char *const specials[] = {
 	"cpu:self", "cpu:thread", "cpu:dead-pid", "fd:closed", "id:INT_MIN", "id:INT_MAX",
 };
-#define NSPECIALS (int)(sizeof(specials) / sizeof(specials[0]))
+#define NSPECIALS (int)ARRAY_SIZE(specials)
 
 static clockid_t special_id(int i)
 {

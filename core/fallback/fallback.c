@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/fallback/fallback.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
@@ -75,8 +76,8 @@ static const struct {
 static const long after[] = { SYS_rt_sigprocmask, SYS_sigaltstack, SYS_write, SYS_exit_group,
 			      SYS_exit };
 
-#define NTRAPS (sizeof(traps) / sizeof(traps[0]))
-#define NAFTER (sizeof(after) / sizeof(after[0]))
+#define NTRAPS ARRAY_SIZE(traps)
+#define NAFTER ARRAY_SIZE(after)
 
 static unsigned audit_arch(void)
 {

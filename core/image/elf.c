@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/image/elf.h"
 
 #ifndef EM_RISCV
@@ -628,7 +629,7 @@ const char *vk_elf_strerror(int error)
 
 	if (error < 0)
 		error = -error;
-	if ((size_t)error >= sizeof(msgs) / sizeof(msgs[0]))
+	if ((size_t)error >= ARRAY_SIZE(msgs))
 		return "unknown error";
 	return msgs[error];
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/timens/timens_check.h"
 #include "core/timens/timens_rules.h"
 #include "core/verify/verify.h"
@@ -193,7 +194,7 @@ void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs
 	c->cs = cs;
 	c->nt = 0;
 	for (int f = 0; f < 2; f++) {
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 			snprintf(api, sizeof(api), "%s%s", prefix[f], names[i]);
 			vk_targets_add(c->t, &c->nt, api);
 		}

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
@@ -81,7 +82,7 @@ static void lengths(struct rnd *g)
 	static const size_t lens[] = { 0, 1, 16, 4096, BIG };
 	struct vk_result *r = add(g, "length");
 
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		ssize_t got = call(g, g->buf, lens[i], 0);
 
 		r->calls++;
@@ -99,7 +100,7 @@ static void flags(struct rnd *g)
 	};
 	struct vk_result *r = add(g, "flags");
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
 		ssize_t rs = g->sys(g->buf, 16, all[i], NULL, 0);
 		ssize_t rx = call(g, g->buf, 16, all[i]);
 
@@ -211,7 +212,7 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	static const char *const rules[] = { "length", "flags", "differs", "fork", "straddle" };
 
 	if (!vk_crng_ready()) {
-		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
 			vk_result_skip(add(&g, rules[i]), "the CRNG is not ready yet: getrandom would block");
 		return;
 	}

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/base/file.h"
 #include "core/base/isolate.h"
@@ -347,7 +348,7 @@ void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len)
 		"-monitor", "none", "-serial", "stdio", "-nic", "none", "-no-reboot",
 		"-kernel", vm->kernel, "-initrd", vm->initrd, "-append", append,
 	};
-	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(rest); i++)
 		argv[n++] = (char *)rest[i];
 	if (vm->qmp) {
 		snprintf(qmp, 152, "unix:%s,server=on,wait=off", vm->qmp);
@@ -727,7 +728,7 @@ static const struct {
 
 const char *vk_vm_host_failure(const struct vk_vm_result *r)
 {
-	for (size_t i = 0; r->panicked && i < sizeof(host_panics) / sizeof(host_panics[0]); i++) {
+	for (size_t i = 0; r->panicked && i < ARRAY_SIZE(host_panics); i++) {
 		if (!strncmp(r->panic, host_panics[i].reason, strlen(host_panics[i].reason)))
 			return host_panics[i].what;
 	}

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/file.h"
 #include "core/vm/vm.h"
 
@@ -46,7 +47,7 @@ static const struct vk_vm_arch arches[] = {
 	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
 };
 
-#define NARCHES (sizeof(arches) / sizeof(arches[0]))
+#define NARCHES ARRAY_SIZE(arches)
 
 const struct vk_vm_arch *vk_vm_arch_find(const char *name)
 {
@@ -96,7 +97,7 @@ unsigned long vk_vm_max_cpus(const struct vk_vm_arch *a, const struct vk_vm_boar
 
 	if (!machine || strcmp(machine, "malta"))
 		return 0;
-	for (size_t i = 0; cpu && i < sizeof(malta_smp_cores) / sizeof(malta_smp_cores[0]); i++) {
+	for (size_t i = 0; cpu && i < ARRAY_SIZE(malta_smp_cores); i++) {
 		if (!strcasecmp(cpu, malta_smp_cores[i]))
 			return 0;
 	}

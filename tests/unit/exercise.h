@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/image/elf.h"
 
-#define EX_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define EX_NAMES 4
 
 struct exercise {
@@ -64,7 +64,7 @@ static void ex_tables(struct exercise *x)
 		&e->gnu_hash, &e->versym, &e->verdef,
 	};
 
-	for (size_t i = 0; i < EX_NELEMS(t); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		if (t[i]->size && !ex_in(x, x->buf + t[i]->off, t[i]->size))
 			ex_break(x, "a table of struct vk_elf lies outside the image");
 	}
@@ -130,8 +130,8 @@ static void ex_lookup(struct exercise *x, const char *name, const char *ver)
 	};
 	struct vk_elf_sym s;
 
-	for (size_t k = 0; k <= EX_NELEMS(srcs); k++) {
-		int r = k < EX_NELEMS(srcs) ? vk_elf_lookup_in(x->e, srcs[k], name, ver, &s) :
+	for (size_t k = 0; k <= ARRAY_SIZE(srcs); k++) {
+		int r = k < ARRAY_SIZE(srcs) ? vk_elf_lookup_in(x->e, srcs[k], name, ver, &s) :
 			vk_elf_lookup(x->e, name, ver, &s);
 
 		if (r)
@@ -153,7 +153,7 @@ static void ex_lookups(struct exercise *x)
 		"__vdso_clock_gettime", "__kernel_clock_gettime", "",
 	};
 
-	for (size_t i = 0; i < EX_NELEMS(names); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		ex_lookup(x, names[i], NULL);
 		ex_lookup(x, names[i], "LINUX_2.6");
 	}

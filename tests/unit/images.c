@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/image/image.h"
 #include "tests/unit/test.h"
 
@@ -127,7 +128,7 @@ static int parse_line(struct want *w, char *line)
 	char *save, *tok = strtok_r(line, " \t\n", &save);
 
 	memset(w, 0, sizeof(*w));
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!tok)
 			return -1;
 		*fields[i] = tok;
@@ -268,7 +269,7 @@ static void check_wrong_versions(const struct vk_elf *e, const struct want *w)
 			if (!find_want(w, name, w->versions[v], -1))
 				expect_missing(e, name, w->versions[v], &f);
 		}
-		for (size_t v = 0; v < sizeof(bogus) / sizeof(bogus[0]); v++)
+		for (size_t v = 0; v < ARRAY_SIZE(bogus); v++)
 			expect_missing(e, name, bogus[v], &f);
 	}
 	CHECK(!f.n, "%s: no symbol is found at a version it does not have", w->label);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/base/json_read.h"
 #include "tests/unit/test.h"
 
@@ -194,7 +195,7 @@ static void test_repeated_keys(void)
 	struct vk_jerr err;
 	struct vk_jval *v;
 
-	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fine); i++) {
 		v = parse(fine[i], &err);
 		CHECK(v != NULL, "no key repeated in one object: %s parses", fine[i]);
 		vk_jfree(v);

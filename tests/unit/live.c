@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/image/image.h"
 #include "tests/unit/test.h"
 
@@ -81,7 +82,7 @@ int main(void)
 	      "soname is linux-vdso.so.1 or linux-gate.so.1 (%s)", im.elf.soname);
 	CHECK(vk_elf_check_hashes(&im.elf, im.err, sizeof(im.err)) == 0,
 	      "every symbol is found through every hash table");
-	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(expected); i++) {
 		int found = vk_image_func(&im, expected[i], &f) == 0;
 
 		CHECK(found && f.sym.version && !strcmp(f.sym.version, "LINUX_2.6"),

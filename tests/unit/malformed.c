@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "tests/unit/exercise.h"
 #include "tests/unit/test.h"
 
@@ -361,7 +362,7 @@ static void add_notes(struct catalogue *c, uint64_t phoff, size_t phnum)
 
 static void add_region(struct variant *v, size_t off, size_t len)
 {
-	if (v->nregions < sizeof(v->regions) / sizeof(v->regions[0]) && off < v->len) {
+	if (v->nregions < ARRAY_SIZE(v->regions) && off < v->len) {
 		v->regions[v->nregions][0] = off;
 		v->regions[v->nregions++][1] = len < v->len - off ? len : v->len - off;
 	}
@@ -544,7 +545,7 @@ static size_t field_values(uint64_t orig, unsigned w, size_t size, uint64_t *out
 	uint64_t mask = w == 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
 		uint64_t x = fixed[i] & mask;
 		size_t j;
 
@@ -748,7 +749,7 @@ static void verdef_loops(const struct ctx *c, const struct variant *v)
 	static const uint64_t nexts[] = { 0, 1, 4, 20, 0xffffffec, 0xfffffff0, 0xffffffff };
 	static const char *const how[] = { "kept", "removed", "huge" };
 
-	for (size_t i = 0; i < sizeof(nexts) / sizeof(nexts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nexts); i++) {
 		for (int num = 0; num < 3; num++) {
 			reset(c, v);
 			if (!setf(c, v, "verdef[1].vd_next", nexts[i]) &&
@@ -770,7 +771,7 @@ static void global_index(const struct ctx *c, const struct variant *v)
 {
 	static const uint64_t ndx[] = { 1, 0x8001 };
 
-	for (size_t i = 0; i < sizeof(ndx) / sizeof(ndx[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ndx); i++) {
 		reset(c, v);
 		if (getf(c, v, "verdef[0].vd_ndx") != 1 ||
 		    !setf(c, v, "verdef[0].vd_flags", 0) || !setf(c, v, "versym[1]", ndx[i]))
@@ -790,7 +791,7 @@ static void section_verdef(const struct ctx *c, const struct variant *v)
 	reset(c, v);
 	if (!find_section(c, v, SHT_GNU_verdef, pre, sizeof(pre)))
 		return;
-	for (size_t i = 0; i < sizeof(infos) / sizeof(infos[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++) {
 		for (int where = 0; where < 3; where++) {
 			uint64_t off = where == 0 ? v->len : where == 1 ? v->len - 8 : 0;
 
@@ -1188,7 +1189,7 @@ static void run_seed(const char *path, int sample)
 		printf("%s %s (%zu fields, %zu tables)", i ? "," : "", vars[i].name,
 		       vars[i].nfields, vars[i].nregions);
 	printf("\n");
-	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+	for (size_t f = 0; f < ARRAY_SIZE(families); f++)
 		run_family(&c, f);
 	for (size_t i = 0; i < c.nvars; i++)
 		free_variant(&vars[i]);

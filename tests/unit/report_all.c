@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/result/findings.h"
 #include "report/format.h"
 #include "report/summary.h"
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	};
 	struct vk_summary sum = {
 		.version = "0.0.0-test", .info = &info, .steps = steps,
-		.nsteps = sizeof(steps) / sizeof(steps[0]), .findings = &findings,
+		.nsteps = ARRAY_SIZE(steps), .findings = &findings,
 		.warnings = &warnings, .call_map = &fallback, .outcome = VK_OUTCOME_FAIL,
 		.nhead = 1,
 	};

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/bench/compare.h"
 #include "core/bench/stats.h"
 #include "tests/unit/test.h"
@@ -262,7 +263,7 @@ static void test_mann_whitney(void)
 			{ VK_VERDICT_GROUPS, 1024 }, { 1024, 1024 },
 		};
 
-		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 			for (int tied = 0; tied < 2; tied++) {
 				apart(big_a, sizes[k][0], big_b, sizes[k][1], tied);
 				p = vk_mann_whitney_p(big_a, sizes[k][0], big_b, sizes[k][1]);

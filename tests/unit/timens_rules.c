@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/array.h"
 #include "core/timens/timens_rules.h"
 #include "tests/unit/test.h"
 
@@ -202,7 +203,7 @@ static void syntax(void)
 		{ "1e3", -1, 0 }, { "1.5x", -1, 0 }, { "0x10", -1, 0 }, { " 1", -1, 0 },
 	};
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		int64_t ns = 0;
 		int ret = vk_timens_parse_offset(t[i].s, &ns);
 

@@ -15,6 +15,7 @@
  */
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/vm/vm_ab.h"
 #include "tests/unit/test.h"
 
@@ -95,7 +96,7 @@ static const struct {
 	  VK_AB_REGRESSION },
 };
 
-#define NWANT (sizeof(want) / sizeof(want[0]))
+#define NWANT ARRAY_SIZE(want)
 
 static void parse(const char *const text[NDOCS], struct vk_jval *doc[NDOCS])
 {
