@@ -18,19 +18,16 @@
 
 static const char head[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
-	"Measure ns per call of each API on each path in worker processes, each\n"
-	"a fresh exec of vdsokit (a new address-space layout and new pages), run\n"
-	"one after the other. A sample is the fastest of many batches of calls\n"
-	"timed with the CPU's fenced counter (its own cost subtracted); the\n"
-	"figure is the median of the processes' medians, with the minimum, and\n"
-	"the bootstrap 95% confidence interval and coefficient of variation of\n"
-	"the process medians: the spread another run would see. Each process\n"
-	"also times three reference loops that no change to the vDSO can move\n"
-	"(register multiply-adds, loads from the L1 cache, and getppid), so\n"
-	"that compare can tell when the machine's own speed moved between two\n"
-	"runs. With no API, every API of the table; an API is a name from\n"
-	"'vdsokit list-apis', clock-gettime-id:N or clock-getres-id:N for any\n"
-	"clock id, or a function name (clock_gettime) for all its clocks.\n\n";
+	"Measure ns per call of each API on each path in worker processes, each a\n"
+	"fresh exec of vdsokit run one after the other: the median of the\n"
+	"processes' medians, the minimum, and the bootstrap 95% CI and CV of the\n"
+	"process medians, the spread another run would see. Each process also times\n"
+	"three reference loops that no change to the vDSO can move (register\n"
+	"multiply-adds, L1 loads, getppid), so that compare can tell when the\n"
+	"machine's own speed moved. How it measures: 'man vdsokit'.\n"
+	"With no API, every API of the table; an API is a name from 'vdsokit\n"
+	"list-apis', clock-gettime-id:N or clock-getres-id:N for any clock id, or\n"
+	"a function name (clock_gettime) for all its clocks.\n\n";
 
 static const char tail[] =
 	"\n"
@@ -38,8 +35,7 @@ static const char tail[] =
 	"exited before its last row, sent nothing for 30 s plus four times a\n"
 	"row's share of the budget (the call hung: it is killed) or could not\n"
 	"start, 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
-	"--output file not written,\n"
-	"4 nothing could be measured.\n";
+	"--output file not written, 4 nothing could be measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {

@@ -23,35 +23,20 @@ static const char head[] =
 	"Usage: vdsokit vm --kernel IMAGE [options] [-- COMMAND [ARGS...] [-- COMMAND ...]]\n"
 	"       vdsokit vm --kernel A --kernel B [options] [--rounds N] [-- API...]\n\n"
 	"Boot IMAGE (a kernel you built: bzImage, Image, zImage, vmlinux) under qemu\n"
-	"with an initramfs whose /init is a static vdsokit for its architecture, run\n"
-	"'vdsokit COMMAND ARGS' there (default: all), relay its stdout and stderr, and\n"
-	"exit with its status. Several commands, each after its own --, run in turn in\n"
-	"one boot; the exit status is the highest of theirs. Nothing is installed: the\n"
-	"kernel runs in qemu.\n\n"
-	"With two kernels, boot A and B in turn (A B A B ...), bench the same APIs in\n"
-	"each, and print what differs in kind, one line each (a function one vDSO\n"
-	"exports and the other not, a call one kernel serves in userspace and the\n"
-	"other sends to the syscall, the clocksource each settled on, a verify check\n"
-	"one fails), each where B is worse a regression, where better an improvement;\n"
-	"and, under KVM, compare's table of B against A.\n\n";
+	"with a static vdsokit as /init, run 'vdsokit COMMAND ARGS' there (default:\n"
+	"all; several commands, each after its own --, in one boot), relay its\n"
+	"output and exit with its status. With two kernels, boot A and B in turn\n"
+	"(A B A B ...) and print what differs in kind (a function, a call sent to\n"
+	"the syscall, the clocksource, a verify check) and, under KVM, compare's\n"
+	"table. Under TCG every figure is emulated. Details: 'man vdsokit'.\n\n";
 
 static const char tail[] =
 	"\n"
-	"Under TCG every figure is emulated, not the hardware's, and two kernels get\n"
-	"no performance verdict. The console log is kept, and named, when a guest\n"
-	"gives no result or a signal ends vm.\n\n"
-	"Exit status: the command's own (0, 1, 2, 4); with two kernels 0, or 1 where\n"
-	"B regresses in kind (under TCG too) or is significantly slower; 2 bad input\n"
-	"(not a kernel, no qemu or no static vdsokit for the arch); 5 timed out, 6 the\n"
-	"kernel panicked, 7 the guest ended without running the command, 8 the console\n"
-	"lost or damaged a command's output (every frame is numbered and each\n"
-	"command's output checksummed), 9 the boot failed twice for a reason of the\n"
-	"host, not of the kernel (a slow emulator's panic). With --bisect, 125 (git\n"
-	"bisect run's skip) instead of 5 to 9, and instead of 2 where the kernel is\n"
-	"missing, no kernel image or one qemu refuses, as a failed build leaves it\n"
-	"(remove the image before each build, so that a failed one leaves none):\n"
-	"  git bisect run sh -c 'rm -f arch/x86/boot/bzImage; make bzImage;\n"
-	"    vdsokit vm --bisect --kernel good/bzImage --kernel arch/x86/boot/bzImage'\n";
+	"Exit status: the command's own (0, 1, 2, 4; the highest of several); with\n"
+	"two kernels 1 where B regresses in kind or is significantly slower; 2 bad\n"
+	"input; 5 timed out, 6 the kernel panicked, 7 no result, 8 the console lost\n"
+	"output, 9 the boot failed twice for the host's reason; with --bisect, 125\n"
+	"(skip) instead of 5-9, and of 2 for a missing kernel or one qemu refuses.\n";
 
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
@@ -249,62 +234,49 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 		VK_OPT('k', "kernel", VK_OPT_CALL, "IMAGE",
 		       "the kernel image to boot (twice: A and B)", o, .call = add_kernel),
 		VK_OPT('a', "arch", VK_OPT_STRING, "ARCH",
-		       "its architecture, where its header does not say:\n"
-		       "x86_64, i386, arm64, armhf, ppc64le, s390x, riscv64,\n"
-		       "mipsel, mips64el", &o->setup.arch),
+		       "its architecture, where its header does not say\n"
+		       "(x86_64, i386, arm64, armhf, ppc64le, s390x, ...)", &o->setup.arch),
 		VK_OPT(0, "machine", VK_OPT_STRING, "BOARD",
-		       "qemu's machine instead of the arch's (virt, pc, malta,\n"
-		       "...), e.g. vexpress-a9 (its CPU is the arch's unless\n"
-		       "--qemu-cpu)", &o->setup.board.machine),
+		       "qemu's machine instead of the arch's, e.g. vexpress-a9",
+		       &o->setup.board.machine),
 		VK_OPT(0, "qemu-cpu", VK_OPT_STRING, "CPU",
-		       "qemu's CPU instead of the arch's (also under KVM),\n"
-		       "e.g. cortex-a9: one without the timer the vDSO reads\n"
-		       "sends clock_gettime to the syscall, and fallback says so",
+		       "qemu's CPU instead of the arch's, e.g. cortex-a9",
 		       &o->setup.board.cpu),
 		VK_OPT(0, "dtb", VK_OPT_STRING, "FILE", "the device tree qemu gives the kernel",
 		       &o->setup.board.dtb),
 		VK_OPT(0, "qemu-arg", VK_OPT_CALL, "ARG",
-		       "one more word for qemu's command line, after vm's own\n"
-		       "(repeat it, at most 8 times)", &o->setup.board, .call = add_qemu_arg),
+		       "one more word for qemu's command line (at most 8)",
+		       &o->setup.board, .call = add_qemu_arg),
 		VK_OPT(0, "accel", VK_OPT_CALL, "MODE",
-		       "auto (default: KVM where the guest's arch is the host's,\n"
-		       "/dev/kvm is usable and the guest reaches /init within\n"
-		       "30 s, remembered until the machine reboots; TCG\n"
-		       "otherwise), kvm or tcg", &o->accel, .call = parse_accel),
-		VK_OPT(0, "smp", VK_OPT_COUNT, "N", "virtual CPUs (default 2; at most the board's:\n"
-		       "1 on Malta but with a 34Kf, I6400 or I6500)", &smp, .lo = 1,
+		       "auto (default: KVM where it boots, else TCG), kvm, tcg",
+		       &o->accel, .call = parse_accel),
+		VK_OPT(0, "smp", VK_OPT_COUNT, "N", "virtual CPUs (default 2; at most the board's)",
+		       &smp, .lo = 1,
 		       .hi = 64),
 		VK_OPT('m', "memory", VK_OPT_COUNT, "MIB", "guest memory in MiB (default 1024)",
 		       &memory, .lo = 64, .hi = 65536),
 		VK_OPT(0, "append", VK_OPT_STRING, "ARGS",
-		       "more kernel command line (x86 gets tsc=reliable\n"
-		       "clocksource=tsc, so that the vDSO can read the clock,\n"
-		       "and no_timer_check, which a slow emulator fails)", &o->setup.append),
-		VK_OPT('t', "timeout", VK_OPT_COUNT, "SEC", "each boot's limit (default 900), in seconds of\n"
-		       "running: the CPU time of qemu's busiest thread, which\n"
-		       "a starved guest does not get; or 4 times it on the clock",
+		       "more kernel command line", &o->setup.append),
+		VK_OPT('t', "timeout", VK_OPT_COUNT, "SEC",
+		       "each boot's limit in qemu's CPU seconds (default 900)",
 		       &timeout, .lo = 1, .hi = 86400),
 		VK_OPT('b', "binary", VK_OPT_STRING, "FILE",
-		       "the static vdsokit to run (default: cross/ARCH/vdsokit\n"
-		       "beside this binary, as 'make cross ARCH=...' builds it)", &o->setup.binary),
+		       "the static vdsokit to run (default: cross/ARCH/vdsokit)",
+		       &o->setup.binary),
 		VK_OPT(0, "command-timeout", VK_OPT_COUNT, "SEC",
-		       "each command's limit in the guest, counted as\n"
-		       "--timeout's; one past it gets SIGTERM, SIGKILL 10 s\n"
-		       "later, exits 124, and the next one runs", &command_timeout, .lo = 1, .hi = 86400),
+		       "each command's limit in the guest (then exit 124)",
+		       &command_timeout, .lo = 1, .hi = 86400),
 		VK_OPT(0, "rounds", VK_OPT_COUNT, "N", "with two kernels: boots of each (default 3)",
 		       &rounds, .lo = 1, .hi = 100),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
-		       "keep each command's stdout and stderr in DIR/COMMAND.log,\n"
-		       "its status in DIR/COMMAND.status and the console in\n"
-		       "DIR/console.log instead of relaying them; with two\n"
-		       "kernels, where A's and B's bench files go (default: a\n"
-		       "new directory under $TMPDIR)", &o->output, .call = vk_output_dir),
+		       "keep the commands' output, statuses and console in\n"
+		       "DIR instead of relaying them (two kernels: bench files)",
+		       &o->output, .call = vk_output_dir),
 		VK_OPT(0, "dry-run", VK_OPT_FLAG, NULL, "print the qemu command line and exit",
 		       &o->dry_run),
 		VK_OPT(0, "bisect", VK_OPT_FLAG, NULL,
-		       "for git bisect run: exit 125 (skip) where the kernel\n"
-		       "(the last --kernel) cannot be tested: missing, no kernel,\n"
-		       "refused by qemu, panicked, timed out, or no result", &o->bisect),
+		       "for git bisect run: exit 125 (skip) where the last\n"
+		       "--kernel cannot be tested", &o->bisect),
 		VK_OPT_HELP_ROW,
 	};
 	struct vk_options opts = VK_OPTIONS(head, tail, opt);
