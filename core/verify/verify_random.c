@@ -19,12 +19,14 @@
 #include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
+#include "core/verify/randomness.h"
 #include "core/verify/verify_shared.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004
 #endif
 #define BIG (1u << 20)
+#define BUFLEN (BIG + 1 + 2 * GUARD)
 
 struct vgetrandom_opaque_params {
 	uint32_t size_of_opaque_state;
@@ -40,7 +42,8 @@ struct rnd {
 	struct vgetrandom_opaque_params params;
 	void *state;		/* NULL on the libc path */
 	size_t state_len;
-	unsigned char *buf;
+	unsigned char *buf;	/* BUFLEN bytes */
+	unsigned char *same;	/* per byte of buf: it matched every fill */
 };
 
 static ssize_t call(const struct rnd *g, void *buf, size_t len, unsigned flags)
@@ -77,40 +80,122 @@ static int get_state(struct rnd *g)
 	return 0;
 }
 
+/*
+ * Each length is drawn once into a buffer filled with each of FILLS, with
+ * GUARD bytes either side. A byte the call wrote differs from some fill
+ * (that it matches all six by chance is 2^-48 per byte); a byte it did not
+ * write never does. So bytes past what it reported must match every fill,
+ * and each byte before that must differ from one.
+ */
+#define GUARD 16
+#define FILLS 6
+
+static const unsigned char fills[FILLS] = { 0x00, 0xff, 0x55, 0xaa, 0x0f, 0xf0 };
+
+/* The lengths 0-127 and either side of each boundary an implementation
+ * may have: the vDSO's batch of 96 bytes, 1263, a page, a large one. */
+static size_t nth_length(size_t i, size_t page)
+{
+	const size_t edges[] = { 96, 192, 1263, page, 2 * page, 65536 };
+
+	if (i < 128)
+		return i;
+	i -= 128;
+	return i / 3 < ARRAY_SIZE(edges) ? edges[i / 3] - 1 + i % 3 : SIZE_MAX;
+}
+
+/* Draws len bytes after each fill; 0 or a failure already reported. */
+static int one_length(struct rnd *g, struct vk_result *r, size_t len)
+{
+	unsigned char *p = g->buf + GUARD;
+	size_t end = len + 2 * GUARD, first_unwritten = SIZE_MAX;
+
+	memset(g->same, 1, end);
+	for (int f = 0; f < FILLS; f++) {
+		ssize_t got;
+
+		memset(g->buf, fills[f], end);
+		got = call(g, p, len, 0);
+		r->calls++;
+		if (got != (ssize_t)len) {
+			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zd", len,
+				       vk_path_name(g->p), got);
+			return -1;
+		}
+		for (size_t i = 0; i < end; i++)
+			g->same[i] &= g->buf[i] == fills[f];
+	}
+	for (size_t i = 0; i < GUARD; i++) {
+		if (!g->same[i] || !g->same[GUARD + len + i]) {
+			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s wrote %s the buffer", len,
+				       vk_path_name(g->p), g->same[i] ? "past the end of" : "before");
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < len && first_unwritten == SIZE_MAX; i++)
+		if (g->same[GUARD + i])
+			first_unwritten = i;
+	if (first_unwritten == SIZE_MAX)
+		return 0;
+	vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zu but left byte %zu unwritten",
+		       len, vk_path_name(g->p), len, first_unwritten);
+	return -1;
+}
+
 static void lengths(struct rnd *g)
 {
-	static const size_t lens[] = { 0, 1, 16, 4096, BIG };
 	struct vk_result *r = add(g, "length");
+	size_t page = sysconf(_SC_PAGESIZE), len;
 
-	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
-		ssize_t got = call(g, g->buf, lens[i], 0);
+	for (size_t i = 0; (len = nth_length(i, page)) != SIZE_MAX; i++)
+		if (one_length(g, r, len))
+			return;
+}
 
-		r->calls++;
-		if (got != (ssize_t)lens[i])
-			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zd", lens[i],
-				       vk_path_name(g->p), got);
-	}
+/* Every combination of the three flags, each unknown bit alone, all bits. */
+static unsigned nth_flags(unsigned i)
+{
+	if (i < 8)
+		return i;
+	return i < 8 + 29 ? 1u << (i - 8 + 3) : ~0u;
 }
 
 static void flags(struct rnd *g)
 {
-	static const unsigned all[] = {
-		0, GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE, GRND_NONBLOCK | GRND_INSECURE,
-		GRND_RANDOM | GRND_INSECURE, 0x80, ~0u,
-	};
 	struct vk_result *r = add(g, "flags");
 
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
-		ssize_t rs = g->sys(g->buf, 16, all[i], NULL, 0);
-		ssize_t rx = call(g, g->buf, 16, all[i]);
+	for (unsigned i = 0; i < 8 + 29 + 1; i++) {
+		unsigned f = nth_flags(i);
+		ssize_t rs = g->sys(g->buf, 16, f, NULL, 0);
+		ssize_t rx = call(g, g->buf, 16, f);
 
 		r->calls++;
 		if (rs != rx) {
 			vk_result_fail(g->v->rs, r, "flags %#x: %s returned %zd, the syscall %zd",
-				       all[i], vk_path_name(g->p), rx, rs);
+				       f, vk_path_name(g->p), rx, rs);
 			vk_result_returns(r, rx, rs);
 		}
 	}
+}
+
+/* 1 MiB drawn 4 KiB a call, judged as a random source must be. */
+static void statistics(struct rnd *g)
+{
+	struct vk_result *r = add(g, "statistics");
+	char why[160];
+
+	for (size_t off = 0; off < VK_RANDOMNESS_BYTES; off += 4096) {
+		ssize_t got = call(g, g->buf + off, 4096, 0);
+
+		r->calls++;
+		if (got != 4096) {
+			vk_result_fail(g->v->rs, r, "not tested: asked for 4096 bytes, %s returned %zd",
+				       vk_path_name(g->p), got);
+			return;
+		}
+	}
+	if (vk_randomness_judge(g->buf, VK_RANDOMNESS_BYTES, why, sizeof(why)))
+		vk_result_fail(g->v->rs, r, "%s drew 1 MiB that fails %s", vk_path_name(g->p), why);
 }
 
 static void differs(struct rnd *g)
@@ -209,26 +294,33 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	};
 
 	int stateful = p == VK_PATH_VDSO || p == VK_PATH_IMPL;
-	static const char *const rules[] = { "length", "flags", "differs", "fork", "straddle" };
+	static const char *const rules[] = {
+		"length", "flags", "statistics", "differs", "fork", "straddle",
+	};
 
 	if (!vk_crng_ready()) {
 		for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
 			vk_result_skip(add(&g, rules[i]), "the CRNG is not ready yet: getrandom would block");
 		return;
 	}
-	g.buf = malloc(BIG);
-	if (!g.buf) {
+	g.buf = malloc(BUFLEN);
+	g.same = malloc(BUFLEN);
+	if (!g.buf || !g.same) {
 		vk_result_fail(v->rs, add(&g, "length"), "not tested: vdsokit could not allocate %u bytes",
-			       BIG);
+			       BUFLEN);
+		free(g.buf);
+		free(g.same);
 		return;
 	}
 	/* A failed query is its own failure; the rules need its state. */
 	if (stateful && get_state(&g)) {
 		free(g.buf);
+		free(g.same);
 		return;
 	}
 	lengths(&g);
 	flags(&g);
+	statistics(&g);
 	differs(&g);
 	after_fork(&g);
 	if (stateful)
@@ -238,4 +330,5 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	if (g.state)
 		munmap(g.state, sysconf(_SC_PAGESIZE));
 	free(g.buf);
+	free(g.same);
 }
