@@ -6,12 +6,15 @@
  * and flags it names. libc's getrandom() and the syscall take no state.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -263,6 +266,157 @@ static void after_fork(struct rnd *g)
 		vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after fork()");
 }
 
+/* The vDSO needs no file descriptor: a draw with RLIMIT_NOFILE at 0. */
+static void no_files(struct rnd *g)
+{
+	struct vk_result *r = add(g, "no-files");
+	struct rlimit old, none;
+	ssize_t got;
+
+	if (getrlimit(RLIMIT_NOFILE, &old)) {
+		vk_result_fail(g->v->rs, r, "not tested: getrlimit() failed: %s", strerror(errno));
+		return;
+	}
+	none = old;
+	none.rlim_cur = 0;
+	if (setrlimit(RLIMIT_NOFILE, &none)) {
+		vk_result_fail(g->v->rs, r, "not tested: setrlimit() failed: %s", strerror(errno));
+		return;
+	}
+	got = call(g, g->buf, 64, 0);
+	setrlimit(RLIMIT_NOFILE, &old);
+	r->calls = 1;
+	if (got != 64)
+		vk_result_fail(g->v->rs, r, "with RLIMIT_NOFILE at 0, %s returned %zd for 64 bytes",
+			       vk_path_name(g->p), got);
+}
+
+#define NTHREADS 4
+#define THREAD_CALLS 256
+
+struct drawer {
+	const struct rnd *g;
+	void *state;		/* its own, or NULL on a stateless path */
+	unsigned char first[32];
+	ssize_t bad;		/* a return other than the length asked, or 0 */
+	atomic_int *stop;	/* if set, draw until it is non-zero */
+	pthread_t thread;
+};
+
+static void *draw(void *arg)
+{
+	struct drawer *d = arg;
+	unsigned char buf[64];
+
+	for (int i = 0; d->stop ? !atomic_load(d->stop) : i < THREAD_CALLS; i++) {
+		ssize_t got = d->g->fn(buf, sizeof(buf), 0, d->state, d->g->state_len);
+
+		if (got != sizeof(buf) && !d->bad)
+			d->bad = got ? got : -1;
+		if (i == 0)
+			memcpy(d->first, buf, sizeof(d->first));
+	}
+	return NULL;
+}
+
+/* A state of its own for each thread, as a libc hands them out. */
+static void *thread_state(const struct rnd *g)
+{
+	void *s;
+
+	if (!g->state)
+		return NULL;
+	s = mmap(NULL, sysconf(_SC_PAGESIZE), g->params.mmap_prot, g->params.mmap_flags, -1, 0);
+	return s == MAP_FAILED ? NULL : s;
+}
+
+static void thread_states(struct rnd *g)
+{
+	struct vk_result *r = add(g, "thread-states");
+	struct drawer d[NTHREADS] = { 0 };
+	int started = 0, err = 0;
+
+	for (; started < NTHREADS; started++) {
+		d[started].g = g;
+		d[started].state = thread_state(g);
+		if (g->state && !d[started].state) {
+			err = errno;
+			break;
+		}
+		err = pthread_create(&d[started].thread, NULL, draw, &d[started]);
+		if (err)
+			break;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(d[i].thread, NULL);
+	r->calls = (unsigned long)started * THREAD_CALLS;
+	if (started < NTHREADS)
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start %d threads: %s",
+			       NTHREADS, strerror(err));
+	for (int i = 0; i < started; i++) {
+		if (d[i].bad)
+			vk_result_fail(g->v->rs, r, "thread %d, with a state of its own: %s returned %zd for 64 bytes",
+				       i, vk_path_name(g->p), d[i].bad);
+		for (int j = 0; j < i; j++)
+			if (!memcmp(d[i].first, d[j].first, sizeof(d[i].first)))
+				vk_result_fail(g->v->rs, r, "threads %d and %d drew the same first 32 bytes", j, i);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		if (d[i].state)
+			munmap(d[i].state, sysconf(_SC_PAGESIZE));
+}
+
+static void draw_32(void *ctx, int fd)
+{
+	const struct rnd *g = ctx;
+	unsigned char theirs[32];
+
+	if (call(g, theirs, sizeof(theirs), 0) == sizeof(theirs))
+		vk_write_all(fd, theirs, sizeof(theirs));
+}
+
+#define FORK_TIMEOUT 5.0
+
+/* fork() while another thread draws: the child, left with one thread and
+ * whatever that thread held, still draws, and not the parent's bytes. */
+static void fork_drawing(struct rnd *g)
+{
+	struct vk_result *r = add(g, "fork-drawing");
+	atomic_int stop = 0;
+	struct drawer d = { .g = g, .state = thread_state(g), .stop = &stop };
+	struct vk_isolated out = { 0 };
+	unsigned char mine[32];
+	char how[96];
+	int err;
+
+	if (g->state && !d.state) {
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit's mmap() failed: %s", strerror(errno));
+		return;
+	}
+	err = pthread_create(&d.thread, NULL, draw, &d);
+	if (err) {
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start a thread: %s", strerror(err));
+	} else {
+		err = vk_isolate(draw_32, g, FORK_TIMEOUT, &out);
+		call(g, mine, sizeof(mine), 0);
+		atomic_store(&stop, 1);
+		pthread_join(d.thread, NULL);
+		r->calls = 2;
+		if (err) {
+			vk_result_fail(g->v->rs, r, "not tested: vdsokit could not fork");
+		} else if (out.len != sizeof(mine) || !out.exited || out.exit_status) {
+			vk_isolated_describe(&out, FORK_TIMEOUT, how, sizeof(how));
+			vk_result_fail(g->v->rs, r, "the child of a fork() while a thread drew gave no 32 bytes: %s",
+				       how);
+		} else if (!memcmp(out.data, mine, sizeof(mine))) {
+			vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after a fork() while a thread drew");
+		}
+		vk_isolated_free(&out);
+	}
+	if (d.state)
+		munmap(d.state, sysconf(_SC_PAGESIZE));
+}
+
 /* A state that crosses a page boundary gets -EFAULT. */
 static void straddle(struct rnd *g)
 {
@@ -295,7 +449,8 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 
 	int stateful = p == VK_PATH_VDSO || p == VK_PATH_IMPL;
 	static const char *const rules[] = {
-		"length", "flags", "statistics", "differs", "fork", "straddle",
+		"length", "flags", "statistics", "differs", "fork", "no-files", "thread-states",
+		"fork-drawing", "straddle",
 	};
 
 	if (!vk_crng_ready()) {
@@ -323,6 +478,9 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	statistics(&g);
 	differs(&g);
 	after_fork(&g);
+	no_files(&g);
+	thread_states(&g);
+	fork_drawing(&g);
 	if (stateful)
 		straddle(&g);
 	else

@@ -30,6 +30,8 @@ bug-getrandom-topbit	statistics
 bug-getrandom-repeat	statistics
 bug-getrandom-counter	statistics
 bug-getrandom-nonblock-random	flags
+bug-getrandom-state-seeded	thread-states
+bug-getrandom-needs-fd	no-files
 bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
 bug-nsec-negative	normalized	clock-gettime-monotonic
