@@ -20,7 +20,13 @@
  *                 threads never read within VK_THREADS_SKEW of each other
  *   survives      the checks of a function on a path neither crash nor hang
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
- *   query, length, flags, differs, fork, straddle: see their checks.
+ *   length        getrandom writes exactly the bytes it reports, 0-64 KiB
+ *   statistics    1 MiB of getrandom passes core/verify/randomness.h
+ *   no-files      getrandom draws with RLIMIT_NOFILE at 0
+ *   thread-states threads, each with its own state, draw apart
+ *   fork-drawing  a fork() while another thread draws leaves the child
+ *                 drawing, and not the parent's bytes
+ *   query, flags, differs, fork, straddle: see their checks.
  */
 #ifndef VK_VERIFY_H
 #define VK_VERIFY_H

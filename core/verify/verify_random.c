@@ -6,12 +6,15 @@
  * and flags it names. libc's getrandom() and the syscall take no state.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,12 +22,14 @@
 #include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
+#include "core/verify/randomness.h"
 #include "core/verify/verify_shared.h"
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004
 #endif
 #define BIG (1u << 20)
+#define BUFLEN (BIG + 1 + 2 * GUARD)
 
 struct vgetrandom_opaque_params {
 	uint32_t size_of_opaque_state;
@@ -40,7 +45,8 @@ struct rnd {
 	struct vgetrandom_opaque_params params;
 	void *state;		/* NULL on the libc path */
 	size_t state_len;
-	unsigned char *buf;
+	unsigned char *buf;	/* BUFLEN bytes */
+	unsigned char *same;	/* per byte of buf: it matched every fill */
 };
 
 static ssize_t call(const struct rnd *g, void *buf, size_t len, unsigned flags)
@@ -77,40 +83,122 @@ static int get_state(struct rnd *g)
 	return 0;
 }
 
+/*
+ * Each length is drawn once into a buffer filled with each of FILLS, with
+ * GUARD bytes either side. A byte the call wrote differs from some fill
+ * (that it matches all six by chance is 2^-48 per byte); a byte it did not
+ * write never does. So bytes past what it reported must match every fill,
+ * and each byte before that must differ from one.
+ */
+#define GUARD 16
+#define FILLS 6
+
+static const unsigned char fills[FILLS] = { 0x00, 0xff, 0x55, 0xaa, 0x0f, 0xf0 };
+
+/* The lengths 0-127 and either side of each boundary an implementation
+ * may have: the vDSO's batch of 96 bytes, 1263, a page, a large one. */
+static size_t nth_length(size_t i, size_t page)
+{
+	const size_t edges[] = { 96, 192, 1263, page, 2 * page, 65536 };
+
+	if (i < 128)
+		return i;
+	i -= 128;
+	return i / 3 < ARRAY_SIZE(edges) ? edges[i / 3] - 1 + i % 3 : SIZE_MAX;
+}
+
+/* Draws len bytes after each fill; 0 or a failure already reported. */
+static int one_length(struct rnd *g, struct vk_result *r, size_t len)
+{
+	unsigned char *p = g->buf + GUARD;
+	size_t end = len + 2 * GUARD, first_unwritten = SIZE_MAX;
+
+	memset(g->same, 1, end);
+	for (int f = 0; f < FILLS; f++) {
+		ssize_t got;
+
+		memset(g->buf, fills[f], end);
+		got = call(g, p, len, 0);
+		r->calls++;
+		if (got != (ssize_t)len) {
+			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zd", len,
+				       vk_path_name(g->p), got);
+			return -1;
+		}
+		for (size_t i = 0; i < end; i++)
+			g->same[i] &= g->buf[i] == fills[f];
+	}
+	for (size_t i = 0; i < GUARD; i++) {
+		if (!g->same[i] || !g->same[GUARD + len + i]) {
+			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s wrote %s the buffer", len,
+				       vk_path_name(g->p), g->same[i] ? "past the end of" : "before");
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < len && first_unwritten == SIZE_MAX; i++)
+		if (g->same[GUARD + i])
+			first_unwritten = i;
+	if (first_unwritten == SIZE_MAX)
+		return 0;
+	vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zu but left byte %zu unwritten",
+		       len, vk_path_name(g->p), len, first_unwritten);
+	return -1;
+}
+
 static void lengths(struct rnd *g)
 {
-	static const size_t lens[] = { 0, 1, 16, 4096, BIG };
 	struct vk_result *r = add(g, "length");
+	size_t page = sysconf(_SC_PAGESIZE), len;
 
-	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
-		ssize_t got = call(g, g->buf, lens[i], 0);
+	for (size_t i = 0; (len = nth_length(i, page)) != SIZE_MAX; i++)
+		if (one_length(g, r, len))
+			return;
+}
 
-		r->calls++;
-		if (got != (ssize_t)lens[i])
-			vk_result_fail(g->v->rs, r, "asked for %zu bytes, %s returned %zd", lens[i],
-				       vk_path_name(g->p), got);
-	}
+/* Every combination of the three flags, each unknown bit alone, all bits. */
+static unsigned nth_flags(unsigned i)
+{
+	if (i < 8)
+		return i;
+	return i < 8 + 29 ? 1u << (i - 8 + 3) : ~0u;
 }
 
 static void flags(struct rnd *g)
 {
-	static const unsigned all[] = {
-		0, GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE, GRND_NONBLOCK | GRND_INSECURE,
-		GRND_RANDOM | GRND_INSECURE, 0x80, ~0u,
-	};
 	struct vk_result *r = add(g, "flags");
 
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
-		ssize_t rs = g->sys(g->buf, 16, all[i], NULL, 0);
-		ssize_t rx = call(g, g->buf, 16, all[i]);
+	for (unsigned i = 0; i < 8 + 29 + 1; i++) {
+		unsigned f = nth_flags(i);
+		ssize_t rs = g->sys(g->buf, 16, f, NULL, 0);
+		ssize_t rx = call(g, g->buf, 16, f);
 
 		r->calls++;
 		if (rs != rx) {
 			vk_result_fail(g->v->rs, r, "flags %#x: %s returned %zd, the syscall %zd",
-				       all[i], vk_path_name(g->p), rx, rs);
+				       f, vk_path_name(g->p), rx, rs);
 			vk_result_returns(r, rx, rs);
 		}
 	}
+}
+
+/* 1 MiB drawn 4 KiB a call, judged as a random source must be. */
+static void statistics(struct rnd *g)
+{
+	struct vk_result *r = add(g, "statistics");
+	char why[160];
+
+	for (size_t off = 0; off < VK_RANDOMNESS_BYTES; off += 4096) {
+		ssize_t got = call(g, g->buf + off, 4096, 0);
+
+		r->calls++;
+		if (got != 4096) {
+			vk_result_fail(g->v->rs, r, "not tested: asked for 4096 bytes, %s returned %zd",
+				       vk_path_name(g->p), got);
+			return;
+		}
+	}
+	if (vk_randomness_judge(g->buf, VK_RANDOMNESS_BYTES, why, sizeof(why)))
+		vk_result_fail(g->v->rs, r, "%s drew 1 MiB that fails %s", vk_path_name(g->p), why);
 }
 
 static void differs(struct rnd *g)
@@ -178,6 +266,157 @@ static void after_fork(struct rnd *g)
 		vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after fork()");
 }
 
+/* The vDSO needs no file descriptor: a draw with RLIMIT_NOFILE at 0. */
+static void no_files(struct rnd *g)
+{
+	struct vk_result *r = add(g, "no-files");
+	struct rlimit old, none;
+	ssize_t got;
+
+	if (getrlimit(RLIMIT_NOFILE, &old)) {
+		vk_result_fail(g->v->rs, r, "not tested: getrlimit() failed: %s", strerror(errno));
+		return;
+	}
+	none = old;
+	none.rlim_cur = 0;
+	if (setrlimit(RLIMIT_NOFILE, &none)) {
+		vk_result_fail(g->v->rs, r, "not tested: setrlimit() failed: %s", strerror(errno));
+		return;
+	}
+	got = call(g, g->buf, 64, 0);
+	setrlimit(RLIMIT_NOFILE, &old);
+	r->calls = 1;
+	if (got != 64)
+		vk_result_fail(g->v->rs, r, "with RLIMIT_NOFILE at 0, %s returned %zd for 64 bytes",
+			       vk_path_name(g->p), got);
+}
+
+#define NTHREADS 4
+#define THREAD_CALLS 256
+
+struct drawer {
+	const struct rnd *g;
+	void *state;		/* its own, or NULL on a stateless path */
+	unsigned char first[32];
+	ssize_t bad;		/* a return other than the length asked, or 0 */
+	atomic_int *stop;	/* if set, draw until it is non-zero */
+	pthread_t thread;
+};
+
+static void *draw(void *arg)
+{
+	struct drawer *d = arg;
+	unsigned char buf[64];
+
+	for (int i = 0; d->stop ? !atomic_load(d->stop) : i < THREAD_CALLS; i++) {
+		ssize_t got = d->g->fn(buf, sizeof(buf), 0, d->state, d->g->state_len);
+
+		if (got != sizeof(buf) && !d->bad)
+			d->bad = got ? got : -1;
+		if (i == 0)
+			memcpy(d->first, buf, sizeof(d->first));
+	}
+	return NULL;
+}
+
+/* A state of its own for each thread, as a libc hands them out. */
+static void *thread_state(const struct rnd *g)
+{
+	void *s;
+
+	if (!g->state)
+		return NULL;
+	s = mmap(NULL, sysconf(_SC_PAGESIZE), g->params.mmap_prot, g->params.mmap_flags, -1, 0);
+	return s == MAP_FAILED ? NULL : s;
+}
+
+static void thread_states(struct rnd *g)
+{
+	struct vk_result *r = add(g, "thread-states");
+	struct drawer d[NTHREADS] = { 0 };
+	int started = 0, err = 0;
+
+	for (; started < NTHREADS; started++) {
+		d[started].g = g;
+		d[started].state = thread_state(g);
+		if (g->state && !d[started].state) {
+			err = errno;
+			break;
+		}
+		err = pthread_create(&d[started].thread, NULL, draw, &d[started]);
+		if (err)
+			break;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(d[i].thread, NULL);
+	r->calls = (unsigned long)started * THREAD_CALLS;
+	if (started < NTHREADS)
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start %d threads: %s",
+			       NTHREADS, strerror(err));
+	for (int i = 0; i < started; i++) {
+		if (d[i].bad)
+			vk_result_fail(g->v->rs, r, "thread %d, with a state of its own: %s returned %zd for 64 bytes",
+				       i, vk_path_name(g->p), d[i].bad);
+		for (int j = 0; j < i; j++)
+			if (!memcmp(d[i].first, d[j].first, sizeof(d[i].first)))
+				vk_result_fail(g->v->rs, r, "threads %d and %d drew the same first 32 bytes", j, i);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		if (d[i].state)
+			munmap(d[i].state, sysconf(_SC_PAGESIZE));
+}
+
+static void draw_32(void *ctx, int fd)
+{
+	const struct rnd *g = ctx;
+	unsigned char theirs[32];
+
+	if (call(g, theirs, sizeof(theirs), 0) == sizeof(theirs))
+		vk_write_all(fd, theirs, sizeof(theirs));
+}
+
+#define FORK_TIMEOUT 5.0
+
+/* fork() while another thread draws: the child, left with one thread and
+ * whatever that thread held, still draws, and not the parent's bytes. */
+static void fork_drawing(struct rnd *g)
+{
+	struct vk_result *r = add(g, "fork-drawing");
+	atomic_int stop = 0;
+	struct drawer d = { .g = g, .state = thread_state(g), .stop = &stop };
+	struct vk_isolated out = { 0 };
+	unsigned char mine[32];
+	char how[96];
+	int err;
+
+	if (g->state && !d.state) {
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit's mmap() failed: %s", strerror(errno));
+		return;
+	}
+	err = pthread_create(&d.thread, NULL, draw, &d);
+	if (err) {
+		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start a thread: %s", strerror(err));
+	} else {
+		err = vk_isolate(draw_32, g, FORK_TIMEOUT, &out);
+		call(g, mine, sizeof(mine), 0);
+		atomic_store(&stop, 1);
+		pthread_join(d.thread, NULL);
+		r->calls = 2;
+		if (err) {
+			vk_result_fail(g->v->rs, r, "not tested: vdsokit could not fork");
+		} else if (out.len != sizeof(mine) || !out.exited || out.exit_status) {
+			vk_isolated_describe(&out, FORK_TIMEOUT, how, sizeof(how));
+			vk_result_fail(g->v->rs, r, "the child of a fork() while a thread drew gave no 32 bytes: %s",
+				       how);
+		} else if (!memcmp(out.data, mine, sizeof(mine))) {
+			vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after a fork() while a thread drew");
+		}
+		vk_isolated_free(&out);
+	}
+	if (d.state)
+		munmap(d.state, sysconf(_SC_PAGESIZE));
+}
+
 /* A state that crosses a page boundary gets -EFAULT. */
 static void straddle(struct rnd *g)
 {
@@ -209,28 +448,39 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	};
 
 	int stateful = p == VK_PATH_VDSO || p == VK_PATH_IMPL;
-	static const char *const rules[] = { "length", "flags", "differs", "fork", "straddle" };
+	static const char *const rules[] = {
+		"length", "flags", "statistics", "differs", "fork", "no-files", "thread-states",
+		"fork-drawing", "straddle",
+	};
 
 	if (!vk_crng_ready()) {
 		for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
 			vk_result_skip(add(&g, rules[i]), "the CRNG is not ready yet: getrandom would block");
 		return;
 	}
-	g.buf = malloc(BIG);
-	if (!g.buf) {
+	g.buf = malloc(BUFLEN);
+	g.same = malloc(BUFLEN);
+	if (!g.buf || !g.same) {
 		vk_result_fail(v->rs, add(&g, "length"), "not tested: vdsokit could not allocate %u bytes",
-			       BIG);
+			       BUFLEN);
+		free(g.buf);
+		free(g.same);
 		return;
 	}
 	/* A failed query is its own failure; the rules need its state. */
 	if (stateful && get_state(&g)) {
 		free(g.buf);
+		free(g.same);
 		return;
 	}
 	lengths(&g);
 	flags(&g);
+	statistics(&g);
 	differs(&g);
 	after_fork(&g);
+	no_files(&g);
+	thread_states(&g);
+	fork_drawing(&g);
 	if (stateful)
 		straddle(&g);
 	else
@@ -238,4 +488,5 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	if (g.state)
 		munmap(g.state, sysconf(_SC_PAGESIZE));
 	free(g.buf);
+	free(g.same);
 }

@@ -9,6 +9,8 @@ IMPL=$O/tests/impl
 "$O/tests/threads_judge"
 # coarse-step's judgement of planted steps: part of a tick is a note.
 "$O/tests/coarse_step"
+# The randomness tests on planted sources, and a good one.
+"$O/tests/randomness"
 
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
@@ -22,6 +24,14 @@ bug-getcpu-node		node
 bug-getrandom-fork	fork
 bug-getrandom-fork-crash	fork	getrandom
 bug-getrandom-short	length
+bug-getrandom-words	length
+bug-getrandom-past	length
+bug-getrandom-topbit	statistics
+bug-getrandom-repeat	statistics
+bug-getrandom-counter	statistics
+bug-getrandom-nonblock-random	flags
+bug-getrandom-state-seeded	thread-states
+bug-getrandom-needs-fd	no-files
 bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
 bug-nsec-negative	normalized	clock-gettime-monotonic
