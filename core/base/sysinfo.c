@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -293,6 +294,24 @@ int vk_crng_ready(void)
 
 	/* GRND_NONBLOCK (1): EAGAIN says the CRNG is not ready. */
 	return syscall(SYS_getrandom, &c, 1, 1) == 1 || errno != EAGAIN;
+}
+
+int vk_cpu_node(int cpu)
+{
+	char path[64];
+	struct dirent *e;
+	int node = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (node < 0 && (e = readdir(d)))
+		if (sscanf(e->d_name, "node%d", &node) != 1)
+			node = -1;
+	closedir(d);
+	return node;
 }
 
 unsigned long long vk_stat_ticks(const char *path)

@@ -56,6 +56,12 @@ const char *vk_build_abi(void);
  * only hang.
  */
 int vk_crng_ready(void);
+/*
+ * The NUMA node sysfs puts cpu in (its /sys/devices/system/cpu/cpuN/nodeM
+ * link, as LTP's getcpu01 reads it); -1 where sysfs names none: no sysfs,
+ * or a kernel without CONFIG_NUMA.
+ */
+int vk_cpu_node(int cpu);
 /* utime + stime of a /proc/.../stat file, in clock ticks; 0 if gone. */
 unsigned long long vk_stat_ticks(const char *path);
 

@@ -22,6 +22,7 @@
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   length        getrandom writes exactly the bytes it reports, 0-64 KiB
  *   statistics    1 MiB of getrandom passes core/verify/randomness.h
+ *   sysfs-node    getcpu's node is the one sysfs's cpuN/nodeM names
  *   no-files      getrandom draws with RLIMIT_NOFILE at 0
  *   thread-states threads, each with its own state, draw apart
  *   fork-drawing  a fork() while another thread draws leaves the child

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/sysinfo.h"
 #include "core/verify/verify_shared.h"
 
 #define ROUND 256
@@ -189,11 +190,16 @@ static int move_to(struct vk_verify *v, int cpu)
 	return 0;
 }
 
-static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_result *rc,
-		      struct vk_result *rn)
+/* The results of getcpu's rules; node and sysfs NULL on libc's path. */
+struct getcpu_rules {
+	struct vk_result *cpu, *node, *sysfs;
+};
+
+static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, const struct getcpu_rules *r)
 {
 	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
 	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
+	int sysfs_node = r->sysfs ? vk_cpu_node(cpu) : -1;
 	unsigned c_sys, n_sys, c, n;
 
 	if (move_to(v, cpu))
@@ -201,32 +207,50 @@ static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, struct vk_re
 	for (int i = 0; i < ROUND; i++) {
 		c = n = ~0u;
 		sys(&c_sys, &n_sys, NULL);
-		if (fn(&c, &n, NULL) || c != c_sys || c != (unsigned)cpu)
-			vk_result_fail(v->rs, rc, "pinned to CPU %d: %s says CPU %u, the syscall %u",
+		if (fn(&c, &n, NULL) || c != c_sys || c != (unsigned)cpu) {
+			vk_result_fail(v->rs, r->cpu, "pinned to CPU %d: %s says CPU %u, the syscall %u",
 				       cpu, vk_path_name(p), c, c_sys);
-		else if (rn && n != n_sys)
-			vk_result_fail(v->rs, rn, "on CPU %d: %s says node %u, the syscall %u", cpu,
+			continue;
+		}
+		if (r->node && n != n_sys)
+			vk_result_fail(v->rs, r->node, "on CPU %d: %s says node %u, the syscall %u", cpu,
 				       vk_path_name(p), n, n_sys);
+		if (sysfs_node >= 0 && n != (unsigned)sysfs_node)
+			vk_result_fail(v->rs, r->sysfs, "on CPU %d: %s says node %u, sysfs node%d",
+				       cpu, vk_path_name(p), n, sysfs_node);
 	}
-	rc->calls += ROUND;
-	if (rn)
-		rn->calls += ROUND;
+	r->cpu->calls += ROUND;
+	if (r->node)
+		r->node->calls += ROUND;
+	if (sysfs_node >= 0)
+		r->sysfs->calls += ROUND;
+}
+
+/* A SKIP where sysfs named no node for any CPU the check ran on. */
+static void sysfs_unseen(struct vk_result *sysfs)
+{
+	if (sysfs && !sysfs->calls)
+		vk_result_skip(sysfs, "no /sys/devices/system/cpu/cpuN/nodeM names a CPU's node "
+			       "(no sysfs, or a kernel without CONFIG_NUMA)");
 }
 
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 {
-	struct vk_result *rc = add(v, "getcpu", p, "cpu"), *rn = NULL;
+	struct getcpu_rules r = { .cpu = add(v, "getcpu", p, "cpu") };
 	double deadline = vk_monotonic() + v->seconds;
 	unsigned cpu_null_args, node_null_args;
 	cpu_set_t saved;
 
 	/* libc's sched_getcpu() reports no node. */
-	if (p != VK_PATH_LIBC)
-		rn = add(v, "getcpu", p, "node");
-	else
+	if (p != VK_PATH_LIBC) {
+		r.node = add(v, "getcpu", p, "node");
+		r.sysfs = add(v, "getcpu", p, "sysfs-node");
+	} else {
 		vk_result_skip(add(v, "getcpu", p, "node"), "sched_getcpu() reports no node");
+		vk_result_skip(add(v, "getcpu", p, "sysfs-node"), "sched_getcpu() reports no node");
+	}
 	if (sched_getaffinity(0, sizeof(saved), &saved)) {
-		vk_result_fail(v->rs, rc, "not tested: vdsokit's sched_getaffinity() failed: %s",
+		vk_result_fail(v->rs, r.cpu, "not tested: vdsokit's sched_getaffinity() failed: %s",
 			       strerror(errno));
 		return;
 	}
@@ -234,10 +258,11 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 	do {
 		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 			if (CPU_ISSET(cpu, &saved))
-				getcpu_on(v, p, cpu, rc, rn);
+				getcpu_on(v, p, cpu, &r);
 		}
 	} while (vk_monotonic() < deadline &&
-		 !vk_result_cut(v->rs, rc, rc->fails + (rn ? rn->fails : 0)));
+		 !vk_result_cut(v->rs, r.cpu, r.cpu->fails + (r.node ? r.node->fails : 0)));
+	sysfs_unseen(r.sysfs);
 	if (!sched_setaffinity(0, sizeof(saved), &saved) && v->moved)
 		v->moved(__func__, __LINE__, -1);
 	if (p != VK_PATH_LIBC)

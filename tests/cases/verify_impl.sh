@@ -138,6 +138,24 @@ for b in $bugs; do
 	fi
 done
 
+# The node off by one is against sysfs too (LTP's getcpu01 reads it):
+# where sysfs names no node the rule is a SKIP, never a pass.
+desc="getcpu's node is checked against sysfs's cpuN/nodeM"
+out=$TMP/bug-getcpu-node.ktap
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+elif ! ls -d /sys/devices/system/cpu/cpu0/node[0-9]* >/dev/null 2>&1; then
+	if grep -Eq "$(line 'ok' 'sysfs-node')# SKIP" "$out"; then
+		ok "$desc (a SKIP: sysfs names no node here)"
+	else
+		not_ok "$desc" "sysfs names no node here, yet no SKIP:" "$(grep sysfs-node "$out")"
+	fi
+elif grep -Eq "$(line 'not ok' 'sysfs-node')" "$out"; then
+	ok "$desc"
+else
+	not_ok "$desc" "no 'not ok N getcpu impl sysfs-node' in $out:" "$(grep sysfs-node "$out")"
+fi
+
 # A tv_nsec of -5 is reported as the two fields, never as a time such as
 # "20109.-00000005" that a reader could take for a valid one.
 desc="a negative tv_nsec is shown as its fields"
