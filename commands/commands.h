@@ -12,7 +12,7 @@
 
 #include "core/image/image.h"
 #include "core/result/result.h"
-#include "commands/options.h"
+#include "cli/options.h"
 
 /* Exit statuses, kselftest's where they overlap. */
 enum vk_exit {
