@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The options of commands that make calls: paths, --impl, --cpu, the APIs. */
+/* What the commands that make calls read on their command line: paths,
+ * --impl, --cpu, the APIs named, and the vDSO image, live or a file. */
 #ifndef VK_CALL_OPTS_H
 #define VK_CALL_OPTS_H
 
