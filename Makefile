@@ -55,7 +55,7 @@ QUIET_LINK = @echo '  LINK    $@';
 endif
 
 CORE_SRCS := $(wildcard core/*/*.c)
-TOOL_SRCS := main.c $(wildcard commands/*.c) $(wildcard report/*.c)
+TOOL_SRCS := main.c $(wildcard commands/*.c commands/*/*.c cli/*.c report/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)
 LIB := $(O)/libvdsokit.a

@@ -11,6 +11,7 @@
 
 #include "core/base/array.h"
 #include "commands/commands.h"
+#include "commands/vm_cmd.h"
 #include "core/base/children.h"
 #include "core/base/sysinfo.h"
 

@@ -53,6 +53,31 @@ enum {
 	STEP_VM_ONLY = 8,	/* it changes the clock: inside vdsokit vm only */
 };
 
+/* The step all hands each command it runs, and what it keeps (commands.h). */
+void vk_step_keep(struct vk_step *step, struct vk_results *rs)
+{
+	if (!step) {
+		vk_results_free(rs);
+		return;
+	}
+	step->rs = *rs;
+	memset(rs, 0, sizeof(*rs));
+}
+
+void vk_step_free(struct vk_step *step)
+{
+	vk_results_free(&step->rs);
+	free(step->info);
+	free(step->bench);
+	free(step->bench_run);
+	memset(step, 0, sizeof(*step));
+}
+
+FILE *vk_step_out(const struct vk_step *step)
+{
+	return step && step->out ? step->out : stdout;
+}
+
 /* The command's run with its defaults, printing in format. */
 typedef int step_fn(const char *cmd, enum vk_format format, struct vk_step *s);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench's parts: the command (bench.c) and its worker processes
- * (bench_workers.c). A run with --processes N execs this binary N times
- * in turn, as "vdsokit bench --worker TIMER ...", each worker measuring
+ * (bench/bench_workers.c). A run with --processes N execs this binary N
+ * times in turn, as "vdsokit bench --worker TIMER ...", each worker measuring
  * every API and path with its share of the budget and printing its
  * samples down a pipe; the run's figures pool the workers' samples.
  */

@@ -4,7 +4,7 @@
  * static vdsokit, run one vdsokit command in it, relay that command's
  * stdout and stderr as they come, and exit with its status; or, with two
  * kernels, compare them (commands/vm_ab.c). The booting is core/vm/vm_boot.c,
- * the guest's side commands/vm_init.c.
+ * the guest's side commands/vm/vm_init.c.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What `vdsokit vm`'s two modes share: its options and one guest's run. */
+/* What `vdsokit vm`'s parts share: its options, one guest's run, the guest's /init. */
 #ifndef VK_VM_CMD_H
 #define VK_VM_CMD_H
 
@@ -41,5 +41,9 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm *vm);
 /* --kernel A --kernel B. */
 int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o);
+
+/* /init of `vdsokit vm`'s guest: runs the command the host packed, then
+ * powers the machine off; never returns. */
+int vk_vm_init(void) __attribute__((noreturn));
 
 #endif /* VK_VM_CMD_H */

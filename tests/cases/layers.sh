@@ -1,12 +1,14 @@
 # The architecture, as the #include lines state it: core/'s folders in
 # layers (each uses only what its README.md's "May use:" line names, and
 # no two use each other), no circle between files, core/ below report/
-# and commands/, report/ below commands/, and a core/ that never prints.
+# and commands/, report/ below commands/, and a core/ that never prints;
+# above core/, each folder uses what its README.md's "May use:" line
+# names, and each folder below commands/ is a command's.
 . "$TOP/tests/lib.sh"
 cd "$TOP" || exit 1
 
 # Every source file with the quoted includes it has, as "FILE HEADER".
-srcs=$(find core commands report tests/unit tests/bench tests/fuzz -name '*.[ch]' | sort; echo main.c)
+srcs=$(find cli core commands report tests/unit tests/bench tests/fuzz -name '*.[ch]' | sort; echo main.c)
 # shellcheck disable=SC2086 # one word per file
 grep -Ho '^#include "[^"]*"' $srcs | sed 's/:#include "\(.*\)"$/ \1/' >"$TMP/includes"
 
@@ -75,6 +77,38 @@ if [ -s "$TMP/up" ]; then
 	not_ok "report/ includes nothing from commands/" "$(names "$TMP/up")"
 else
 	ok "report/ includes nothing from commands/"
+fi
+
+# The folders of the tree, core/ to commands/: each uses only the others
+# its README.md's "May use:" line names.
+: >"$TMP/unstated"
+for d in $(awk '$1 ~ /\// { sub(/\/.*/, "", $1); print $1 }' "$TMP/includes" | sort -u); do
+	[ "$d" = tests ] && continue
+	may=$(sed -n 's/^May use: //p' "$d/README.md" 2>/dev/null | tr -c 'a-z_\n' ' ')
+	if [ -z "$may" ]; then
+		echo "$d: no README.md with a 'May use:' line" >>"$TMP/unstated"
+		continue
+	fi
+	awk -v d="$d" 'index($1, d "/") == 1 { sub(/\/.*/, "", $2); if ($2 != d) print $2 }' \
+		"$TMP/includes" | sort -u | while read -r to; do
+		case " $may " in *" $to "*) ;; *) echo "$d/ uses $to/" >>"$TMP/unstated" ;; esac
+	done
+done
+if [ -s "$TMP/unstated" ]; then
+	not_ok "each folder uses only what its README.md says it may use" "$(cat "$TMP/unstated")"
+else
+	ok "each folder uses only what its README.md says it may use"
+fi
+
+# A folder below commands/ holds the parts of the command it is named after.
+for d in commands/*/; do
+	name=$(basename "$d")
+	grep -q "{ \"$(echo "$name" | tr _ -)\", cmd_$name," main.c || echo "$d"
+done >"$TMP/strays"
+if [ -s "$TMP/strays" ]; then
+	not_ok "each folder below commands/ is named after a command of main.c" "$(cat "$TMP/strays")"
+else
+	ok "each folder below commands/ is named after a command of main.c"
 fi
 
 # core/ never prints: stdout is the report's, which commands/ writes. Its

@@ -15,6 +15,7 @@
 
 #include "core/base/array.h"
 #include "report/format.h"
+#include "cli/exit.h"
 
 /* What handling options decided: go on, or exit (with vk_opt_exit()). */
 enum vk_opt_result {
@@ -86,5 +87,32 @@ enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o,
 				    char **argv);
 /* The whole --help: head, one line (and more) per listed row, tail. */
 void vk_options_help(FILE *f, const struct vk_options *o);
+
+/* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
+int vk_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same for option handling: returns VK_OPT_BAD. */
+enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Option values, strictly: digits only (and for numbers a '.' and an
+ * exponent), no spaces, signs, hex, "inf" or anything past the range.
+ * A positive number of seconds up to VK_MAX_SECONDS; a number >= 0; a
+ * whole number; a signed whole number. Each says what is wrong itself.
+ */
+#define VK_MAX_SECONDS 604800	/* a week */
+enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg,
+				    double *out);
+enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg,
+				   double *out);
+enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg,
+				  unsigned long long *out);
+enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg,
+				   long long *out);
+/* The same, from lo to hi; else "OPT takes LO to HI". */
+enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg,
+				     unsigned long long lo, unsigned long long hi,
+				     unsigned long long *out);
 
 #endif /* VK_OPTIONS_H */

@@ -28,10 +28,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "core/base/isolate.h"
 #include "core/base/sysinfo.h"
 #include "core/vm/vm.h"
-#include "commands/commands.h"
+#include "commands/vm_cmd.h"
 
 #define MAX_ARGS 64
 /* syslog(2)'s SYSLOG_ACTION_*, which libc does not name. */

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "commands/commands.h"
+#include "cli/options.h"
 
 /* Rows wider than this do not push every help line's text to the right. */
 #define MAX_COLUMN 26
@@ -218,5 +223,104 @@ enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o,
 		if (res != VK_OPT_OK)
 			return res;
 	}
+	return VK_OPT_OK;
+}
+
+static void usage_error(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
+}
+
+int vk_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_error(cmd, fmt, ap);
+	va_end(ap);
+	return VK_EXIT_USAGE;
+}
+
+enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_error(cmd, fmt, ap);
+	va_end(ap);
+	return VK_OPT_BAD;
+}
+
+/*
+ * strtod() and strtoull() take leading spaces, signs, hex and "inf", and
+ * strtoull() wraps "-1" to its largest value: what they convert is first
+ * checked to be plain decimal digits, with a '.' and exponent if allowed.
+ */
+static int decimal(const char *s, int fraction)
+{
+	size_t n = strspn(s, fraction ? "0123456789.eE+-" : "0123456789");
+
+	return s[0] >= '0' && s[0] <= '9' && s[n] == '\0';
+}
+
+enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double d = decimal(arg + (arg[0] == '-'), 1) ? strtod(arg, &end) : NAN;
+
+	if (!isfinite(d) || *end)
+		return vk_opt_error(cmd, "%s: '%s' is not a number", opt, arg);
+	*out = d;
+	return VK_OPT_OK;
+}
+
+enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
+
+	if (!isfinite(d) || *end || d <= 0 || d > VK_MAX_SECONDS)
+		return vk_opt_error(cmd, "%s: '%s' is not a positive number of seconds (at most %d)",
+				    opt, arg, VK_MAX_SECONDS);
+	*out = d;
+	return VK_OPT_OK;
+}
+
+enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
+{
+	unsigned long long n;
+
+	errno = 0;
+	n = decimal(arg, 0) ? strtoull(arg, NULL, 10) : 0;
+	if (!decimal(arg, 0) || errno == ERANGE)
+		return vk_opt_error(cmd, "%s: '%s' is not a whole number (0 to %llu)", opt, arg,
+				    ULLONG_MAX);
+	*out = n;
+	return VK_OPT_OK;
+}
+
+enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out)
+{
+	const char *digits = arg + (arg[0] == '-');
+	long long n;
+
+	errno = 0;
+	n = decimal(digits, 0) ? strtoll(arg, NULL, 10) : 0;
+	if (!decimal(digits, 0) || errno == ERANGE)
+		return vk_opt_error(cmd, "%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
+				    LLONG_MIN, LLONG_MAX);
+	*out = n;
+	return VK_OPT_OK;
+}
+
+enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
+		      unsigned long long hi, unsigned long long *out)
+{
+	if (vk_parse_count(cmd, opt, arg, out))
+		return VK_OPT_BAD;
+	if (*out < lo || *out > hi)
+		return vk_opt_error(cmd, "%s takes %llu to %llu", opt, lo, hi);
 	return VK_OPT_OK;
 }
