@@ -458,6 +458,12 @@ static void paths(FILE *out, unsigned bits)
 	}
 }
 
+/* Who made the call: the kernel's vDSO, libc, or the --impl library. */
+static const char *side(enum vk_path p)
+{
+	return p == VK_PATH_VDSO ? "the vDSO" : p == VK_PATH_LIBC ? "libc" : "the --impl library";
+}
+
 static void sides(FILE *out, const struct vk_finding *f, int fn)
 {
 	const struct vk_result *r = f->plain ? f->plain : f->example;
@@ -468,7 +474,7 @@ static void sides(FILE *out, const struct vk_finding *f, int fn)
 		return;
 	}
 	call_text(call, sizeof(call), f, fn);
-	fprintf(out, "What the vDSO does:    %s %s\n", call,
+	fprintf(out, "What %s does: %s %s\n", side(r->path), call,
 		outcome(a, sizeof(a), fn, r->ret));
 	if (fn == VK_FN_GETRANDOM)
 		fprintf(out, "  (with the opaque state it asks for, mapped as it says)\n");
