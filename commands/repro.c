@@ -76,12 +76,17 @@ int vk_repro_write(const char *cmd, const char *dir, const struct vk_findings *f
 	static struct written w;
 	char sub[PATH_MAX];
 	struct utsname uts;
+	struct stat st;
 
 	files.cmd = cmd;
 	w.n = 0;
 	snprintf(sub, sizeof(sub), "%s/repro", dir);
 	if (mkdir(sub, 0777) && errno != EEXIST) {
 		fprintf(stderr, "%s: cannot make %s: %s\n", cmd, sub, strerror(errno));
+		return VK_EXIT_USAGE;
+	}
+	if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: %s is not a directory: no reproducer written\n", cmd, sub);
 		return VK_EXIT_USAGE;
 	}
 	uname(&uts);
