@@ -21,6 +21,7 @@ bug-coarse-ahead	coarse-bound
 bug-getcpu-node		node
 bug-getrandom-fork	fork
 bug-getrandom-fork-crash	fork	getrandom
+bug-getrandom-nonblock	flags	getrandom
 bug-getrandom-short	length
 bug-invalid-success	errno
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
