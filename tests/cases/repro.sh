@@ -190,3 +190,4 @@ mkdir -p "$TMP/file"
 : >"$TMP/file/repro"
 expect_status 2 "abi --output DIR whose repro is a file exits 2" \
 	"$VK" abi --paths vdso --output "$TMP/file" clock-getres-id:16
+contains "and says why" "$TMP/err" 'repro is not a directory'
