@@ -48,9 +48,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
 				   "text (default), ktap, json or vdsotest"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
-		  "write DIR/repro/NAME.txt, a report to send, and NAME.c,\n"
-		  "a standalone reproducer, for each finding (see 'man\n"
-		  "vdsokit', REPRODUCERS); DIR is made if missing",
+		  "write DIR/repro/NAME.txt (a report to send) and\n"
+		  "NAME.c (a standalone reproducer) per finding\n"
+		  "(man vdsokit: REPRODUCERS); DIR made if missing",
 		  &o->outdir, .call = vk_output_dir),
 		VK_OPT_HELP_ROW,
 	};
