@@ -384,7 +384,7 @@ void vk_repro_c(FILE *out, const struct vk_finding *f)
 	vk_finding_clocks(clocks, sizeof(clocks), f);
 	fprintf(out, "/*\n * vdsokit's reproducer of: %s", f->what);
 	if (is_clock(fn))
-		fprintf(out, " (clocks %s)", clocks);
+		fprintf(out, " (clock%s %s)", f->nids > 1 ? "s" : "", clocks);
 	fprintf(out, ".\n * It calls this process's vDSO and the syscall alike and prints both.\n"
 		" * Standalone, libc only: cc -o repro THIS.c && ./repro\n"
 		" * Exit status: 0 they agree, 1 they differ, 4 this vDSO has no %s.\n */\n",
@@ -492,8 +492,10 @@ void vk_repro_txt(FILE *out, const struct vk_finding *f, const struct utsname *u
 	vk_finding_clocks(clocks, sizeof(clocks), f);
 	vk_repro_name(name, sizeof(name), f);
 	vk_finding_reproduce(cmd, sizeof(cmd), f);
-	fprintf(out, "Subject: vDSO: %s%s%s%s\n\n", f->what, clocks[0] ? " (clocks " : "", clocks,
-		clocks[0] ? ")" : "");
+	fprintf(out, "Subject: vDSO: %s", f->what);
+	if (clocks[0])
+		fprintf(out, " (clock%s %s)", f->nids + !!f->others[0] > 1 ? "s" : "", clocks);
+	fprintf(out, "\n\n");
 	fprintf(out, "Kernel: Linux %s %s (%s)\n\n", uts->release, uts->machine,
 		uts->version);
 	sides(out, f, fn);
@@ -508,8 +510,9 @@ void vk_repro_txt(FILE *out, const struct vk_finding *f, const struct utsname *u
 		fprintf(out, "%s%s %zu", k ? ", " : "", f->by[k].command, f->by[k].checks);
 	fprintf(out, ").\n");
 	if (!(f->paths & VK_PATH_BIT(VK_PATH_VDSO)))
-		fprintf(out, "Not seen on the kernel's vDSO itself: the reproducer tells whether\n"
-			"this kernel's vDSO does the same.\n");
+		fprintf(out, "Not seen on the kernel's vDSO itself: %s tells whether\n"
+			"this kernel's vDSO does the same.\n",
+			vk_repro_has_c(f) ? "the reproducer" : "vdsokit with --paths vdso");
 	fprintf(out, "\n");
 	why(out, f, fname);
 	fprintf(out, "\nTo reproduce");
