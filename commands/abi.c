@@ -7,6 +7,7 @@
 #include "core/call/targets.h"
 #include "report/report.h"
 #include "commands/commands.h"
+#include "commands/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"
@@ -23,14 +24,16 @@ static const char head[] =
 
 static const char tail[] =
 	"\n"
-	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error\n"
-	"or an --impl that cannot be loaded (see verify), 4 nothing could run.\n";
+	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
+	"an --impl that cannot be loaded (see verify) or an --output file not\n"
+	"written, 4 nothing could run.\n";
 
 #define MAX_CASES 512
 
 struct opts {
 	double timeout;
 	struct vk_call_opts call;
+	const char *outdir;	/* --output, or NULL */
 };
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
@@ -44,6 +47,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_FORMAT_ROWS(&o->call.format,
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
 				   "text (default), ktap, json or vdsotest"),
+		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
+		  "write DIR/repro/NAME.txt (a report to send) and\n"
+		  "NAME.c (a standalone reproducer) per finding\n"
+		  "(man vdsokit: REPRODUCERS); DIR made if missing",
+		  &o->outdir, .call = vk_output_dir),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -190,6 +198,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	for (size_t i = 0; i < legacy.n; i++)
 		ran += legacy.r[i]->status != VK_SKIP;
 	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
+	if (o->outdir && vk_repro_write_results(cmd, "abi", o->outdir, &rs))
+		status = VK_EXIT_USAGE;
 	vk_results_free(&legacy);
 	vk_step_keep(step, &rs);
 	free(cases);

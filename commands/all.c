@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/summary.h"
 #include "commands/commands.h"
+#include "commands/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit all [--verbose] [--format FMT] [--output DIR]\n\n"
@@ -435,8 +436,8 @@ static int run_all(struct all *a)
 	status = verdict(a);
 	summarize(a);
 	a->sum.outcome = outcome(status);
-	if (a->outdir && vk_output_write(&a->files, a->outdir, files,
-					 ARRAY_SIZE(files), &doc))
+	if (a->outdir && (vk_output_write(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
+			  vk_repro_write(a->cmd, a->outdir, &a->findings)))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
@@ -467,8 +468,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 				  "text (default), ktap, json or openmetrics"),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
 		       "also write DIR/report.txt, report.json, report.ktap and\n"
-		       "report.html (self-contained: inline SVG, no script);\n"
-		       "DIR is made if missing; all replaced at once or none", &a->outdir),
+		       "report.html (self-contained: inline SVG, no script),\n"
+		       "and DIR/repro/NAME.txt and NAME.c for each finding;\n"
+		       "DIR is made if missing; the reports replaced at once or\n"
+		       "none; repro/ holds this run's findings only", &a->outdir),
 		VK_OPT('i', "image", VK_OPT_CALL, "FILE", NULL, NULL, .call = refuse_image),
 		VK_OPT_HELP_ROW,
 	};

@@ -6,6 +6,7 @@
 #include "core/verify/verify.h"
 #include "report/report.h"
 #include "commands/commands.h"
+#include "commands/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"
@@ -32,8 +33,9 @@ static const char tail[] =
 	"that exits, crashes or hangs fails the 'survives' check, which names\n"
 	"the library.\n"
 	"\n"
-	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error or an\n"
-	"--impl that cannot be loaded, 4 every check was skipped.\n";
+	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error, an\n"
+	"--impl that cannot be loaded or an --output file not written, 4 every\n"
+	"check was skipped.\n";
 
 struct opts {
 	double seconds;
@@ -41,6 +43,7 @@ struct opts {
 	unsigned long long threads;
 	int verbose;
 	struct vk_call_opts call;
+	const char *outdir;	/* --output, or NULL */
 };
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
@@ -61,6 +64,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
 				   "text (default), ktap, json or vdsotest"),
 		VK_OPT_VERBOSE_ROW(&o->verbose),
+		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
+		  "write DIR/repro/NAME.txt (a report to send) and\n"
+		  "NAME.c (a standalone reproducer) per finding\n"
+		  "(man vdsokit: REPRODUCERS); DIR made if missing",
+		  &o->outdir, .call = vk_output_dir),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -115,6 +123,8 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
+	if (o->outdir && vk_repro_write_results(cmd, "verify", o->outdir, &rs))
+		status = VK_EXIT_USAGE;
 	vk_step_keep(step, &rs);
 	return status;
 }

@@ -516,6 +516,14 @@ static void crashed(struct vk_results *rs, struct vk_result *r, const char *lib,
 		       s->inside[1], s->inside[2]);
 }
 
+/* Every pointer valid; for getrandom 16 bytes and a proper state. */
+static int plain(const struct vk_abi_case *c)
+{
+	return c->ptr[0] == VK_PTR_VALID && c->ptr[1] == VK_PTR_VALID &&
+	       c->ptr[2] == VK_PTR_VALID && c->state == VK_PTR_VALID && !c->state_len_delta &&
+	       (c->func != VK_FN_GETRANDOM || c->len == 16);
+}
+
 static void classify(struct vk_results *rs, struct vk_result *r, const char *lib,
 		     enum vk_path path, const struct vk_abi_case *c, const struct outcome *p,
 		     const struct outcome *s)
@@ -537,8 +545,11 @@ static void classify(struct vk_results *rs, struct vk_result *r, const char *lib
 		vk_result_fail(rs, r, "unexpected: %s %s (wrote %d/%d/%d bytes); syscall %s (wrote %d/%d/%d bytes)",
 			       name, dp, p->inside[0], p->inside[1], p->inside[2], ds,
 			       s->inside[0], s->inside[1], s->inside[2]);
-	if (r->status == VK_FAIL && p->done == 1 && s->done == 1 && !same_return(c, p, s))
+	if (r->status == VK_FAIL && p->done == 1 && s->done == 1 && !same_return(c, p, s)) {
 		vk_result_returns(r, p->ret, s->ret);
+		if (plain(c))
+			vk_result_plain(r, c->flags);
+	}
 }
 
 static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, enum vk_path p,

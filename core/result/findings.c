@@ -104,6 +104,8 @@ void vk_findings_add(struct vk_findings *fs, const char *command, const struct v
 			f->example = r;
 			f->example_cmd = command;
 		}
+		if (!f->plain && r->plain)
+			f->plain = r;
 		f->paths |= VK_PATH_BIT(r->path);
 		if (fn >= 0 && c.name[0])
 			add_clock(f, &c, has_id);

@@ -67,6 +67,14 @@ void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
 	r->sys_ret = sys_ret;
 }
 
+void vk_result_plain(struct vk_result *r, unsigned flags)
+{
+	if (r->plain)
+		return;
+	r->plain = 1;
+	r->flags = flags;
+}
+
 const char *vk_errno_name(long e)
 {
 	switch (e) {

@@ -34,6 +34,9 @@ struct vk_result {
 	int cut;		/* the failure limit ended its repeats early */
 	int returns;		/* the failure is of return values: */
 	long ret, sys_ret;	/* what the path and the syscall returned */
+	int plain;		/* ...in a call a reproducer makes again: */
+	unsigned flags;		/* every pointer valid; getrandom's flags, 16
+				 * bytes and a proper state */
 	enum vk_ran ran;
 	enum vk_bound bound;	/* what bound_ns is, or none */
 	long long bound_ns;	/* an error over this was looked for */
@@ -57,6 +60,10 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 /* Record that r failed because the path returned ret, the syscall
  * sys_ret (negative errno), so that findings can group such failures. */
 void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
+/* Record that r's failure of return values came from a plain call:
+ * every pointer valid and, for getrandom, 16 bytes with flags and a
+ * proper state. A reproducer needs no more to make it again. */
+void vk_result_plain(struct vk_result *r, unsigned flags);
 /* "EINVAL" for EINVAL (positive), for the errnos the vDSO's APIs give. */
 const char *vk_errno_name(long e);
 /* Add a copy of a result made elsewhere, e.g. in a child process. */

@@ -86,6 +86,10 @@ for f in report.txt report.json report.ktap report.html; do
 	check "--output writes $f" test -s "$DIR/$f"
 done
 check "stdout has the format asked for, as report.ktap" cmp "$TMP/stdout.ktap" "$DIR/report.ktap"
+# A report to send per finding (tests/cases/repro.sh tests what they hold).
+findings=$(sed -n 's/^Findings (\([0-9]*\)):$/\1/p' "$TMP/all.txt")
+reports=$(ls "$DIR"/repro/*.txt 2>/dev/null | wc -l)
+check "--output writes DIR/repro/NAME.txt for each of the ${findings:-0} findings" test "$reports" = "${findings:-0}"
 if need python3; then
 	# No stress here: it changes the clock, so all runs it inside vdsokit vm only.
 	check "report.json holds each command's document, in order" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=[x["command"] for x in d["children"]]; assert d["command"]=="all" and c==["info","verify","abi","timens","fallback","bench"], c' "$DIR/report.json"

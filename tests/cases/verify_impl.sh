@@ -23,6 +23,7 @@ bug-coarse-ahead	coarse-bound
 bug-getcpu-node		node
 bug-getrandom-fork	fork
 bug-getrandom-fork-crash	fork	getrandom
+bug-getrandom-nonblock	flags	getrandom
 bug-getrandom-short	length
 bug-getrandom-words	length
 bug-getrandom-past	length

@@ -215,6 +215,13 @@ golden verify-time-pointer
 for f in text ktap json vdsotest; do
 	run verify --impl impl/bug-time-pointer.so --paths impl -d 10 --max-fails 1 --format "$f" time
 done
+# --output's reproducers of planted findings: the C files are the same
+# on every machine; the reports' kernel line is masked.
+golden verify-repro
+run verify --impl impl/bug-wrong-errno.so --paths impl -d 0.05 --output out clock-getres-id:12
+run verify --impl impl/bug-getrandom-nonblock.so --paths impl -d 0.05 --output out getrandom
+run verify --impl impl/bug-res-off-by-one.so --paths impl -d 0.05 --output out clock-getres-monotonic
+
 golden verify-getrandom-short
 for f in text ktap json vdsotest; do
 	run verify --impl impl/bug-getrandom-short.so --paths impl -d 0.05 --format "$f" getrandom

@@ -16,6 +16,9 @@ s/^(  "kernel_version": ).*[^,](,?)$/\1"KERNEL"\2/
 /^  "clocksource": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"CLOCKSOURCE"\2/
 /^  "time_namespace": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"TIMENS"\2/
 
+# A reproducer's report (DIR/repro/NAME.txt): the running kernel.
+s/^(Kernel: Linux ).*/\1KERNEL/
+
 # Every JSON document's envelope: vdsokit's build, the running kernel
 # and its clocksource.
 s/^(    "build": ).*[^,](,?)$/\1"BUILD"\2/

@@ -12,6 +12,7 @@
 #include "core/result/findings.h"
 #include "tests/unit/test.h"
 
+/* returns: 0 a rule broken, 1 return values, 2 those of a plain call. */
 static void fail(struct vk_results *rs, const char *api, enum vk_path p, const char *check,
 		 int returns)
 {
@@ -20,6 +21,8 @@ static void fail(struct vk_results *rs, const char *api, enum vk_path p, const c
 	vk_result_fail(rs, r, "%s failed", api);
 	if (returns)
 		vk_result_returns(r, 0, -EINVAL);
+	if (returns == 2)
+		vk_result_plain(r, 0);
 }
 
 int main(void)
@@ -33,7 +36,7 @@ int main(void)
 			snprintf(api, sizeof(api), "clock-getres-id:%d", id);
 			vk_results_add(&verify, "clock-getres-id:15", p, "errno");
 			fail(&verify, api, p, "errno", 1);
-			fail(&abi, api, p, "ts:valid", 1);
+			fail(&abi, api, p, "ts:valid", 2);
 		}
 	}
 	fail(&verify, "clock-gettime-monotonic", VK_PATH_VDSO, "monotonic", 0);
@@ -55,6 +58,10 @@ int main(void)
 	vk_finding_reproduce(buf, sizeof(buf), &fs.f[0]);
 	CHECK(!strcmp(buf, "vdsokit verify --paths vdso clock-getres-id:16"),
 	      "its example is reproduced by verify (%s)", buf);
+	CHECK(fs.f[0].plain && !strcmp(fs.f[0].plain->check, "ts:valid") &&
+	      !strcmp(fs.f[0].plain->api, "clock-getres-id:16"),
+	      "its plain call, for a reproducer, is abi's first, not verify's example");
+	CHECK(!fs.f[1].plain, "a rule broken has no plain call");
 	CHECK(!strcmp(fs.f[1].what, "clock_gettime breaks verify's monotonic rule"),
 	      "another rule is another finding: %s", fs.f[1].what);
 	vk_finding_clocks(buf, sizeof(buf), &fs.f[1]);

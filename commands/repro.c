@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "report/repro.h"
+#include "commands/commands.h"
+#include "commands/repro.h"
+
+#define NAME_MAX_LEN 96
+
+struct written {
+	char name[VK_MAX_FINDINGS][NAME_MAX_LEN];
+	size_t n;
+};
+
+/* One finding's files, added to s. */
+static int add(struct vk_files *s, const char *sub, const struct vk_finding *f,
+	       const struct utsname *uts, const char *name)
+{
+	char file[NAME_MAX_LEN + 8];
+	FILE *out;
+
+	snprintf(file, sizeof(file), "%s.txt", name);
+	out = vk_output_open(s, sub, file);
+	if (!out)
+		return -1;
+	vk_repro_txt(out, f, uts, vk_version);
+	if (!vk_repro_has_c(f))
+		return 0;
+	snprintf(file, sizeof(file), "%s.c", name);
+	out = vk_output_open(s, sub, file);
+	if (!out)
+		return -1;
+	vk_repro_c(out, f);
+	return 0;
+}
+
+/* A .c or .txt of no finding written now. */
+static int stale(const char *file, const struct written *w)
+{
+	const char *dot = strrchr(file, '.');
+
+	if (!dot || (strcmp(dot, ".c") && strcmp(dot, ".txt")))
+		return 0;
+	for (size_t i = 0; i < w->n; i++) {
+		if (strlen(w->name[i]) == (size_t)(dot - file) &&
+		    !strncmp(file, w->name[i], dot - file))
+			return 0;
+	}
+	return 1;
+}
+
+/* An earlier run's reproducer of a finding gone since would mislead. */
+static void remove_stale(const char *sub, const struct written *w)
+{
+	struct dirent *e;
+	DIR *d = opendir(sub);
+
+	while (d && (e = readdir(d))) {
+		if (stale(e->d_name, w))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
+int vk_repro_write(const char *cmd, const char *dir, const struct vk_findings *fs)
+{
+	static struct vk_files files;
+	static struct written w;
+	char sub[PATH_MAX];
+	struct utsname uts;
+	struct stat st;
+
+	files.cmd = cmd;
+	w.n = 0;
+	snprintf(sub, sizeof(sub), "%s/repro", dir);
+	if (mkdir(sub, 0777) && errno != EEXIST) {
+		fprintf(stderr, "%s: cannot make %s: %s\n", cmd, sub, strerror(errno));
+		return VK_EXIT_USAGE;
+	}
+	if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: %s is not a directory: no reproducer written\n", cmd, sub);
+		return VK_EXIT_USAGE;
+	}
+	uname(&uts);
+	for (size_t i = 0; i < fs->n; i++) {
+		/* Each finding writes two files at most: a full set is committed. */
+		if (files.n + 2 > VK_FILES_MAX && vk_files_commit(&files))
+			return VK_EXIT_USAGE;
+		vk_repro_name(w.name[w.n], sizeof(w.name[0]), &fs->f[i]);
+		if (add(&files, sub, &fs->f[i], &uts, w.name[w.n++])) {
+			vk_files_drop(&files);
+			return VK_EXIT_USAGE;
+		}
+		vk_files_flush(&files);
+	}
+	if (vk_files_commit(&files))
+		return VK_EXIT_USAGE;
+	remove_stale(sub, &w);
+	return VK_EXIT_OK;
+}
+
+int vk_repro_write_results(const char *cmd, const char *command, const char *dir,
+			   const struct vk_results *rs)
+{
+	struct vk_findings fs = { .n = 0 };
+
+	vk_findings_add(&fs, command, rs);
+	return vk_repro_write(cmd, dir, &fs);
+}
