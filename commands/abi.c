@@ -7,7 +7,7 @@
 #include "core/call/targets.h"
 #include "report/report.h"
 #include "commands/commands.h"
-#include "commands/repro.h"
+#include "cli/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"
@@ -198,7 +198,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	for (size_t i = 0; i < legacy.n; i++)
 		ran += legacy.r[i]->status != VK_SKIP;
 	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
-	if (o->outdir && vk_repro_write_results(cmd, "abi", o->outdir, &rs))
+	if (o->outdir && vk_repro_write_results(cmd, vk_version, "abi", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_results_free(&legacy);
 	vk_step_keep(step, &rs);

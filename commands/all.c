@@ -14,7 +14,7 @@
 #include "report/report.h"
 #include "report/summary.h"
 #include "commands/commands.h"
-#include "commands/repro.h"
+#include "cli/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit all [--verbose] [--format FMT] [--output DIR]\n\n"
@@ -437,7 +437,7 @@ static int run_all(struct all *a)
 	summarize(a);
 	a->sum.outcome = outcome(status);
 	if (a->outdir && (vk_output_write(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
-			  vk_repro_write(a->cmd, a->outdir, &a->findings)))
+			  vk_repro_write(a->cmd, vk_version, a->outdir, &a->findings)))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)

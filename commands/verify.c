@@ -6,7 +6,7 @@
 #include "core/verify/verify.h"
 #include "report/report.h"
 #include "commands/commands.h"
-#include "commands/repro.h"
+#include "cli/repro.h"
 
 static const char head[] =
 	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"
@@ -26,12 +26,9 @@ static const char head[] =
 
 static const char tail[] =
 	"\n"
-	"An --impl library is loaded in a child first: one that is no ELF, is\n"
-	"for another machine, or whose constructor exits, crashes, hangs (10 s)\n"
-	"or unmaps the vDSO is named, as bad input. It is then loaded only in\n"
-	"the children that call it, never in vdsokit's own process. A function\n"
-	"that exits, crashes or hangs fails the 'survives' check, which names\n"
-	"the library.\n"
+	"An --impl library is loaded only in children: one that cannot be loaded\n"
+	"or whose constructor fails is bad input, and a function that exits,\n"
+	"crashes or hangs fails 'survives', naming the library (man vdsokit).\n"
 	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error, an\n"
 	"--impl that cannot be loaded or an --output file not written, 4 every\n"
@@ -123,7 +120,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
-	if (o->outdir && vk_repro_write_results(cmd, "verify", o->outdir, &rs))
+	if (o->outdir && vk_repro_write_results(cmd, vk_version, "verify", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_step_keep(step, &rs);
 	return status;

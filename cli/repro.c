@@ -8,9 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/exit.h"
+#include "cli/output.h"
+#include "cli/repro.h"
 #include "report/repro.h"
-#include "commands/commands.h"
-#include "commands/repro.h"
 
 #define NAME_MAX_LEN 96
 
@@ -21,7 +22,7 @@ struct written {
 
 /* One finding's files, added to s. */
 static int add(struct vk_files *s, const char *sub, const struct vk_finding *f,
-	       const struct utsname *uts, const char *name)
+	       const struct utsname *uts, const char *version, const char *name)
 {
 	char file[NAME_MAX_LEN + 8];
 	FILE *out;
@@ -30,7 +31,7 @@ static int add(struct vk_files *s, const char *sub, const struct vk_finding *f,
 	out = vk_output_open(s, sub, file);
 	if (!out)
 		return -1;
-	vk_repro_txt(out, f, uts, vk_version);
+	vk_repro_txt(out, f, uts, version);
 	if (!vk_repro_has_c(f))
 		return 0;
 	snprintf(file, sizeof(file), "%s.c", name);
@@ -70,7 +71,8 @@ static void remove_stale(const char *sub, const struct written *w)
 		closedir(d);
 }
 
-int vk_repro_write(const char *cmd, const char *dir, const struct vk_findings *fs)
+int vk_repro_write(const char *cmd, const char *version, const char *dir,
+		   const struct vk_findings *fs)
 {
 	static struct vk_files files;
 	static struct written w;
@@ -95,7 +97,7 @@ int vk_repro_write(const char *cmd, const char *dir, const struct vk_findings *f
 		if (files.n + 2 > VK_FILES_MAX && vk_files_commit(&files))
 			return VK_EXIT_USAGE;
 		vk_repro_name(w.name[w.n], sizeof(w.name[0]), &fs->f[i]);
-		if (add(&files, sub, &fs->f[i], &uts, w.name[w.n++])) {
+		if (add(&files, sub, &fs->f[i], &uts, version, w.name[w.n++])) {
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
@@ -107,11 +109,12 @@ int vk_repro_write(const char *cmd, const char *dir, const struct vk_findings *f
 	return VK_EXIT_OK;
 }
 
-int vk_repro_write_results(const char *cmd, const char *command, const char *dir,
+int vk_repro_write_results(const char *cmd, const char *version, const char *command,
+			   const char *dir,
 			   const struct vk_results *rs)
 {
 	struct vk_findings fs = { .n = 0 };
 
 	vk_findings_add(&fs, command, rs);
-	return vk_repro_write(cmd, dir, &fs);
+	return vk_repro_write(cmd, version, dir, &fs);
 }
