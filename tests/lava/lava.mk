@@ -1,7 +1,7 @@
 # make check-lava (included by the Makefile): contrib/lava's test
 # definition under a real LAVA dispatcher (lava-run) on a qemu job, its
 # record checked against vdsokit's own KTAP; see tests/lava/run.sh.
-# About 6 minutes under TCG: not part of make check, which runs
+# About 4 to 5 minutes under TCG: not part of make check, which runs
 # compare.py on recorded output instead (tests/cases/lava_record.sh).
 
 .PHONY: check-lava
