@@ -85,6 +85,7 @@ run: $(BIN)
 include tests/tests.mk
 include tests/xarch/xarch.mk
 include tests/kbuild/kbuild.mk
+include tests/lava/lava.mk
 include contrib/kselftest/kselftest.mk
 
 # make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
@@ -149,6 +150,7 @@ help:
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
 	@echo '  check-kbuild   build x86_64 kernels from linux-source with contrib/vm.config, vm them (A/B too)'
+	@echo '  check-lava     contrib/lava under a real LAVA dispatcher (lava-run) on a qemu job, its record = vdsokit'"'"'s'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'
 	@echo '                 (VDSOKIT_SOAK_LOAD=1: under CPU hogs and a starved vm relay, plus 20 relay boots)'
 	@echo '  cross          static vdsokit per arch for vdsokit vm (ARCH=arm64; default all)'

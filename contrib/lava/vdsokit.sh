@@ -3,6 +3,9 @@
 # ktap), turns each KTAP result into a line of output/result.txt,
 #   NAME pass|fail|skip [MEASUREMENT UNITS]
 # and reports each line through lava-test-case when LAVA provides it.
+# vdsokit's KTAP, then its stderr as "# " lines, go to stdout first: the
+# job's log keeps each result's reason (lava-test-case has no field for
+# one) and vdsokit's own totals, against which the record can be checked.
 # A subtest is named PARENT.CHILD; a bench result's "# median N ns/call"
 # line becomes its measurement, N ns; "vdsokit-all" is the job's status.
 #
@@ -118,6 +121,8 @@ if [ -n "$KTAP" ]; then
 else
 	"$VDSOKIT" all --format ktap >"$OUTPUT/vdsokit.ktap" 2>"$OUTPUT/vdsokit.stderr"
 	status=$?
+	cat "$OUTPUT/vdsokit.ktap"
+	sed 's/^/# /' "$OUTPUT/vdsokit.stderr"
 	ktap_results <"$OUTPUT/vdsokit.ktap" >"$RESULT_FILE" || exit 2
 	case "$status" in
 	0) echo "vdsokit-all pass" ;;

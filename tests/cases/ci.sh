@@ -56,7 +56,8 @@ ci fail
 check "without CI it warns and goes on: exit 0" test "$ci" = 0
 contains "the warning" "$TMP/fail.err" '^warning: apt-get failed; tests that need those packages will SKIP$'
 contains "make check-xarch ran" "$TMP/make.calls" '^make check-xarch$'
-contains "then make check" "$TMP/make.calls" '^make check$'
+contains "make check-lava ran" "$TMP/make.calls" '^make check-lava$'
+check "then make check, last" test "$(tail -n 1 "$TMP/make.calls")" = "make check"
 
 rm "$TMP/apt-fails"
 touch "$TMP/update-fails"

@@ -124,6 +124,7 @@ cat >"$TMP/fake-vdsokit" <<EOF
 #!/bin/sh
 echo "\$*" >"$TMP/fake-args"
 cat "$TMP/nested.ktap"
+echo "vdsokit: a warning on stderr" >&2
 exit 1
 EOF
 chmod +x "$TMP/fake-vdsokit"
@@ -134,7 +135,12 @@ echo "\$*" >>"$TMP/lava-calls"
 EOF
 chmod +x "$TMP/path/lava-test-case"
 rm -rf "$TMP/lava"
-check "the script runs the job" env PATH="$TMP/path:$PATH" "$S" -b "$TMP/fake-vdsokit" -o "$TMP/lava"
+env PATH="$TMP/path:$PATH" "$S" -b "$TMP/fake-vdsokit" -o "$TMP/lava" >"$TMP/job.out" 2>&1
+check "the script runs the job" test $? = 0
+# The log keeps what lava-test-case cannot: each reason, and the totals.
+check "vdsokit's KTAP goes to the job's log first, whole" \
+	test "$(head -n "$(wc -l <"$TMP/nested.ktap")" "$TMP/job.out")" = "$(cat "$TMP/nested.ktap")"
+contains "then its stderr, as # lines" "$TMP/job.out" '^# vdsokit: a warning on stderr$'
 check "as 'vdsokit all --format ktap'" test "$(cat "$TMP/fake-args")" = "all --format ktap"
 check "its exit status 1 is the result vdsokit-all fail" test "$(tail -n 1 "$TMP/lava/result.txt")" = "vdsokit-all fail"
 check "in the grammar" grammar "$TMP/lava/result.txt"
