@@ -21,10 +21,11 @@ static const char head[] =
 	"outside by exactly the offset for MONOTONIC, MONOTONIC_COARSE,\n"
 	"MONOTONIC_RAW, BOOTTIME and BOOTTIME_ALARM and by nothing for any other\n"
 	"clock; the kernel shows the offsets as written (/proc/self/timens_offsets);\n"
-	"the parent's namespace is unaffected. On a 32-bit ABI, each time32 entry is\n"
-	"read past 2^31 s (y2038): the vDSO's must do what the kernel's time32\n"
-	"syscall does (which wraps tv_sec), and libc's must fail with EOVERFLOW or be\n"
-	"right.\n\n";
+	"the parent's namespace is unaffected; in the first set, the other functions\n"
+	"are verified too, and a call that stays in userspace outside stays there.\n"
+	"On a 32-bit ABI, each time32 entry is read past 2^31 s (y2038): the vDSO's\n"
+	"must do what the kernel's time32 syscall does (which wraps tv_sec), and\n"
+	"libc's must fail with EOVERFLOW or be right.\n\n";
 
 static const char tail[] =
 	"\n"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 
 #include "core/base/array.h"
@@ -104,6 +105,98 @@ static void read_kernel_offsets(int64_t ns[2])
 		fclose(f);
 }
 
+/* The function and clock of stays[i]; -1 if this ABI has no such call. */
+static enum vk_func stay(const struct vk_timens_check *c, int i, int *clock)
+{
+	static const int clocks[] = { CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME };
+	static const enum vk_func others[] = { VK_FN_GETTIMEOFDAY, VK_FN_TIME, VK_FN_GETCPU,
+					       VK_FN_GETRANDOM };
+	struct vk_api probe;
+
+	*clock = i < 3 ? clocks[i] : 0;
+	probe.func = i < 3 ? c->gettime : others[i - 3];
+	return vk_api_applies(&probe, sizeof(void *) == 8) ? probe.func : (enum vk_func)-1;
+}
+
+static const enum vk_path stay_paths[2] = { VK_PATH_VDSO, VK_PATH_IMPL };
+
+static void probe_stays(const struct vk_timens_check *c, struct vk_fallback fb[2][VK_TIMENS_NSTAYS])
+{
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < VK_TIMENS_NSTAYS; i++) {
+			int clock;
+			enum vk_func f = stay(c, i, &clock);
+
+			fb[k][i].kind = VK_PROBE_DIED;
+			snprintf(fb[k][i].why, sizeof(fb[k][i].why), "not probed");
+			if ((int)f >= 0 && vk_callset_has(c->cs, stay_paths[k], f))
+				vk_fallback_probe(c->cs, stay_paths[k], f, clock, &fb[k][i]);
+		}
+	}
+}
+
+static void say_fallback(const struct vk_fallback *fb, char *buf, size_t len)
+{
+	if (fb->kind == VK_USERSPACE)
+		snprintf(buf, len, "stays in userspace");
+	else if (fb->kind == VK_SYSCALL)
+		snprintf(buf, len, "falls back to %s", fb->syscall);
+	else
+		snprintf(buf, len, "could not be probed: %s", fb->why);
+}
+
+/*
+ * Inside, each vDSO call makes the syscall it makes outside, or none: the
+ * kernel's selftests check with ptrace that none falls back in a time
+ * namespace. One that falls back outside too (no clocksource for the
+ * vDSO) has nothing to show here.
+ */
+static void judge_stay(const struct vk_timens_check *c, int k, int i, const struct vk_fallback *inside,
+		       struct vk_results *rs)
+{
+	const struct vk_fallback *outside = &c->outside[k][i];
+	enum vk_path p = stay_paths[k];
+	struct vk_clock clock = { 0 };
+	enum vk_func f = stay(c, i, &clock.id);
+	char api[40], in[96], out[96];
+	struct vk_result *r;
+
+	if ((int)f < 0 || (p == VK_PATH_IMPL && !c->cs->impl_path))
+		return;
+	if (vk_funcs[f].shape == VK_SHAPE_CLOCK_TS) {
+		snprintf(clock.name, sizeof(clock.name), "%s", vk_clock_name(clock.id));
+		vk_clock_api(api, sizeof(api), f, &clock);
+	} else {
+		snprintf(api, sizeof(api), "%s", vk_funcs[f].name);
+	}
+	r = vk_results_add(rs, api, p, "userspace");
+	r->calls = 1;
+	say_fallback(outside, out, sizeof(out));
+	say_fallback(inside, in, sizeof(in));
+	if (!vk_callset_has(c->cs, p, f))
+		vk_result_skip(r, "%s", c->cs->why[p][f]);
+	else if (outside->kind != VK_USERSPACE)
+		vk_result_skip(r, "outside a time namespace it %s too", out);
+	else if (inside->kind != VK_USERSPACE)
+		vk_result_fail(rs, r, "in a time namespace it %s; outside it %s", in, out);
+}
+
+/*
+ * Inside, each call makes the syscall it makes outside, or none: the
+ * kernel's selftests check with ptrace that none falls back in a time
+ * namespace. One that falls back outside too (no clocksource for the
+ * vDSO) has nothing to show here.
+ */
+static void judge_stays(const struct vk_timens_check *c, struct vk_results *rs)
+{
+	struct vk_fallback inside[2][VK_TIMENS_NSTAYS];
+
+	probe_stays(c, inside);
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < VK_TIMENS_NSTAYS; i++)
+			judge_stay(c, k, i, &inside[k][i], rs);
+}
+
 static void inner(void *arg, int fd)
 {
 	struct vk_timens_check *c = arg;
@@ -121,8 +214,10 @@ static void inner(void *arg, int fd)
 	read_time32(c, &r);
 	read_kernel_offsets(r.kernel_ns);
 	vk_write_all(fd, &r, sizeof(r));
-	for (int i = 0; i < c->nt; i++)
+	for (int i = 0; i < (c->sets_run ? c->nclocks : c->nt); i++)
 		vk_verify_run(&v, &c->t[i]);
+	if (!c->sets_run)
+		judge_stays(c, &rs);
 	for (size_t i = 0; i < rs.n; i++)
 		vk_write_all(fd, rs.r[i], sizeof(struct vk_result));
 }
@@ -166,6 +261,8 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	int err;
 
 	c->mono_offset = vk_timens_floor_sec(s->mono_ns);
+	if (!c->sets_run)
+		probe_stays(c, c->outside);
 	read_own_offsets(own_before, sizeof(own_before));
 	read_outside(c, o.before);
 	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))
@@ -173,6 +270,7 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	read_outside(c, o.after);
 	read_own_offsets(own_after, sizeof(own_after));
 	vk_timens_judge(rs, &o, out.data, out.len);
+	c->sets_run++;
 	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "parent-unaffected",
 			 strcmp(own_before, own_after) ? "this process's own time namespace offsets changed" : NULL);
 	vk_isolated_free(&out);
@@ -198,6 +296,16 @@ void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs
 			snprintf(api, sizeof(api), "%s%s", prefix[f], names[i]);
 			vk_targets_add(c->t, &c->nt, api);
 		}
+	}
+	/* And, in the first set, every other function: each reads the
+	 * namespace's data page, whatever the offsets. */
+	c->nclocks = c->nt;
+	c->sets_run = 0;
+	for (int f = 0; f < VK_NFUNCS; f++) {
+		struct vk_api probe = { .func = f };
+
+		if (vk_funcs[f].shape != VK_SHAPE_CLOCK_TS && vk_api_applies(&probe, sizeof(void *) == 8))
+			vk_targets_add(c->t, &c->nt, vk_funcs[f].name);
 	}
 	c->gettime = sizeof(long) == 4 ? VK_FN_CLOCK_GETTIME64 : VK_FN_CLOCK_GETTIME;
 }

@@ -11,9 +11,14 @@
 #include <stdint.h>
 
 #include "core/call/call.h"
+#include "core/fallback/fallback.h"
 #include "core/result/result.h"
 #include "core/call/targets.h"
 #include "core/timens/timens.h"
+
+/* The calls probed for syscalls inside and outside: clock_gettime of
+ * REALTIME, MONOTONIC and BOOTTIME, gettimeofday, time, getcpu, getrandom. */
+#define VK_TIMENS_NSTAYS 7
 
 struct vk_timens_check {
 	const struct vk_callset *cs;
@@ -22,9 +27,16 @@ struct vk_timens_check {
 	int nt;
 	enum vk_func gettime;	/* the 64-bit-time clock_gettime of this ABI */
 	int64_t mono_offset;	/* the set's, in seconds */
+	int nclocks;		/* t[0..nclocks) are the clock APIs, checked in
+				 * every set; the rest in the first that runs */
+	int sets_run;
+	/* What each call of VK_TIMENS_NSTAYS, on the vdso and impl paths, made
+	 * outside the namespace under fallback's seccomp filter: inside it
+	 * must make the same. */
+	struct vk_fallback outside[2][VK_TIMENS_NSTAYS];
 };
 
-/* The clock APIs checked inside, on cs; seconds is the caller's. */
+/* The APIs checked inside, on cs; seconds is the caller's. */
 void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs);
 /* One set's results into rs: 0 if it ran, else the errno that kept the
  * namespace from being made (-1: another reason), said in why. */
