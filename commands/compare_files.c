@@ -21,8 +21,8 @@
 #include "core/bench/stats.h"
 #include "core/bench/timer.h"
 #include "report/bench.h"
-#include "report/bench_file.h"
-#include "report/safe.h"
+#include "core/benchfile/keys.h"
+#include "core/base/safe.h"
 #include "commands/compare_cmd.h"
 
 #define MAX_FILE (64UL << 20)	/* a bench file is far smaller */

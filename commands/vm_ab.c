@@ -21,7 +21,7 @@
 #include "core/bench/stats.h"
 #include "core/vm/vm_ab.h"
 #include "report/bench.h"
-#include "report/bench_file.h"
+#include "core/benchfile/keys.h"
 #include "report/vm_ab.h"
 #include "commands/commands.h"
 #include "commands/compare_cmd.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "commands/compare_cmd.h"
-#include "report/safe.h"
+#include "core/base/safe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
