@@ -21,10 +21,10 @@
 #include "core/bench/stats.h"
 #include "core/vm/vm_ab.h"
 #include "report/bench.h"
+#include "core/benchfile/benchfile.h"
 #include "core/benchfile/keys.h"
 #include "report/vm_ab.h"
 #include "commands/commands.h"
-#include "commands/compare_cmd.h"
 #include "commands/vm_cmd.h"
 
 #define MAX_WORDS 96
