@@ -15,6 +15,7 @@
 #include "core/benchfile/benchfile.h"
 #include "report/compare.h"
 #include "commands/commands.h"
+#include "commands/compare_cmd.h"
 #define MAX_COPIES 32
 #define DEFAULT_COPIES 24
 #define DEFAULT_THRESHOLD 5	/* percent */
@@ -549,6 +550,20 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 		return vk_opt_error(argv[0], "--samples is %llu: at least 2 per copy, %d in all",
 				    c->m.samples, 2 * c->copies);
 	return VK_OPT_OK;
+}
+
+int vk_compare_files(const char *cmd, char *const *paths, int nold, int nnew)
+{
+	struct compare c = {
+		.rep = { .version = vk_version, .threshold = DEFAULT_THRESHOLD },
+		.vs = nold,
+		.nargs = nold + nnew,
+	};
+
+	memcpy(c.args, paths, (nold + nnew) * sizeof(*paths));
+	vk_sysinfo_read(&c.sys);
+	c.rep.sys = &c.sys;
+	return compare_files(cmd, &c, VK_FMT_TEXT);
 }
 
 int cmd_compare(int argc, char **argv)
