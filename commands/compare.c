@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +10,6 @@
 #include "core/bench/bench.h"
 #include "core/bench/compare.h"
 #include "core/base/isolate.h"
-#include "core/bench/stats.h"
 #include "core/benchfile/benchfile.h"
 #include "report/compare.h"
 #include "commands/commands.h"

@@ -5,8 +5,6 @@
  * every sample they get.
  */
 #include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
