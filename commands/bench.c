@@ -159,25 +159,6 @@ int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 	return VK_EXIT_OK;
 }
 
-static void read_cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[256];
-
-	snprintf(buf, len, "unknown");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (colon && !strncmp(line, "model name", 10)) {
-			snprintf(buf, len, "%s", colon + 2);
-			buf[strcspn(buf, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 static size_t short_rows(const struct vk_bench_report *rep)
 {
 	size_t n = 0;
@@ -206,7 +187,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 
 	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	uname(&rep->uts);
-	read_cpu_model(rep->cpu_model, sizeof(rep->cpu_model));
+	if (vk_env_cpuinfo("", "model name", rep->cpu_model, sizeof(rep->cpu_model)))
+		snprintf(rep->cpu_model, sizeof(rep->cpu_model), "unknown");
 	vk_sysinfo_read(&si);
 	snprintf(rep->clocksource, sizeof(rep->clocksource), "%s",
 		 si.clocksource[0] ? si.clocksource : "unknown");

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +10,13 @@
 #include "core/bench/bench.h"
 #include "core/bench/compare.h"
 #include "core/base/isolate.h"
-#include "core/bench/stats.h"
+#include "core/benchfile/benchfile.h"
+#include "report/compare.h"
+#include "commands/commands.h"
 #include "commands/compare_cmd.h"
 #define MAX_COPIES 32
 #define DEFAULT_COPIES 24
+#define DEFAULT_THRESHOLD 5	/* percent */
 
 static const char head[] =
 	"Usage: vdsokit compare [--threshold PCT] [--format FMT] OLD.json NEW.json\n"
@@ -52,50 +54,19 @@ struct compare {
 	int nargs;
 	int vs;			/* files before --vs: the old side; -1 without it */
 };
-static const struct vk_series *find(const struct vk_series *s, size_t n, const char *api,
-				    const char *path)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(s[i].api, api) && !strcmp(s[i].path, path))
-			return &s[i];
-	}
-	return NULL;
-}
-
 /* A row for each API and path with samples on both sides, in OLD's order. */
 static int build_rows(const char *cmd, struct compare *c, const struct vk_series *old,
 		      size_t nold, const struct vk_series *new, size_t nnew)
 {
-	struct vk_compare_report *rep = &c->rep;
-
 	c->rows = calloc(nold ? nold : 1, sizeof(*c->rows));
 	if (!c->rows) {
 		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 		return VK_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < nold; i++) {
-		const struct vk_series *n = find(new, nnew, old[i].api, old[i].path);
-		struct vk_compare_row *r = &c->rows[rep->nrows];
-
-		if (!old[i].ns || !n || !n->ns)
-			continue;
-		r->old = &old[i];
-		r->new = n;
-		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
-		rep->nrows++;
-		rep->no_verdict += vk_compare_no_verdict(r);
-		rep->beyond_machine += isfinite(r->beyond);
-		rep->regressions += r->verdict[0] == 'r';
-		rep->improvements += r->verdict[0] == 'i';
-		rep->significant_within += r->significant && r->verdict[0] == '~';
-	}
-	rep->rows = c->rows;
-	rep->not_compared = nold + nnew - 2 * rep->nrows;
-	rep->geomean = vk_compare_geomean(c->rows, rep->nrows);
-	if (rep->nrows)
+	if (vk_compare_build_rows(&c->rep, c->rows, old, nold, new, nnew))
 		return VK_EXIT_OK;
 	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", cmd,
-		rep->old, rep->new);
+		c->rep.old, c->rep.new);
 	return VK_EXIT_USAGE;
 }
 
@@ -117,20 +88,30 @@ static int report(const char *cmd, struct compare *c, enum vk_format format)
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
+static void warn_mismatch(const struct vk_bf_mismatch *m, void *cmd)
+{
+	fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
+		(const char *)cmd, m->what, m->x, m->a->name, m->y, m->b->name);
+}
+
 /* The files before --vs (or the first) against those after it (or the second). */
 static int compare_files(const char *cmd, struct compare *c, enum vk_format format)
 {
 	struct vk_compare_runs a = { 0 }, b = { 0 };
-	int status = vk_compare_read_runs(cmd, c->args, c->vs, &a);
+	struct vk_bf_err e;
+	int status = vk_compare_read_runs(c->args, c->vs, &a, &e) ||
+		     vk_compare_read_runs(c->args + c->vs, c->nargs - c->vs, &b, &e);
 
-	if (!status)
-		status = vk_compare_read_runs(cmd, c->args + c->vs, c->nargs - c->vs, &b);
+	if (status) {
+		fprintf(stderr, "%s: %s\n", cmd, e.msg);
+		status = VK_EXIT_USAGE;
+	}
 	c->rep.old = a.names ? a.names : c->args[0];
 	c->rep.new = b.names ? b.names : c->args[c->vs];
 	c->rep.old_runs = c->vs;
 	c->rep.new_runs = c->nargs - c->vs;
 	if (!status) {
-		vk_compare_runs_context(cmd, &c->rep, &a, &b);
+		vk_compare_runs_context(&c->rep, &a, &b, warn_mismatch, (void *)cmd);
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
@@ -220,22 +201,6 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *bc)
 }
 
 /*
- * Copy j's ratio to the old side's copy j: the median over the rounds of
- * each sample's ratio to the old one taken next to it.
- */
-static double pair_ratio(const struct vk_bench_result *old, const struct vk_bench_result *new)
-{
-	double ratio[VK_BENCH_MAX_SAMPLES];
-	int n = 0;
-
-	for (int i = 0; i < old->n && i < new->n; i++) {
-		if (old->samples[i] > 0 && new->samples[i] > 0)
-			ratio[n++] = new->samples[i] / old->samples[i];
-	}
-	return n ? vk_median(ratio, n) : NAN;
-}
-
-/*
  * Side k's copies (res[k], res[k + 2], ...) as one series, a group a copy;
  * the new side's also with each copy's ratio to the old side's.
  */
@@ -259,7 +224,8 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 		n += r->n;
 		s->group_med[j] = r->median;
 		if (k)
-			s->pair[j] = pair_ratio(&res[2 * j], r);
+			s->pair[j] = vk_compare_pair_ratio(res[2 * j].samples, res[2 * j].n,
+							   r->samples, r->n);
 	}
 	s->n = n;
 	s->ngroups = copies;
@@ -541,10 +507,24 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 	return VK_OPT_OK;
 }
 
+int vk_compare_files(const char *cmd, char *const *paths, int nold, int nnew)
+{
+	struct compare c = {
+		.rep = { .version = vk_version, .threshold = DEFAULT_THRESHOLD },
+		.vs = nold,
+		.nargs = nold + nnew,
+	};
+
+	memcpy(c.args, paths, (nold + nnew) * sizeof(*paths));
+	vk_sysinfo_read(&c.sys);
+	c.rep.sys = &c.sys;
+	return compare_files(cmd, &c, VK_FMT_TEXT);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare c = {
-		.rep = { .version = vk_version, .threshold = 5 },
+		.rep = { .version = vk_version, .threshold = DEFAULT_THRESHOLD },
 		.m = { .seconds = 0.2, .samples = 192, .cpu = -1 },
 		.copies = DEFAULT_COPIES,
 		.vs = -1,

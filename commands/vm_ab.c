@@ -8,20 +8,16 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/base/array.h"
-#include "core/base/children.h"
 #include "core/base/json_read.h"
-#include "core/bench/stats.h"
+#include "core/benchfile/benchfile.h"
+#include "core/benchfile/keys.h"
 #include "core/vm/vm_ab.h"
-#include "report/bench.h"
-#include "report/bench_file.h"
+#include "report/format.h"
 #include "report/vm_ab.h"
 #include "commands/commands.h"
 #include "commands/compare_cmd.h"
@@ -35,7 +31,8 @@ struct side {
 	struct vk_vm first, later;	/* the first boot's commands; bench alone */
 	char qemu[PATH_MAX], initrd[2][PATH_MAX];
 	struct vk_jval *doc[NDOCS];	/* the first boot's reports */
-	struct vk_jval **bench;		/* every boot's bench report */
+	struct vk_compare_runs runs;	/* every boot's bench report, read as compare reads */
+	const struct vk_jval **bench;	/* each one's document, in runs */
 	unsigned long nbench;
 };
 
@@ -77,6 +74,20 @@ static int prepare(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 
 static const char *const doc_name[NDOCS] = { "info", "fallback", "verify", "bench" };
 
+/* A boot's bench report, refused as compare refuses a file; -1 said. */
+static int bench_report(const char *cmd, struct side *s, const char *text, size_t len,
+			const char *label)
+{
+	struct vk_bf_err e;
+
+	if (vk_compare_runs_parse(&s->runs, "bench's report", text, len, &e)) {
+		fprintf(stderr, "%s: on kernel %s, %s\n", cmd, label, e.msg);
+		return -1;
+	}
+	s->bench[s->nbench++] = s->runs.f[s->runs.nf - 1].doc;
+	return 0;
+}
+
 /* One boot of a side: its reports parsed, or the status to exit with. */
 static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int first,
 		const char *label)
@@ -109,10 +120,16 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 			return r.status[i] == VK_EXIT_FAIL || r.status[i] == VK_EXIT_OK ?
 				       VK_VM_NO_RESULT : r.status[i];
 		}
-		if (d == BENCH)
-			s->bench[s->nbench++] = doc;
-		else
+		if (d != BENCH) {
 			s->doc[d] = doc;
+			continue;
+		}
+		/* Read again, as compare reads a file: checked, its samples taken out. */
+		vk_jfree(doc);
+		if (bench_report(cmd, s, r.out[i], r.outlen[i], label)) {
+			vk_vm_result_free(&r);
+			return VK_VM_NO_RESULT;
+		}
 	}
 	vk_vm_result_free(&r);
 	return -1;
@@ -120,157 +137,25 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 
 /* --- the speed: every boot's samples of a side in one bench file --- */
 
-/* api on path's row of a boot's bench report, or NULL. */
-static const struct vk_jval *find_row(const struct vk_jval *doc, const char *api, const char *path)
+/*
+ * The boots' bench reports merged as compare merges a side's runs, as one
+ * bench file through bench's writer; -1 said.
+ */
+static int write_bench(const char *cmd, struct side *s, const char *file, FILE *f)
 {
-	const struct vk_jval *r = vk_jget(doc, VK_BF_RESULTS);
+	struct vk_bench_report rep = { 0 };
+	struct vk_timer timer;
+	struct vk_bf_err e;
 
-	for (size_t i = 0; i < vk_jarray_len(r); i++) {
-		const struct vk_jval *e = vk_jarray_at(r, i);
-
-		if (!strcmp(vk_ab_str(vk_jget(e, VK_BF_API), ""), api) &&
-		    !strcmp(vk_ab_str(vk_jget(e, VK_BF_PATH), ""), path))
-			return e;
-	}
-	return NULL;
-}
-
-/* Every boot's processes of row's API and path, in turn; -1: out of memory. */
-static int merge_row(const struct side *s, struct vk_bench_row *row)
-{
-	size_t n = 0, ngroups = 0;
-	double *x;
-	int *gn;
-
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned long k = 0; k < s->nbench; k++) {
-			const struct vk_jval *p = vk_jget(find_row(s->bench[k], row->api, row->path),
-							  VK_BF_PROCESS_SAMPLES_NS);
-
-			for (size_t i = 0; i < vk_jarray_len(p); i++) {
-				const struct vk_jval *one = vk_jarray_at(p, i);
-
-				if (pass)
-					gn[row->ngroups++] = vk_jarray_len(one);
-				for (size_t m = 0; pass && m < vk_jarray_len(one); m++)
-					x[row->n++] = vk_jnum(vk_jarray_at(one, m));
-				n += vk_jarray_len(one);
-				ngroups++;
-			}
-		}
-		if (pass)
-			break;
-		row->samples = x = calloc(n + 1, sizeof(*x));
-		row->group_n = gn = calloc(ngroups + 1, sizeof(*gn));
-		if (!x || !gn)
-			return -1;
-	}
-	return 0;
-}
-
-/* A reference figure of every boot's processes, and their median as the run's. */
-static int merge_reference(const struct side *s, struct vk_bench_report *rep)
-{
-	struct vk_bench_ref *ref;
-	double *x;
-	size_t cap = 0;
-
-	for (unsigned long k = 0; k < s->nbench; k++)
-		cap += vk_jarray_len(vk_jget(vk_jget(s->bench[k], VK_BF_REFERENCE), VK_BF_REF_CPU_EACH));
-	rep->ref = ref = calloc(cap + 1, sizeof(*ref));
-	x = calloc(cap + 1, sizeof(*x));
-	if (!ref || !x) {
-		free(x);
+	if (vk_compare_runs_merge(&s->runs, &e) ||
+	    vk_compare_runs_report(&s->runs, &rep, &timer, &e)) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, file, e.msg);
+		vk_compare_runs_report_free(&rep);
 		return -1;
 	}
-	rep->nref = cap;
-	for (int kind = 0; kind < VK_REF_KINDS; kind++) {
-		size_t n = 0;
-
-		for (unsigned long k = 0; k < s->nbench; k++) {
-			const struct vk_jval *p = vk_jget(vk_jget(s->bench[k], VK_BF_REFERENCE),
-							  vk_bench_ref_keys[kind].each);
-
-			for (size_t i = 0; i < vk_jarray_len(p) && n < cap; i++, n++)
-				ref[n].ns[kind] = x[n] = vk_jnum(vk_jarray_at(p, i));
-		}
-		for (size_t i = n; i < cap; i++)
-			ref[i].ns[kind] = NAN;
-		rep->reference.ns[kind] = n ? vk_median(x, n) : NAN;
-	}
-	free(x);
+	vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .bench = &rep });
+	vk_compare_runs_report_free(&rep);
 	return 0;
-}
-
-static void free_rows(struct vk_bench_row *rows, size_t n)
-{
-	for (size_t i = 0; rows && i < n; i++) {
-		free((double *)rows[i].samples);
-		free((int *)rows[i].group_n);
-	}
-	free(rows);
-}
-
-/* The rows of the first boot's results, each with the samples of every boot; NULL: out of memory. */
-static struct vk_bench_row *merge_rows(const struct side *s, size_t *n)
-{
-	const struct vk_jval *r = vk_jget(s->bench[0], VK_BF_RESULTS);
-	struct vk_bench_row *rows = calloc(vk_jarray_len(r) + 1, sizeof(*rows));
-
-	*n = 0;
-	for (size_t i = 0; rows && i < vk_jarray_len(r); i++) {
-		const struct vk_jval *e = vk_jarray_at(r, i);
-		struct vk_bench_row *row = &rows[(*n)++];
-
-		row->api = vk_ab_str(vk_jget(e, VK_BF_API), "?");
-		row->path = vk_ab_str(vk_jget(e, VK_BF_PATH), "?");
-		if (!vk_jget(e, VK_BF_SAMPLES_NS))
-			row->skipped = vk_ab_str(vk_jget(e, VK_BF_SKIPPED), "skipped");
-		else if (merge_row(s, row)) {
-			free_rows(rows, *n);
-			return NULL;
-		}
-	}
-	return rows;
-}
-
-/*
- * The first boot's bench file, through bench's writer, its results'
- * samples and reference those of every boot; -1: out of memory.
- */
-static int write_bench(const struct side *s, FILE *f)
-{
-	struct vk_bench_report rep = { .boots = s->nbench };
-	struct vk_timer timer;
-	struct vk_bench_row *rows;
-	int status = -1;
-
-	vk_bench_file_run(s->bench[0], &rep, &timer);
-	rep.rows = rows = merge_rows(s, &rep.n);
-	if (rows && !merge_reference(s, &rep)) {
-		vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .bench = &rep });
-		status = 0;
-	}
-	free_rows(rows, rep.n);
-	free((struct vk_bench_ref *)rep.ref);
-	return status;
-}
-
-/* compare's table of B's file against A's, by this same binary. */
-static int compare(const char *a, const char *b)
-{
-	pid_t pid;
-	int status;
-
-	fflush(stdout);
-	pid = vk_fork();
-	if (pid == 0) {
-		execl("/proc/self/exe", "vdsokit", "compare", a, b, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || vk_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return VK_EXIT_USAGE;
-	return WEXITSTATUS(status);
 }
 
 static int output_dir(const char *cmd, const struct vk_vm_opts *o, char *dir, size_t len)
@@ -311,10 +196,8 @@ static int run_rounds(const char *cmd, const struct vk_vm_opts *o, struct side *
 static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 {
 	const struct vk_ab_docs d[2] = {
-		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY],
-		  (const struct vk_jval *const *)s[0].bench, s[0].nbench },
-		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY],
-		  (const struct vk_jval *const *)s[1].bench, s[1].nbench },
+		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY], s[0].bench, s[0].nbench },
+		{ s[1].doc[INFO], s[1].doc[FALLBACK], s[1].doc[VERIFY], s[1].bench, s[1].nbench },
 	};
 	static struct vk_files files;
 	struct vk_ab_diffs ds;
@@ -339,8 +222,7 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
-		if (write_bench(&s[k], f)) {
-			fprintf(stderr, "%s: %s: %s\n", cmd, file[k], strerror(ENOMEM));
+		if (write_bench(cmd, &s[k], file[k], f)) {
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
@@ -355,8 +237,11 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 	ab.better = ds.better;
 	vk_report_ab(stdout, &ab);
 	if (!ab.emulated && ab.bench[0]) {
+		char *const paths[2] = { file[0], file[1] };
+
 		printf("\n");
-		status = compare(file[0], file[1]);
+		/* The table `vdsokit compare a.json b.json` prints of the files left. */
+		status = vk_compare_files("vdsokit compare", paths, 1, 1);
 	}
 	return ds.worse && status == VK_EXIT_OK ? VK_EXIT_FAIL : status;
 }
@@ -391,8 +276,14 @@ int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o)
 	if (!o->setup.arch && same_arch(cmd, o))
 		return VK_EXIT_USAGE;
 	for (int k = 0; k < 2; k++) {
+		struct vk_bf_err e;
+
 		s[k].bench = calloc(o->rounds, sizeof(*s[k].bench));
-		if (!s[k].bench || prepare(cmd, o, &s[k]))
+		if (!s[k].bench || vk_compare_runs_open(&s[k].runs, o->rounds, &e)) {
+			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			goto out;
+		}
+		if (prepare(cmd, o, &s[k]))
 			goto out;
 	}
 	kvm = o->accel == VK_ACCEL_KVM ||
@@ -408,8 +299,7 @@ out:
 	for (int k = 0; k < 2; k++) {
 		for (int d = 0; d < BENCH; d++)
 			vk_jfree(s[k].doc[d]);
-		for (unsigned long i = 0; i < s[k].nbench; i++)
-			vk_jfree(s[k].bench[i]);
+		vk_compare_free_runs(&s[k].runs);
 		free(s[k].bench);
 	}
 	return status;

@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "core/base/array.h"
+#include "core/benchfile/keys.h"
 #include "report/bench.h"
-#include "report/bench_file.h"
+#include "report/doc.h"
 #include "report/ktap.h"
 #include "report/report.h"
 
@@ -122,12 +123,6 @@ static struct vk_bench_row result_row(const struct vk_bench_result *r)
 		.samples = r->samples, .n = r->n, .group_n = r->group_n, .ngroups = r->ngroups,
 	};
 }
-
-const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {
-	[VK_REF_CPU] = { VK_BF_REF_CPU, VK_BF_REF_CPU_EACH },
-	[VK_REF_LOADS] = { VK_BF_REF_LOADS, VK_BF_REF_LOADS_EACH },
-	[VK_REF_SYS] = { VK_BF_REF_SYS, VK_BF_REF_SYS_EACH },
-};
 
 static void json_options(struct vk_json *j, const void *ctx)
 {

@@ -4,61 +4,9 @@
 #define VK_REPORT_BENCH_H
 
 #include <stdio.h>
-#include <sys/utsname.h>
 
-#include "core/bench/bench.h"
-#include "core/bench/envcheck.h"
+#include "core/benchfile/model.h"
 #include "report/format.h"
-
-/*
- * A row of a bench file: a measured result, or the samples alone of vm's
- * boots merged (r NULL); samples[] holds each process's group_n[] in turn.
- */
-struct vk_bench_row {
-	const char *api, *path;
-	const char *skipped;	/* why it was not measured, or NULL */
-	const struct vk_bench_result *r;	/* its figures, or NULL */
-	const double *samples;
-	int n, ngroups;
-	const int *group_n;
-};
-
-struct vk_bench_report {
-	const char *version;
-	const char *build;	/* the writer's, or NULL: this process's */
-	char time[32];		/* ISO 8601, UTC */
-	struct utsname uts;
-	char cpu_model[128];
-	char clocksource[64];
-	char governor[32];	/* CPU 0's, or "" */
-	double seconds;
-	int samples;		/* per process */
-	int processes;
-	int cpu;
-	int cold;
-	const struct vk_timer *timer;
-	double loadavg;
-	long voluntary, involuntary;	/* context switches during the run */
-	int disturbed;
-	struct vk_warnings warnings;	/* the machine's setup, each with its fix */
-	/* The reference loops: the run's (the median of its processes')
-	 * and each process's. */
-	struct vk_bench_ref reference;
-	const struct vk_bench_ref *ref;
-	int nref;
-	unsigned long boots;	/* vm's boots merged into the file, or 0 */
-	size_t n;
-	const struct vk_bench_result *r;
-	/* The JSON's rows instead of r's (vm's merge), or NULL. */
-	const struct vk_bench_row *rows;
-};
-
-/* Each reference's keys in a bench file: the run's figure, and each process's. */
-struct vk_bench_ref_key {
-	const char *run, *each;
-};
-
-extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
 
 void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep);
 void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep);

@@ -57,7 +57,9 @@ struct vk_series {
 	double *ns;		/* every sample; NULL when the run skipped it */
 	size_t n;
 	double *group_med;	/* each group's median; reordered by compare */
+	int *group_n;		/* each group's samples, in ns in turn (files only) */
 	size_t ngroups;
+	const char *skipped;	/* why a file's run did not measure it, or NULL */
 	/*
 	 * Side by side, in the new series: group j's ratio to the old
 	 * series' group j, the median over the rounds of each sample's

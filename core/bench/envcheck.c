@@ -75,27 +75,39 @@ static void turbo(struct vk_warnings *w, const char *root)
 		     "cpufreq/boost is 1");
 }
 
+int vk_env_cpuinfo(const char *root, const char *key, char *buf, size_t len)
+{
+	char path[512], line[4096];
+	size_t n = strlen(key);
+	int found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
+	f = fopen(path, "re");
+	while (f && found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || strncmp(line, key, n))
+			continue;
+		snprintf(buf, len, "%s", colon + 2);
+		buf[strcspn(buf, "\n")] = '\0';
+		found = 0;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* x86 sets the hypervisor CPU flag in a guest; Xen also says so in /sys. */
 static void hypervisor(struct vk_warnings *w, const char *root)
 {
 	static const char fix[] = "run on bare metal for figures that hold elsewhere";
-	char path[512], line[4096], type[32];
-	FILE *f;
+	char flags[4096], type[32];
 
-	if (!read_line(root, "/sys/hypervisor/type", type, sizeof(type)) && type[0]) {
+	if (!read_line(root, "/sys/hypervisor/type", type, sizeof(type)) && type[0])
 		warn(w, "the machine is a VM", fix, "/sys/hypervisor/type is %s", type);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5) || !strstr(line, " hypervisor"))
-			continue;
+	else if (!vk_env_cpuinfo(root, "flags", flags, sizeof(flags)) && strstr(flags, " hypervisor"))
 		warn(w, "the machine is a VM", fix, "the CPU has the hypervisor flag");
-		break;
-	}
-	if (f)
-		fclose(f);
 }
 
 void vk_env_check(struct vk_warnings *w, const char *root, const struct vk_sysinfo *si,

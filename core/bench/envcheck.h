@@ -33,6 +33,11 @@ void vk_env_check(struct vk_warnings *w, const char *root, const struct vk_sysin
 		  double loadavg, long cpus);
 /* CPU 0's frequency governor, or "" where there is no cpufreq. */
 void vk_env_governor(const char *root, char *buf, size_t len);
+/*
+ * The value of root's /proc/cpuinfo's first line named key ("model name",
+ * "flags"), without its newline; -1 where it has none.
+ */
+int vk_env_cpuinfo(const char *root, const char *key, char *buf, size_t len);
 /* short of nrows bench rows had fewer samples than a verdict needs. */
 void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows);
 

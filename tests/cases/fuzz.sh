@@ -37,21 +37,19 @@ if ! clang "${flags[@]}" "$TMP/probe.c" -o "$TMP/probe" 2>"$TMP/probe.err"; then
 	exit 0
 fi
 
-# fuzz_bench also needs the reader, in commands/, and report/'s helpers.
-mkdir -p "$dir/obj" "$dir/tool" "$dir/corpus" "$dir/bench-corpus" "$dir/crashes" || exit 1
-rm -f "$dir"/obj/*.o "$dir"/tool/*.o "$dir/libcore.a" "$dir/libtool.a"
+# Both link core alone: the bench-file reader is core/benchfile's.
+mkdir -p "$dir/obj" "$dir/corpus" "$dir/bench-corpus" "$dir/crashes" || exit 1
+rm -f "$dir"/obj/*.o "$dir/libcore.a"
 built=1
-for src in "$TOP"/core/*/*.c "$TOP"/report/*.c "$TOP/commands/compare_files.c"; do
-	case $src in */core/*) to=obj ;; *) to=tool ;; esac
-	obj=$dir/$to/$(basename "$src" .c).o
+for src in "$TOP"/core/*/*.c; do
+	obj=$dir/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o
 	clang "${flags[@]}" -c "$src" -o "$obj" 2>>"$TMP/build.err" || built=0
 done
 if [ $built = 1 ]; then
 	ar rcs "$dir/libcore.a" "$dir"/obj/*.o &&
-		ar rcs "$dir/libtool.a" "$dir"/tool/*.o &&
 		clang "${flags[@]}" "$TOP/tests/fuzz/fuzz_elf.c" "$dir/libcore.a" \
 			-ldl -lm -o "$dir/fuzz_elf" 2>>"$TMP/build.err" &&
-		clang "${flags[@]}" "$TOP/tests/fuzz/fuzz_bench.c" "$dir/libtool.a" "$dir/libcore.a" \
+		clang "${flags[@]}" "$TOP/tests/fuzz/fuzz_bench.c" "$dir/libcore.a" \
 			-ldl -lm -o "$dir/fuzz_bench" 2>>"$TMP/build.err" || built=0
 fi
 if [ $built = 0 ]; then

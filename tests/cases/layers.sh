@@ -111,6 +111,14 @@ else
 	ok "each folder below commands/ is named after a command of main.c"
 fi
 
+# The fuzz targets link core alone: what they fuzz (the ELF and bench-file readers) is core's.
+grep -E '^tests/fuzz/.* (commands|report)/' "$TMP/includes" >"$TMP/up"
+if [ -s "$TMP/up" ]; then
+	not_ok "tests/fuzz/ includes nothing from commands/ or report/" "$(names "$TMP/up")"
+else
+	ok "tests/fuzz/ includes nothing from commands/ or report/"
+fi
+
 # core/ never prints: stdout is the report's, which commands/ writes. Its
 # code without comments, as "FILE:LINE:CODE".
 awk 'FNR == 1 { inc = 0 }

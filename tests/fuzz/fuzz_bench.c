@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for compare's bench-file reader: every input is parsed
+ * libFuzzer target for the bench-file reader (core/benchfile): every input is parsed
  * and validated as a bench file. A file it accepts must keep the reader's
  * promises: each row with samples has them, each a time within bounds,
  * and a positive median for each process; and vk_safe() must leave no
@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands/compare_cmd.h"
-#include "report/safe.h"
+#include "core/base/safe.h"
+#include "core/benchfile/benchfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,11 +52,14 @@ static void check_series(const struct vk_series *s, size_t row)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vk_bench_file f = { .budget = SIZE_MAX };
-	int status = vk_bench_file_read("fuzz_bench", "input", (const char *)data, size, &f);
+	struct vk_bf_err e = { "" };
+	int status = vk_bench_file_read("input", (const char *)data, size, &f, &e);
 
-	if (status != VK_EXIT_OK && status != VK_EXIT_USAGE)
-		broken("an exit status other than 0 or 2", 0);
-	for (size_t i = 0; status == VK_EXIT_OK && i < f.n; i++)
+	if (status != 0 && status != -1)
+		broken("a return other than 0 or -1", 0);
+	if (status && !e.msg[0])
+		broken("a refusal that does not say why", 0);
+	for (size_t i = 0; !status && i < f.n; i++)
 		check_series(&f.s[i], i);
 	vk_bench_file_free(&f);
 	return 0;

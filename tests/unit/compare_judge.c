@@ -34,10 +34,12 @@ static const struct vk_compare_row *judge(struct planted *p, double old_ns, doub
 		p->old_med[i] = old_ns * spread[i];
 		p->new_med[i] = new_ns * spread[GROUPS - 1 - i];
 	}
-	p->old = (struct vk_series){ "clock-gettime-monotonic", "impl", p->old_med, GROUPS,
-				     p->old_med, GROUPS, NULL };
-	p->new = (struct vk_series){ "clock-gettime-monotonic", "impl", p->new_med, GROUPS,
-				     p->new_med, GROUPS, NULL };
+	p->old = (struct vk_series){ .api = "clock-gettime-monotonic", .path = "impl",
+				     .ns = p->old_med, .n = GROUPS, .group_med = p->old_med,
+				     .ngroups = GROUPS };
+	p->new = (struct vk_series){ .api = "clock-gettime-monotonic", .path = "impl",
+				     .ns = p->new_med, .n = GROUPS, .group_med = p->new_med,
+				     .ngroups = GROUPS };
 	memset(&p->row, 0, sizeof(p->row));
 	p->row.old = &p->old;
 	p->row.new = &p->new;
@@ -100,8 +102,10 @@ static void test_within_the_move(void)
 		p.old_med[i] = 100 * spread[i];
 		p.new_med[i] = 107.2 + i * (121.8 - 107.2) / (GROUPS - 1);
 	}
-	p.old = (struct vk_series){ "a", "impl", p.old_med, GROUPS, p.old_med, GROUPS, NULL };
-	p.new = (struct vk_series){ "a", "impl", p.new_med, GROUPS, p.new_med, GROUPS, NULL };
+	p.old = (struct vk_series){ .api = "a", .path = "impl", .ns = p.old_med, .n = GROUPS,
+				    .group_med = p.old_med, .ngroups = GROUPS };
+	p.new = (struct vk_series){ .api = "a", .path = "impl", .ns = p.new_med, .n = GROUPS,
+				    .group_med = p.new_med, .ngroups = GROUPS };
 	p.row.old = &p.old;
 	p.row.new = &p.new;
 	vk_compare_row(&p.row, THRESHOLD, &m);

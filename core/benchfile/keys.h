@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A bench file's keys (vdsokit-bench/2, doc/json-schema/bench.json),
- * stated once: report/bench.c writes them and commands/compare_files.c
- * reads them, for compare and for vm's A/B. The envelope's keys are
- * report/doc.h's.
+ * stated once: report/bench.c writes them and core/benchfile reads them,
+ * for compare and for vm's A/B.
  */
-#ifndef VK_REPORT_BENCH_FILE_H
-#define VK_REPORT_BENCH_FILE_H
+#ifndef VK_BENCHFILE_KEYS_H
+#define VK_BENCHFILE_KEYS_H
 
-#include "report/doc.h"
+#include "core/bench/bench.h"
+
+/* The envelope's keys that a reader of bench files needs, as report/doc.h's writer has them. */
+#define VK_DOC_SCHEMA "schema"
+#define VK_DOC_TOOL "tool"
+#define VK_DOC_VERSION "version"
+#define VK_DOC_BUILD "build"
+#define VK_DOC_ENVIRONMENT "environment"
+#define VK_DOC_KERNEL "kernel"
+#define VK_DOC_RELEASE "release"
+#define VK_DOC_MACHINE "machine"
+#define VK_DOC_CLOCKSOURCE "clocksource"
+#define VK_DOC_OPTIONS "options"
 
 #define VK_BENCH_VERSION 2
 /* Before the envelope: kernel, clocksource, cpu_model and options at the top. */
@@ -65,4 +76,11 @@
 #define VK_BF_SAMPLES_NS "samples_ns"
 #define VK_BF_PROCESS_SAMPLES_NS "process_samples_ns"
 
-#endif /* VK_REPORT_BENCH_FILE_H */
+/* Each reference's keys in a bench file: the run's figure, and each process's. */
+struct vk_bench_ref_key {
+	const char *run, *each;
+};
+
+extern const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS];
+
+#endif /* VK_BENCHFILE_KEYS_H */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/base/json_read.h"
-#include "report/safe.h"
+#include "core/base/safe.h"
 
 #define RING 8	/* buffers: more than any one printf() of a reporter takes */
 

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/* Two sides compared: a judged row for each API and path both measured. */
+#include <math.h>
+#include <string.h>
+
+#include "core/bench/stats.h"
+#include "core/benchfile/benchfile.h"
+
+const struct vk_series *vk_series_find(const struct vk_series *s, size_t n, const char *api,
+				       const char *path)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(s[i].api, api) && !strcmp(s[i].path, path))
+			return &s[i];
+	}
+	return NULL;
+}
+
+size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_row *rows,
+			     const struct vk_series *old, size_t nold,
+			     const struct vk_series *new, size_t nnew)
+{
+	for (size_t i = 0; i < nold; i++) {
+		const struct vk_series *n = vk_series_find(new, nnew, old[i].api, old[i].path);
+		struct vk_compare_row *r = &rows[rep->nrows];
+
+		if (!old[i].ns || !n || !n->ns)
+			continue;
+		r->old = &old[i];
+		r->new = n;
+		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
+		rep->nrows++;
+		rep->no_verdict += vk_compare_no_verdict(r);
+		rep->beyond_machine += isfinite(r->beyond);
+		rep->regressions += r->verdict[0] == 'r';
+		rep->improvements += r->verdict[0] == 'i';
+		rep->significant_within += r->significant && r->verdict[0] == '~';
+	}
+	rep->rows = rows;
+	rep->not_compared = nold + nnew - 2 * rep->nrows;
+	rep->geomean = vk_compare_geomean(rows, rep->nrows);
+	return rep->nrows;
+}
+
+double vk_compare_pair_ratio(const double *old, int nold, const double *new, int nnew)
+{
+	double ratio[VK_BENCH_MAX_SAMPLES];
+	int n = 0;
+
+	for (int i = 0; i < nold && i < nnew && n < VK_BENCH_MAX_SAMPLES; i++) {
+		if (old[i] > 0 && new[i] > 0)
+			ratio[n++] = new[i] / old[i];
+	}
+	return n ? vk_median(ratio, n) : NAN;
+}

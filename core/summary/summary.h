@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report of `vdsokit all`: a verdict that fits on one screen, from
+ * what each step (a command run with its defaults) found and how it
+ * ended. commands/all.c fills it; report/summary.h's reporters render it.
+ */
+#ifndef VK_SUMMARY_H
+#define VK_SUMMARY_H
+
+#include <stddef.h>
+
+#include "core/bench/envcheck.h"
+#include "core/benchfile/model.h"
+#include "core/call/call.h"
+#include "core/result/findings.h"
+#include "core/result/result.h"
+
+struct vk_info;		/* info's facts (report/info.h) */
+
+#define VK_HEADLINES 8
+
+/* How a step, or the whole run, ended, as the reports name it. */
+enum vk_outcome { VK_OUTCOME_OK, VK_OUTCOME_FAIL, VK_OUTCOME_SKIP, VK_OUTCOME_ERROR };
+
+/* One step: what its command kept (any of info, results, bench rows). */
+struct vk_summary_step {
+	const char *name;
+	enum vk_outcome outcome;
+	size_t pass, fail, skip;
+	double seconds;
+	const char *note;	/* why it was skipped, or NULL */
+	const struct vk_info *info;	/* info's facts, or NULL */
+	const struct vk_results *rs;	/* its results, or NULL */
+	const struct vk_bench_result *bench;	/* bench's rows */
+	size_t nbench;
+	const struct vk_bench_report *bench_run;	/* bench's, or NULL */
+};
+
+/* One main API's bench figures: median ns per call by path (NAN: none). */
+struct vk_headline {
+	const char *api;
+	double ns[VK_NPATHS];
+};
+
+struct vk_summary {
+	const char *version;
+	const struct vk_info *info;	/* the machine */
+	const struct vk_summary_step *steps;
+	size_t nsteps;
+	const struct vk_findings *findings;
+	int unverified;		/* functions with no result on any path */
+	const struct vk_warnings *warnings;	/* bench's, or NULL */
+	const struct vk_results *call_map;	/* where each call runs, or NULL */
+	struct vk_headline head[VK_HEADLINES];
+	size_t nhead;
+	enum vk_outcome outcome;	/* the run's */
+};
+
+#endif /* VK_SUMMARY_H */
