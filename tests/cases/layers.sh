@@ -100,6 +100,19 @@ else
 	ok "each folder uses only what its README.md says it may use"
 fi
 
+# commands/ holds one command per file: each names a row of main.c's
+# command table, or its table of programs (vdsotest).
+for f in commands/*.c; do
+	name=$(basename "$f" .c)
+	grep -Eq "\{ \"$(echo "$name" | tr _ -)\", cmd_$name,|\{ \"$name\", vk_$name \}" main.c ||
+		echo "$f"
+done >"$TMP/strays"
+if [ -s "$TMP/strays" ]; then
+	not_ok "each file of commands/ is one command of main.c" "$(cat "$TMP/strays")"
+else
+	ok "each file of commands/ is one command of main.c"
+fi
+
 # A folder below commands/ holds the parts of the command it is named after.
 for d in commands/*/; do
 	name=$(basename "$d")
