@@ -288,6 +288,8 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	read_outside(c, o.after);
 	read_own_offsets(own_after, sizeof(own_after));
 	vk_timens_judge(rs, &o, out.data, out.len);
+	if (!c->sets_run)
+		vk_timens_refusals(rs);
 	c->sets_run++;
 	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "parent-unaffected",
 			 strcmp(own_before, own_after) ? "this process's own time namespace offsets changed" : NULL);

@@ -43,4 +43,8 @@ void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs
 int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s,
 			struct vk_results *rs, char *why, size_t len);
 
+/* What /proc/self/timens_offsets refuses, each a result of "timens"
+ * on the syscall path (timens_refusals.c). */
+void vk_timens_refusals(struct vk_results *rs);
+
 #endif /* VK_TIMENS_CHECK_H */

@@ -88,6 +88,24 @@ if [ -f "$O/tests/impl/timens-fallback.so" ]; then
 else
 	skip "a library that falls back only in a time namespace" "no impl libraries in this build"
 fi
+# /proc/self/timens_offsets refuses what the kernel documents, each with
+# its errno; under a stand-in that takes every write, each check fails.
+for r in malformed no-nsec negative-nsec nsec-past-1s realtime bad-second-line past-ktime-max \
+	clock-below-0 after-entry; do
+	contains "timens_offsets refuses $r" "$TMP/tn.ktap" "^ok [0-9]+ timens syscall refuses-$r\$"
+done
+contains "a refused write changes no offset" "$TMP/tn.ktap" '^ok [0-9]+ timens syscall refusals-change-nothing$'
+so=$O/tests/impl/preload-timens-offsets-take-all.so
+why=$(preload_why "$so")
+if [ -n "$why" ]; then
+	skip "a kernel that took every offset fails each refusal" "$why"
+else
+	expect_status 1 "a kernel that took every offset fails each refusal" \
+		env LD_PRELOAD="$so" "$VK" timens -d 0.05 --format ktap
+	contains "and says what was taken" "$TMP/out" \
+		'^# writing "monotonic 5 0(\\)+nx" gave nothing \(it was taken\), not Invalid argument'
+	check "each of the nine" test "$(grep -c '^not ok [0-9]* timens syscall refuses-' "$TMP/out")" = 9
+fi
 # On a 32-bit ABI, past 2^31 s: the vDSO's time32 entry must do what the
 # kernel's time32 syscall does, and one that fails where it wraps is caught.
 if grep -q ' past-2^31:y2038$' "$TMP/tn.ktap"; then
