@@ -47,4 +47,8 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
  * on the syscall path (timens_refusals.c). */
 void vk_timens_refusals(struct vk_results *rs);
 
+/* In the namespace: clock_nanosleep(TIMER_ABSTIME) to its MONOTONIC and
+ * BOOTTIME times, each a result on the syscall path (timens_sleep.c). */
+void vk_timens_sleep(struct vk_results *rs);
+
 #endif /* VK_TIMENS_CHECK_H */
