@@ -35,20 +35,38 @@ void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
 {
 	const struct vk_formatter *fm = &formatters[format];
 
-	if (fm->doc)
+	if (fm->doc) {
 		fm->doc(f, d);
-	else if (d->results && fm->results)
-		fm->results(f, d->results);
-	else if (d->bench && fm->bench)
-		fm->bench(f, d->bench);
-	else if (d->compare && fm->compare)
-		fm->compare(f, d->compare);
-	else if (d->info && fm->info)
-		fm->info(f, d->info);
-	else if (d->apis && fm->apis)
-		fm->apis(f, d->apis);
-	else if (d->summary && fm->summary)
-		fm->summary(f, d->summary);
+		return;
+	}
+	switch (d->kind) {
+	case VK_DOC_RESULTS:
+		if (fm->results)
+			fm->results(f, d->results);
+		break;
+	case VK_DOC_BENCH:
+		if (fm->bench)
+			fm->bench(f, d->bench);
+		break;
+	case VK_DOC_COMPARE:
+		if (fm->compare)
+			fm->compare(f, d->compare);
+		break;
+	case VK_DOC_INFO:
+		if (fm->info)
+			fm->info(f, d->info);
+		break;
+	case VK_DOC_APIS:
+		if (fm->apis)
+			fm->apis(f, d->apis);
+		break;
+	case VK_DOC_SUMMARY:
+		if (fm->summary)
+			fm->summary(f, d->summary);
+		break;
+	case VK_DOC_SKIPPED:
+		break;
+	}
 }
 
 const char *vk_format_name(enum vk_format f)

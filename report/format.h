@@ -31,16 +31,30 @@ struct vk_info;
 struct vk_api_list;
 struct vk_summary;
 
-/* One command run's document; exactly one content pointer is set. */
+/* What a document holds: one kind of content. */
+enum vk_doc_kind {
+	VK_DOC_SKIPPED,		/* nothing ran: skipped says why */
+	VK_DOC_RESULTS,		/* checks: verify, abi, fallback, timens, stress */
+	VK_DOC_BENCH,
+	VK_DOC_COMPARE,
+	VK_DOC_INFO,
+	VK_DOC_APIS,
+	VK_DOC_SUMMARY,		/* all's */
+};
+
+/* One command run's document: its content, of the kind it names. */
 struct vk_doc {
 	const char *command;	/* "bench" */
-	const struct vk_report *results;	/* checks: verify, abi, fallback, timens, stress */
-	const struct vk_bench_report *bench;
-	const struct vk_compare_report *compare;
-	const struct vk_info *info;
-	const struct vk_api_list *apis;
-	const struct vk_summary *summary;	/* all's */
-	const char *skipped;	/* none of them: why nothing ran */
+	enum vk_doc_kind kind;
+	union {
+		const char *skipped;	/* NULL: nothing ran */
+		const struct vk_report *results;
+		const struct vk_bench_report *bench;
+		const struct vk_compare_report *compare;
+		const struct vk_info *info;
+		const struct vk_api_list *apis;
+		const struct vk_summary *summary;
+	};
 };
 
 /* How one format prints each kind of content; NULL where it does not. */

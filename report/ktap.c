@@ -28,19 +28,28 @@ void vk_ktap_begin(const struct vk_ktap *k)
 
 void vk_ktap_doc(const struct vk_ktap *k, const struct vk_doc *d)
 {
-	if (d->results) {
+	switch (d->kind) {
+	case VK_DOC_RESULTS:
 		vk_report_ktap(k, d->results);
-	} else if (d->bench) {
+		break;
+	case VK_DOC_BENCH:
 		vk_report_bench_ktap(k, d->bench);
-	} else if (d->compare) {
+		break;
+	case VK_DOC_COMPARE:
 		vk_report_compare_ktap(k, d->compare);
-	} else if (d->info) {
+		break;
+	case VK_DOC_INFO:
 		vk_report_info_ktap(k, d->info);
-	} else if (d->summary) {
+		break;
+	case VK_DOC_SUMMARY:
 		vk_report_summary_ktap(k, d->summary);
-	} else {
+		break;
+	case VK_DOC_APIS:
+	case VK_DOC_SKIPPED:
 		vk_ktap_begin(k);
-		vk_ktap_line(k, "1..0 # SKIP %s", d->skipped ? d->skipped : "nothing ran");
+		vk_ktap_line(k, "1..0 # SKIP %s", d->kind == VK_DOC_SKIPPED && d->skipped ?
+			     d->skipped : "nothing ran");
+		break;
 	}
 }
 

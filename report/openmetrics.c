@@ -169,15 +169,24 @@ void vk_report_openmetrics(FILE *f, const struct vk_doc *d)
 {
 	struct om o = { .f = f };
 
-	if (d->summary) {
+	switch (d->kind) {
+	case VK_DOC_SUMMARY:
 		summary(&o, d->summary);
-	} else if (d->results) {
+		break;
+	case VK_DOC_RESULTS:
 		result_checks(&o, d->command, d->results->rs);
 		apis(&o, d->results->rs);
-	} else if (d->info) {
+		break;
+	case VK_DOC_INFO:
 		functions(&o, d->info);
-	} else if (d->bench) {
+		break;
+	case VK_DOC_BENCH:
 		medians(&o, d->bench->r, d->bench->n);
+		break;
+	case VK_DOC_COMPARE:
+	case VK_DOC_APIS:
+	case VK_DOC_SKIPPED:
+		break;
 	}
 	fputs("# EOF\n", f);
 }

@@ -159,11 +159,18 @@ static void step_ktap(const struct vk_ktap *k, const struct vk_summary *s,
 		      const struct vk_summary_step *st)
 {
 	const struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
-	struct vk_doc d = { .command = st->name, .info = st->info, .bench = st->bench_run,
-			    .skipped = st->note };
+	struct vk_doc d = { .command = st->name, .kind = VK_DOC_SKIPPED, .skipped = st->note };
 
-	if (!d.info && !d.bench && st->rs)
+	if (st->bench_run) {
+		d.kind = VK_DOC_BENCH;
+		d.bench = st->bench_run;
+	} else if (st->info) {
+		d.kind = VK_DOC_INFO;
+		d.info = st->info;
+	} else if (st->rs) {
+		d.kind = VK_DOC_RESULTS;
 		d.results = &rep;
+	}
 	vk_ktap_doc(k, &d);
 }
 
