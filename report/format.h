@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/out.h"
+
 enum vk_format {
 	VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_MARKDOWN, VK_FMT_HTML,
 	VK_FMT_VDSOTEST, VK_FMT_OPENMETRICS,
@@ -47,7 +49,7 @@ struct vk_doc {
 	const char *command;	/* "bench" */
 	enum vk_doc_kind kind;
 	union {
-		const char *skipped;	/* NULL: nothing ran */
+		const char *skipped;	/* why nothing ran */
 		const struct vk_report *results;
 		const struct vk_bench_report *bench;
 		const struct vk_compare_report *compare;
@@ -60,18 +62,20 @@ struct vk_doc {
 /* How one format prints each kind of content; NULL where it does not. */
 struct vk_formatter {
 	const char *name;	/* as --format takes it */
-	/* The whole document, when the format nests or lists its parts itself. */
-	void (*doc)(FILE *f, const struct vk_doc *d);
-	void (*results)(FILE *f, const struct vk_report *r);
-	void (*bench)(FILE *f, const struct vk_bench_report *r);
-	void (*compare)(FILE *f, const struct vk_compare_report *r);
-	void (*info)(FILE *f, const struct vk_info *r);
-	void (*apis)(FILE *f, const struct vk_api_list *r);
-	void (*summary)(FILE *f, const struct vk_summary *r);
+	void (*skipped)(const struct vk_out *o, const char *why);
+	void (*results)(const struct vk_out *o, const struct vk_report *r);
+	void (*bench)(const struct vk_out *o, const struct vk_bench_report *r);
+	void (*compare)(const struct vk_out *o, const struct vk_compare_report *r);
+	void (*info)(const struct vk_out *o, const struct vk_info *r);
+	void (*apis)(const struct vk_out *o, const struct vk_api_list *r);
+	void (*summary)(const struct vk_out *o, const struct vk_summary *r);
 };
 
-/* The formats that print a whole document (report/NAME.c). */
-void vk_report_openmetrics(FILE *f, const struct vk_doc *d);
+/* OpenMetrics text (report/openmetrics.c): gauges, then "# EOF". */
+void vk_report_results_openmetrics(const struct vk_out *o, const struct vk_report *r);
+void vk_report_bench_openmetrics(const struct vk_out *o, const struct vk_bench_report *r);
+void vk_report_info_openmetrics(const struct vk_out *o, const struct vk_info *r);
+void vk_report_summary_openmetrics(const struct vk_out *o, const struct vk_summary *r);
 
 /* Print d in format. */
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d);
