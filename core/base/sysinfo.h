@@ -3,6 +3,7 @@
 #ifndef VK_SYSINFO_H
 #define VK_SYSINFO_H
 
+#include <stddef.h>
 #include <sys/utsname.h>
 
 enum vk_tristate { VK_NO, VK_YES, VK_UNKNOWN };
