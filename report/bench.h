@@ -8,7 +8,6 @@
 
 #include "core/bench/bench.h"
 #include "core/bench/envcheck.h"
-#include "report/format.h"
 
 /*
  * A row of a bench file: a measured result, or the samples alone of vm's

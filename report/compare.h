@@ -7,7 +7,6 @@
 
 #include "core/base/sysinfo.h"
 #include "core/bench/compare.h"
-#include "report/format.h"
 
 /* compare/2: in the common envelope, the threshold among its options. */
 #define VK_COMPARE_VERSION 2

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Documents and their formats. Each command run makes one document: its
- * command and its content (check results, bench rows, a
- * comparison, facts, or all's summary of its steps). One table of
+ * Documents' formats. Each command run makes one document
+ * (report/doc.h): its command and its content (check results, bench
+ * rows, a comparison, facts, or all's summary of its steps). One table of
  * formatters, a row per format, says how each format prints each kind of
  * content, so that a command never asks which format it prints in, and a
  * new format is one file and one row. A command states which formats it
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/doc.h"
 #include "report/out.h"
 
 enum vk_format {
@@ -32,32 +33,6 @@ struct vk_compare_report;
 struct vk_info;
 struct vk_api_list;
 struct vk_summary;
-
-/* What a document holds: one kind of content. */
-enum vk_doc_kind {
-	VK_DOC_SKIPPED,		/* nothing ran: skipped says why */
-	VK_DOC_RESULTS,		/* checks: verify, abi, fallback, timens, stress */
-	VK_DOC_BENCH,
-	VK_DOC_COMPARE,
-	VK_DOC_INFO,
-	VK_DOC_APIS,
-	VK_DOC_SUMMARY,		/* all's */
-};
-
-/* One command run's document: its content, of the kind it names. */
-struct vk_doc {
-	const char *command;	/* "bench" */
-	enum vk_doc_kind kind;
-	union {
-		const char *skipped;	/* why nothing ran */
-		const struct vk_report *results;
-		const struct vk_bench_report *bench;
-		const struct vk_compare_report *compare;
-		const struct vk_info *info;
-		const struct vk_api_list *apis;
-		const struct vk_summary *summary;
-	};
-};
 
 /* How one format prints each kind of content; NULL where it does not. */
 struct vk_formatter {

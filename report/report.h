@@ -10,7 +10,6 @@
 
 #include "core/base/sysinfo.h"
 #include "core/result/result.h"
-#include "report/format.h"
 
 struct vk_json;
 struct vk_out;

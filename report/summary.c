@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
 
+#include "report/doc.h"
 #include "report/ktap.h"
 #include "report/report.h"
 #include "report/safe.h"
