@@ -294,23 +294,3 @@ int vk_crng_ready(void)
 	/* GRND_NONBLOCK (1): EAGAIN says the CRNG is not ready. */
 	return syscall(SYS_getrandom, &c, 1, 1) == 1 || errno != EAGAIN;
 }
-
-unsigned long long vk_stat_ticks(const char *path)
-{
-	char buf[512], *p;
-	unsigned long long utime = 0, stime = 0;
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	/* The fields after the name, which may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &utime, &stime) != 2)
-		return 0;
-	return utime + stime;
-}

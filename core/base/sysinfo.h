@@ -57,7 +57,5 @@ const char *vk_build_abi(void);
  * only hang.
  */
 int vk_crng_ready(void);
-/* utime + stime of a /proc/.../stat file, in clock ticks; 0 if gone. */
-unsigned long long vk_stat_ticks(const char *path);
 
 #endif /* VK_SYSINFO_H */
