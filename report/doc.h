@@ -48,9 +48,10 @@ struct vk_info;
 struct vk_api_list;
 struct vk_summary;
 
-/* What a document holds: one kind of content. */
+/* What a document holds: one kind of content. None is 0, so that a
+ * document built without its kind is caught, not printed empty. */
 enum vk_doc_kind {
-	VK_DOC_SKIPPED,		/* nothing ran: skipped says why */
+	VK_DOC_SKIPPED = 1,	/* nothing ran: skipped says why */
 	VK_DOC_RESULTS,		/* checks: verify, abi, fallback, timens, stress */
 	VK_DOC_BENCH,
 	VK_DOC_COMPARE,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/apis.h"
@@ -71,6 +72,9 @@ static void render(const struct vk_out *o, const struct vk_doc *d)
 		if (fm->summary)
 			fm->summary(o, d->summary);
 		break;
+	default:
+		fprintf(stderr, "vdsokit: %s's document has no kind of content\n", d->command);
+		abort();
 	}
 }
 
