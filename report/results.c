@@ -6,24 +6,6 @@
 #include "report/report.h"
 #include "report/safe.h"
 
-struct totals {
-	size_t pass, fail, skip;
-};
-
-static struct totals count(const struct vk_results *rs)
-{
-	struct totals t = { 0 };
-
-	for (size_t i = 0; i < rs->n; i++) {
-		switch (rs->r[i]->status) {
-		case VK_PASS: t.pass++; break;
-		case VK_FAIL: t.fail++; break;
-		default: t.skip++; break;
-		}
-	}
-	return t;
-}
-
 static const char *status_name(enum vk_status s)
 {
 	return s == VK_PASS ? "pass" : s == VK_FAIL ? "fail" : "skip";
@@ -116,7 +98,7 @@ static void text_bounds(FILE *f, const struct vk_report *r)
 
 void vk_report_text(FILE *f, const struct vk_report *r)
 {
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-34s %-8s %6s %12s  %s\n", "API", "path", "checks", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i = group_end(r->rs, i))
@@ -148,7 +130,7 @@ void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 	static const enum vk_ktap_result as[] = {
 		[VK_PASS] = VK_KTAP_PASS, [VK_FAIL] = VK_KTAP_FAIL, [VK_SKIP] = VK_KTAP_SKIP
 	};
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	vk_ktap_header(k);
 	vk_ktap_diag(k, "vdsokit %s %s", r->version, r->command);
@@ -190,7 +172,7 @@ void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 	FILE *f = o->f;
 	const struct vk_envelope d = { .command = r->command, .version = 1, .tool_version = r->version,
 				  .sys = r->sys, .options = json_options, .ctx = r };
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 	struct vk_json j;
 
 	vk_json_init(&j, f);
@@ -223,7 +205,7 @@ void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 
 void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 {
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-34s %-8s %s\n", "API", "path", "where it runs");
 	for (size_t i = 0; i < r->rs->n; i++) {
@@ -242,7 +224,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 	const struct vk_abi_counts *counts = r->ctx;
 	const struct vk_abi_count *c = counts->c;
 	size_t n = counts->n;
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
 		"identical", "allowed", "unexpected", "skipped");

@@ -25,20 +25,19 @@ static const char *restored(char *buf, size_t size, const struct vk_stress_end *
 
 static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end *e)
 {
+	const struct vk_tally t = vk_results_tally(r->rs);
 	char line[256];
-	size_t n[3] = { 0 };
 
 	fprintf(f, "%s\n", found(line, sizeof(line), e));
 	fprintf(f, "\n%-34s %-8s %12s  %s\n", "fault", "path", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
 
-		n[x->status]++;
 		fprintf(f, "%-34s %-8s %12llu  %s: %s\n", x->api, vk_path_name(x->path), x->calls,
 			x->status == VK_PASS ? "ok" : x->status == VK_FAIL ? "FAIL" : "SKIP", x->detail);
 	}
 	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
-		r->command, r->rs->n, n[VK_PASS], n[VK_FAIL], n[VK_SKIP]);
+		r->command, r->rs->n, t.pass, t.fail, t.skip);
 	if (e->what[0])
 		fprintf(f, "ended early: %s\n", e->what);
 	fprintf(f, "%s\n", restored(line, sizeof(line), e));
