@@ -143,3 +143,14 @@ if [ -s "$TMP/prints" ]; then
 else
 	ok "core/ never prints"
 fi
+
+# KTAP's lines come from its writer alone (report/ktap.c), as the
+# kernel's tests' come from kselftest.h: no other file spells a plan, a
+# result line, a directive, a subtest's header or the totals.
+grep -En '"(not )?ok %|"1\.\.|KTAP version|# (Totals|Subtest|SKIP|ERROR)' report/*.c commands/*.c |
+	grep -v '^report/ktap\.c:' >"$TMP/ktap"
+if [ -s "$TMP/ktap" ]; then
+	not_ok "only report/ktap.c writes KTAP's syntax" "$(cat "$TMP/ktap")"
+else
+	ok "only report/ktap.c writes KTAP's syntax"
+fi
