@@ -248,8 +248,8 @@ static int write_bench(const struct side *s, FILE *f)
 	vk_bench_file_run(s->bench[0], &rep, &timer);
 	rep.rows = rows = merge_rows(s, &rep.n);
 	if (rows && !merge_reference(s, &rep)) {
-		vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .kind = VK_DOC_BENCH,
-								  .bench = &rep });
+		vk_render(f, VK_FMT_JSON,
+			  &(const struct vk_doc){ .command = "bench", .kind = VK_DOC_BENCH, .bench = &rep });
 		status = 0;
 	}
 	free_rows(rows, rep.n);

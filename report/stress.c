@@ -6,9 +6,10 @@
 /* What stress found before it began, as one line. */
 static const char *found(char *buf, size_t size, const struct vk_stress_end *e)
 {
-	snprintf(buf, size, "found: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
-		 "%d reader threads", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-		 e->saved.freq, (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+	snprintf(buf, size, "found: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC "
+		 "%lld ns, %d reader threads",
+		 e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
+		 (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
 	return buf;
 }
 
@@ -16,8 +17,9 @@ static const char *found(char *buf, size_t size, const struct vk_stress_end *e)
 static const char *restored(char *buf, size_t size, const struct vk_stress_end *e)
 {
 	if (e->restored)
-		snprintf(buf, size, "restored: clocksource %s, frequency %ld, CPUs online, REALTIME",
-			 e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq);
+		snprintf(buf, size, "restored: clocksource %s, frequency %ld, CPUs online, "
+			 "REALTIME", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+			 e->saved.freq);
 	else
 		snprintf(buf, size, "NOT RESTORED: %s", e->restore_err);
 	return buf;

@@ -42,8 +42,8 @@ int main(void)
 	CHECK(b.checks == 1 && b.apis == 1 && b.lo == 90000 && b.hi == 90000,
 	      "the skew bound alone: %zu checks, %lld-%lld", b.checks, b.lo, b.hi);
 	t = vk_results_tally(&rs);
-	CHECK(t.pass == 5 && t.fail == 1 && t.skip == 1, "tallied: %zu passed, %zu failed, %zu skipped",
-	      t.pass, t.fail, t.skip);
+	CHECK(t.pass == 5 && t.fail == 1 && t.skip == 1,
+	      "tallied: %zu passed, %zu failed, %zu skipped", t.pass, t.fail, t.skip);
 	vk_results_free(&rs);
 	return test_exit();
 }
