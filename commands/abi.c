@@ -162,7 +162,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	const struct vk_report rep = { .command = "abi", .version = vk_version, .sys = &si,
 				       .paths = o->call.paths, .rs = &rs, .legacy = &legacy,
 				       .text = vk_report_abi_text, .ctx = &abi_counts };
-	const struct vk_doc doc = { .command = "abi", .results = &rep };
+	const struct vk_doc doc = { .command = "abi", .kind = VK_DOC_RESULTS, .results = &rep };
 	struct vk_abi_case *cases = calloc(MAX_CASES, sizeof(*cases));
 	struct vk_abi a = { .rs = &rs, .paths = o->call.paths, .timeout = o->timeout };
 	struct vk_callset cs;

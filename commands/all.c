@@ -426,7 +426,7 @@ static void run_steps(struct all *a)
 
 static int run_all(struct all *a)
 {
-	const struct vk_doc doc = { .command = "all", .summary = &a->sum };
+	const struct vk_doc doc = { .command = "all", .kind = VK_DOC_SUMMARY, .summary = &a->sum };
 	int status;
 
 	a->files.cmd = a->cmd;

@@ -288,6 +288,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		measured += !res[i].skipped;
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
+	doc.kind = VK_DOC_BENCH;
 	doc.bench = &rep;
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (o->outdir && write_files(cmd, o->outdir, &doc))

@@ -78,7 +78,8 @@ static const struct vk_output files[] = {
 static int report(const char *cmd, struct compare *c, enum vk_format format)
 {
 	static struct vk_files s;
-	const struct vk_doc doc = { .command = "compare", .compare = &c->rep };
+	const struct vk_doc doc = { .command = "compare", .kind = VK_DOC_COMPARE,
+				    .compare = &c->rep };
 
 	s.cmd = cmd;
 	vk_render(stdout, format, &doc);

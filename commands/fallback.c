@@ -135,7 +135,8 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "fallback", .version = vk_version, .sys = &si,
 				 .paths = o->call.paths, .rs = &rs };
-	const struct vk_doc doc = { .command = "fallback", .results = &rep };
+	const struct vk_doc doc = { .command = "fallback", .kind = VK_DOC_RESULTS,
+				    .results = &rep };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];

@@ -167,7 +167,8 @@ int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct
 		return status;
 	gather(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.no_image = im.err;
-	vk_render(out, format, &(const struct vk_doc){ .command = "info", .info = &in });
+	vk_render(out, format, &(const struct vk_doc){ .command = "info", .kind = VK_DOC_INFO,
+						       .info = &in });
 	if (keep) {
 		/* The image is closed below: keep no pointer into it. */
 		*keep = in;

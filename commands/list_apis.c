@@ -48,7 +48,8 @@ static int list(const char *cmd, const char *path, enum vk_format format)
 		l.n++;
 	}
 	vk_sysinfo_read(&si);
-	vk_render(stdout, format, &(const struct vk_doc){ .command = "list-apis", .apis = &l });
+	vk_render(stdout, format,
+		  &(const struct vk_doc){ .command = "list-apis", .kind = VK_DOC_APIS, .apis = &l });
 	if (status == VK_EXIT_OK)
 		vk_image_close(&im);
 	return status;

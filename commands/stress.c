@@ -163,7 +163,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "stress", .version = vk_version, .sys = &si, .seconds = o->seconds,
 				 .paths = o->call.paths, .rs = &rs };
-	const struct vk_doc doc = { .command = "stress", .results = &rep };
+	const struct vk_doc doc = { .command = "stress", .kind = VK_DOC_RESULTS, .results = &rep };
 	struct vk_stress_end end = { 0 };
 	struct vk_callset cs;
 	struct vk_image im;

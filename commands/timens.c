@@ -59,7 +59,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	struct vk_report rep = { .command = "timens", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .rs = &rs,
 				 .paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_SYSCALL) };
-	const struct vk_doc doc = { .command = "timens", .results = &rep };
+	const struct vk_doc doc = { .command = "timens", .kind = VK_DOC_RESULTS, .results = &rep };
 	const char *unsupported = vk_timens_unsupported();
 	struct vk_timens_check c = { .seconds = o->seconds };
 	struct vk_callset cs;

@@ -94,7 +94,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
-	const struct vk_doc doc = { .command = "verify", .results = &rep };
+	const struct vk_doc doc = { .command = "verify", .kind = VK_DOC_RESULTS, .results = &rep };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/apis.h"
 #include "report/doc.h"
+#include "report/out.h"
 #include "report/safe.h"
 
 static const char *status(const struct vk_api_list *l, const struct vk_api_row *r)
@@ -26,8 +27,9 @@ static void syscall_name(char *buf, size_t len, const struct vk_api_list *l,
 		snprintf(buf, len, "%s(%ld)", fn->syscall, l->sysno[r->api->func]);
 }
 
-void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
+void vk_report_apis_text(const struct vk_out *o, const struct vk_api_list *l)
 {
+	FILE *f = o->f;
 	char sys[48];
 
 	fprintf(f, "%-34s %-20s %5s %-28s %-14s %-24s %s\n", "API", "function", "clock",
@@ -52,8 +54,9 @@ void vk_report_apis_text(FILE *f, const struct vk_api_list *l)
 			l->abi ? l->abi : "unknown");
 }
 
-void vk_report_apis_json(FILE *f, const struct vk_api_list *l)
+void vk_report_apis_json(const struct vk_out *o, const struct vk_api_list *l)
 {
+	FILE *f = o->f;
 	const struct vk_envelope d = { .command = "list-apis", .version = 1, .tool_version = l->version,
 				       .sys = l->sys };
 	struct vk_json j;

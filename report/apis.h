@@ -23,7 +23,8 @@ struct vk_api_list {
 	struct vk_api_row *rows;
 };
 
-void vk_report_apis_text(FILE *f, const struct vk_api_list *l);
-void vk_report_apis_json(FILE *f, const struct vk_api_list *l);
+struct vk_out;
+void vk_report_apis_text(const struct vk_out *o, const struct vk_api_list *l);
+void vk_report_apis_json(const struct vk_out *o, const struct vk_api_list *l);
 
 #endif /* VK_REPORT_APIS_H */

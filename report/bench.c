@@ -24,8 +24,9 @@ static const char *ci(char *buf, size_t len, const struct vk_bench_result *r)
 	return buf;
 }
 
-void vk_report_bench_text(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep)
 {
+	FILE *f = o->f;
 	const char *stat = rep->cold ? "p90" : "CV%";
 	char buf[64], stat_buf[24];
 
@@ -171,8 +172,9 @@ static void json_reference(struct vk_json *j, const struct vk_bench_report *rep)
 	vk_json_end(j);
 }
 
-void vk_report_bench_json(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *rep)
 {
+	FILE *f = o->f;
 	const struct vk_envelope d = {
 		.command = "bench", .version = VK_BENCH_VERSION, .tool_version = rep->version,
 		.build = rep->build, .release = rep->uts.release, .machine = rep->uts.machine,
@@ -220,8 +222,10 @@ static void csv_row(FILE *f, const struct vk_bench_result *r)
 	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
 }
 
-void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_csv(const struct vk_out *o, const struct vk_bench_report *rep)
 {
+	FILE *f = o->f;
+
 	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
@@ -233,25 +237,23 @@ void vk_report_bench_csv(FILE *f, const struct vk_bench_report *rep)
 	}
 }
 
-void vk_report_bench_ktap(const struct vk_ktap *k, const struct vk_bench_report *rep)
+void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep)
 {
-	vk_ktap_begin(k);
-	vk_ktap_line(k, "# vdsokit %s bench", rep->version);
-	vk_ktap_line(k, "1..%zu", rep->n);
+	vk_ktap_header(k);
+	vk_ktap_diag(k, "vdsokit %s bench", rep->version);
+	vk_ktap_plan(k, rep->n);
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		if (r->skipped) {
-			vk_ktap_line(k, "ok %zu %s %s # SKIP %s", i + 1, r->api, vk_path_name(r->path),
-				     r->skipped);
+		vk_ktap_result(k, r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS, i + 1, r->skipped,
+			       "%s %s", r->api, vk_path_name(r->path));
+		if (r->skipped)
 			continue;
-		}
-		vk_ktap_line(k, "ok %zu %s %s", i + 1, r->api, vk_path_name(r->path));
 		if (isfinite(r->ci_lo))
-			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes",
+			vk_ktap_diag(k, "median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes",
 				     r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
 		else
-			vk_ktap_line(k, "# median %.1f ns/call, min %.1f, %d samples, one process: no CI",
+			vk_ktap_diag(k, "median %.1f ns/call, min %.1f, %d samples, one process: no CI",
 				     r->median, r->min, r->n);
 	}
 }
@@ -273,8 +275,9 @@ static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
  * that the farms, which name results by the words before it, record a
  * skip under the name the figure has (why goes to stderr).
  */
-void vk_report_bench_vdsotest(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_vdsotest(const struct vk_out *out, const struct vk_bench_report *rep)
 {
+	FILE *f = out->f;
 	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
 					      VK_PATH_IMPL };
 

@@ -108,8 +108,9 @@ static void env_diff(FILE *f, const struct vk_compare_report *c)
 	fputc('\n', f);
 }
 
-void vk_report_compare_text(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_report *c)
 {
+	FILE *f = o->f;
 	char line[VK_COMPARE_ONELINE];
 	int wapi = 3, wpath = 4;
 
@@ -143,8 +144,9 @@ void vk_report_compare_text(FILE *f, const struct vk_compare_report *c)
 }
 
 /* A before, after and ratio table for a commit message. */
-void vk_report_compare_markdown(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_markdown(const struct vk_out *o, const struct vk_compare_report *c)
 {
+	FILE *f = o->f;
 	char line[VK_COMPARE_ONELINE];
 
 	fprintf(f, "| API | path | before (ns) | after (ns) | after/before | verdict |\n"
@@ -178,8 +180,9 @@ static void json_environments(struct vk_json *j, const struct vk_compare_report 
 	vk_json_end(j);
 }
 
-void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_json(const struct vk_out *o, const struct vk_compare_report *c)
 {
+	FILE *f = o->f;
 	const struct vk_envelope d = { .command = "compare", .version = VK_COMPARE_VERSION,
 				  .tool_version = c->version, .sys = c->sys, .options = json_options,
 				  .ctx = c };
@@ -249,25 +252,24 @@ void vk_report_compare_json(FILE *f, const struct vk_compare_report *c)
 	vk_json_end(&j);
 }
 
-void vk_report_compare_ktap(const struct vk_ktap *k, const struct vk_compare_report *c)
+void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_report *c)
 {
 	char line[VK_COMPARE_ONELINE];
 
-	vk_ktap_begin(k);
-	vk_ktap_line(k, "# vdsokit %s compare %s %s", c->version, vk_safe(c->old), vk_safe(c->new));
-	vk_ktap_line(k, "1..%zu", c->nrows);
+	vk_ktap_header(k);
+	vk_ktap_diag(k, "vdsokit %s compare %s %s", c->version, vk_safe(c->old), vk_safe(c->new));
+	vk_ktap_plan(k, c->nrows);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
-		int skip = vk_compare_no_verdict(r);
+		enum vk_ktap_result res = r->verdict[0] == 'r' ? VK_KTAP_FAIL :
+					  vk_compare_no_verdict(r) ? VK_KTAP_SKIP : VK_KTAP_PASS;
 		char note[80];
 
-		vk_ktap_line(k, "%s %zu %s %s%s%s", r->verdict[0] == 'r' ? "not ok" : "ok", i + 1,
-			     vk_safe(r->old->api), vk_safe(r->old->path), skip ? " # SKIP " : "",
-			     skip ? r->verdict : "");
-		vk_ktap_line(k, "# new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s%s", r->ratio, r->lo,
+		vk_ktap_result(k, res, i + 1, r->verdict, "%s %s", vk_safe(r->old->api),
+			       vk_safe(r->old->path));
+		vk_ktap_diag(k, "new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s%s", r->ratio, r->lo,
 			     r->hi, r->p, r->verdict, beyond(note, sizeof(note), r));
 	}
-	vk_ktap_line(k, "# %s", vk_report_compare_oneline(line, sizeof(line), c));
-	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0",
-		     c->nrows - c->regressions - c->no_verdict, c->regressions, c->no_verdict);
+	vk_ktap_diag(k, "%s", vk_report_compare_oneline(line, sizeof(line), c));
+	vk_ktap_totals(k, c->nrows - c->regressions - c->no_verdict, c->regressions, c->no_verdict);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/apis.h"
@@ -17,7 +18,9 @@ static const struct vk_formatter formatters[] = {
 			  .bench = vk_report_bench_text, .compare = vk_report_compare_text,
 			  .info = vk_report_info_text, .apis = vk_report_apis_text,
 			  .summary = vk_report_summary_text },
-	[VK_FMT_KTAP] = { .name = "ktap", .doc = vk_report_ktap_doc },
+	[VK_FMT_KTAP] = { .name = "ktap", .skipped = vk_ktap_skip_all, .results = vk_report_ktap,
+			  .bench = vk_report_bench_ktap, .compare = vk_report_compare_ktap,
+			  .info = vk_report_info_ktap, .summary = vk_report_summary_ktap },
 	[VK_FMT_JSON] = { .name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
 			  .compare = vk_report_compare_json, .info = vk_report_info_json,
 			  .apis = vk_report_apis_json },
@@ -27,28 +30,57 @@ static const struct vk_formatter formatters[] = {
 			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
 	[VK_FMT_VDSOTEST] = { .name = "vdsotest", .results = vk_report_vdsotest,
 			      .bench = vk_report_bench_vdsotest },
-	[VK_FMT_OPENMETRICS] = { .name = "openmetrics", .doc = vk_report_openmetrics },
+	[VK_FMT_OPENMETRICS] = { .name = "openmetrics", .results = vk_report_results_openmetrics,
+				 .bench = vk_report_bench_openmetrics,
+				 .info = vk_report_info_openmetrics,
+				 .summary = vk_report_summary_openmetrics },
 	[VK_FMT_NONE] = { .name = "none" },
 };
 
+/* The one dispatch: d's content to its format's reporter for its kind,
+ * if the format prints that kind. */
+static void render(const struct vk_out *o, const struct vk_doc *d)
+{
+	const struct vk_formatter *fm = o->fm;
+
+	switch (d->kind) {
+	case VK_DOC_SKIPPED:
+		if (fm->skipped)
+			fm->skipped(o, d->skipped);
+		break;
+	case VK_DOC_RESULTS:
+		if (fm->results)
+			fm->results(o, d->results);
+		break;
+	case VK_DOC_BENCH:
+		if (fm->bench)
+			fm->bench(o, d->bench);
+		break;
+	case VK_DOC_COMPARE:
+		if (fm->compare)
+			fm->compare(o, d->compare);
+		break;
+	case VK_DOC_INFO:
+		if (fm->info)
+			fm->info(o, d->info);
+		break;
+	case VK_DOC_APIS:
+		if (fm->apis)
+			fm->apis(o, d->apis);
+		break;
+	case VK_DOC_SUMMARY:
+		if (fm->summary)
+			fm->summary(o, d->summary);
+		break;
+	default:
+		fprintf(stderr, "vdsokit: %s's document has no kind of content\n", d->command);
+		abort();
+	}
+}
+
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
 {
-	const struct vk_formatter *fm = &formatters[format];
-
-	if (fm->doc)
-		fm->doc(f, d);
-	else if (d->results && fm->results)
-		fm->results(f, d->results);
-	else if (d->bench && fm->bench)
-		fm->bench(f, d->bench);
-	else if (d->compare && fm->compare)
-		fm->compare(f, d->compare);
-	else if (d->info && fm->info)
-		fm->info(f, d->info);
-	else if (d->apis && fm->apis)
-		fm->apis(f, d->apis);
-	else if (d->summary && fm->summary)
-		fm->summary(f, d->summary);
+	render(&(const struct vk_out){ .f = f, .fm = &formatters[format], .nest = render }, d);
 }
 
 const char *vk_format_name(enum vk_format f)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Documents and their formats. Each command run makes one document: its
- * command and its content (check results, bench rows, a
- * comparison, facts, or all's summary of its steps). One table of
+ * Documents' formats. Each command run makes one document
+ * (report/doc.h): its command and its content (check results, bench
+ * rows, a comparison, facts, or all's summary of its steps). One table of
  * formatters, a row per format, says how each format prints each kind of
  * content, so that a command never asks which format it prints in, and a
  * new format is one file and one row. A command states which formats it
@@ -14,6 +14,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "report/doc.h"
+#include "report/out.h"
 
 enum vk_format {
 	VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_MARKDOWN, VK_FMT_HTML,
@@ -31,33 +34,23 @@ struct vk_info;
 struct vk_api_list;
 struct vk_summary;
 
-/* One command run's document; exactly one content pointer is set. */
-struct vk_doc {
-	const char *command;	/* "bench" */
-	const struct vk_report *results;	/* checks: verify, abi, fallback, timens, stress */
-	const struct vk_bench_report *bench;
-	const struct vk_compare_report *compare;
-	const struct vk_info *info;
-	const struct vk_api_list *apis;
-	const struct vk_summary *summary;	/* all's */
-	const char *skipped;	/* none of them: why nothing ran */
-};
-
 /* How one format prints each kind of content; NULL where it does not. */
 struct vk_formatter {
 	const char *name;	/* as --format takes it */
-	/* The whole document, when the format nests or lists its parts itself. */
-	void (*doc)(FILE *f, const struct vk_doc *d);
-	void (*results)(FILE *f, const struct vk_report *r);
-	void (*bench)(FILE *f, const struct vk_bench_report *r);
-	void (*compare)(FILE *f, const struct vk_compare_report *r);
-	void (*info)(FILE *f, const struct vk_info *r);
-	void (*apis)(FILE *f, const struct vk_api_list *r);
-	void (*summary)(FILE *f, const struct vk_summary *r);
+	void (*skipped)(const struct vk_out *o, const char *why);
+	void (*results)(const struct vk_out *o, const struct vk_report *r);
+	void (*bench)(const struct vk_out *o, const struct vk_bench_report *r);
+	void (*compare)(const struct vk_out *o, const struct vk_compare_report *r);
+	void (*info)(const struct vk_out *o, const struct vk_info *r);
+	void (*apis)(const struct vk_out *o, const struct vk_api_list *r);
+	void (*summary)(const struct vk_out *o, const struct vk_summary *r);
 };
 
-/* The formats that print a whole document (report/NAME.c). */
-void vk_report_openmetrics(FILE *f, const struct vk_doc *d);
+/* OpenMetrics text (report/openmetrics.c): gauges, then "# EOF". */
+void vk_report_results_openmetrics(const struct vk_out *o, const struct vk_report *r);
+void vk_report_bench_openmetrics(const struct vk_out *o, const struct vk_bench_report *r);
+void vk_report_info_openmetrics(const struct vk_out *o, const struct vk_info *r);
+void vk_report_summary_openmetrics(const struct vk_out *o, const struct vk_summary *r);
 
 /* Print d in format. */
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/out.h"
 #include "report/summary.h"
 
 #define LABEL_W 300		/* room for "clock-gettime-monotonic-coarse syscall" */
@@ -331,8 +332,9 @@ static void fallback_map(FILE *f, const struct vk_summary *s)
 	fprintf(f, "</table>\n");
 }
 
-void vk_report_summary_html(FILE *f, const struct vk_summary *s)
+void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s)
 {
+	FILE *f = o->f;
 	const struct vk_summary_step *b = bench_step(s);
 
 	head(f, s->version, "all");
@@ -364,8 +366,10 @@ static void bench_machine(FILE *f, const struct vk_bench_report *rep)
 	warnings(f, &rep->warnings);
 }
 
-void vk_report_bench_html(FILE *f, const struct vk_bench_report *rep)
+void vk_report_bench_html(const struct vk_out *o, const struct vk_bench_report *rep)
 {
+	FILE *f = o->f;
+
 	head(f, rep->version, "bench");
 	fprintf(f, "<h1>vdsokit %s bench</h1>\n", rep->version);
 	ns_chart(f, rep->r, rep->n);
@@ -435,8 +439,9 @@ static void ratio_chart(FILE *f, const struct vk_compare_report *c)
 	fprintf(f, "</svg>\n");
 }
 
-void vk_report_compare_html(FILE *f, const struct vk_compare_report *c)
+void vk_report_compare_html(const struct vk_out *o, const struct vk_compare_report *c)
 {
+	FILE *f = o->f;
 	char line[VK_COMPARE_ONELINE];
 
 	head(f, c->version, "compare");

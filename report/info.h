@@ -38,11 +38,11 @@ struct vk_info {
 	struct vk_info_func funcs[VK_NFUNCS];
 };
 
-void vk_report_info_text(FILE *f, const struct vk_info *info);
-void vk_report_info_json(FILE *f, const struct vk_info *info);
+struct vk_out;
+void vk_report_info_text(const struct vk_out *o, const struct vk_info *info);
+void vk_report_info_json(const struct vk_out *o, const struct vk_info *info);
 /* One result per function of this ABI, found or not (all's subtest). */
-struct vk_ktap;
-void vk_report_info_ktap(const struct vk_ktap *k, const struct vk_info *info);
+void vk_report_info_ktap(const struct vk_out *k, const struct vk_info *info);
 
 /* Shared by both reporters: a symbol's name with its version. */
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s);

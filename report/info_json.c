@@ -3,6 +3,7 @@
 
 #include "report/info.h"
 #include "report/doc.h"
+#include "report/out.h"
 
 static void json_system(struct vk_json *j, const struct vk_info *in)
 {
@@ -114,8 +115,9 @@ static void json_symbols(struct vk_json *j, const struct vk_elf *e)
 	vk_json_end(j);
 }
 
-void vk_report_info_json(FILE *f, const struct vk_info *in)
+void vk_report_info_json(const struct vk_out *o, const struct vk_info *in)
 {
+	FILE *f = o->f;
 	const struct vk_envelope d = { .command = "info", .version = 1, .tool_version = in->version,
 				  .build = in->build_abi, .release = in->sys.uts.release,
 				  .machine = in->sys.uts.machine, .clocksource = in->sys.clocksource };

@@ -139,8 +139,10 @@ static void print_symbols(FILE *f, const struct vk_elf *e)
 	}
 }
 
-void vk_report_info_text(FILE *f, const struct vk_info *in)
+void vk_report_info_text(const struct vk_out *o, const struct vk_info *in)
 {
+	FILE *f = o->f;
+
 	print_system(f, in);
 	if (!in->im) {
 		fprintf(f, "vDSO:          none: %s\n", in->no_image);
@@ -152,27 +154,25 @@ void vk_report_info_text(FILE *f, const struct vk_info *in)
 	print_symbols(f, &in->im->elf);
 }
 
-void vk_report_info_ktap(const struct vk_ktap *k, const struct vk_info *in)
+void vk_report_info_ktap(const struct vk_out *k, const struct vk_info *in)
 {
-	int n = 0, done = 0;
+	size_t n = 0, done = 0;
 
 	for (int i = 0; i < VK_NFUNCS; i++)
 		n += in->funcs[i].applies;
-	vk_ktap_begin(k);
-	vk_ktap_line(k, "# vdsokit %s info", in->version);
-	vk_ktap_line(k, "1..%d", n);
+	vk_ktap_header(k);
+	vk_ktap_diag(k, "vdsokit %s info", in->version);
+	vk_ktap_plan(k, n);
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
+		char why[96];
 
 		if (!fn->applies)
 			continue;
-		if (!fn->f.found) {
-			vk_ktap_line(k, "ok %d %s # SKIP the vDSO does not export %s", ++done,
-				     vk_funcs[i].name, fn->f.want);
-			continue;
-		}
-		vk_ktap_line(k, "ok %d %s", ++done, vk_funcs[i].name);
-		if (fn->runs[0])
-			vk_ktap_line(k, "# %s", fn->runs);
+		snprintf(why, sizeof(why), "the vDSO does not export %s", fn->f.want);
+		vk_ktap_result(k, fn->f.found ? VK_KTAP_PASS : VK_KTAP_SKIP, ++done, why, "%s",
+			       vk_funcs[i].name);
+		if (fn->f.found && fn->runs[0])
+			vk_ktap_diag(k, "%s", fn->runs);
 	}
 }

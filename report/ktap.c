@@ -1,50 +1,80 @@
 // SPDX-License-Identifier: MIT
 #include <stdarg.h>
+#include <stdio.h>
 
-#include "report/bench.h"
-#include "report/compare.h"
-#include "report/info.h"
 #include "report/ktap.h"
-#include "report/report.h"
-#include "report/summary.h"
 
-void vk_ktap_line(const struct vk_ktap *k, const char *fmt, ...)
+/* One line at o's depth: lead, fmt's text, then a directive and its reason. */
+static void line(const struct vk_out *o, const char *lead, const char *directive, const char *why,
+		 const char *fmt, va_list ap)
+{
+	fprintf(o->f, "%*s%s", 2 * o->depth, "", lead);
+	vfprintf(o->f, fmt, ap);
+	fprintf(o->f, "%s%s\n", directive, why);
+}
+
+static void put(const struct vk_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(const struct vk_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(k->f, "%*s", 2 * k->depth, "");
 	va_start(ap, fmt);
-	vfprintf(k->f, fmt, ap);
+	line(o, "", "", "", fmt, ap);
 	va_end(ap);
-	fputc('\n', k->f);
 }
 
-void vk_ktap_begin(const struct vk_ktap *k)
+void vk_ktap_header(const struct vk_out *o)
 {
-	vk_ktap_line(k, "KTAP version 1");
-	if (k->depth)
-		vk_ktap_line(k, "# Subtest: %s", k->name);
+	put(o, "KTAP version 1");
+	if (o->depth)
+		put(o, "# Subtest: %s", o->name);
 }
 
-void vk_ktap_doc(const struct vk_ktap *k, const struct vk_doc *d)
+void vk_ktap_plan(const struct vk_out *o, size_t n)
 {
-	if (d->results) {
-		vk_report_ktap(k, d->results);
-	} else if (d->bench) {
-		vk_report_bench_ktap(k, d->bench);
-	} else if (d->compare) {
-		vk_report_compare_ktap(k, d->compare);
-	} else if (d->info) {
-		vk_report_info_ktap(k, d->info);
-	} else if (d->summary) {
-		vk_report_summary_ktap(k, d->summary);
-	} else {
-		vk_ktap_begin(k);
-		vk_ktap_line(k, "1..0 # SKIP %s", d->skipped ? d->skipped : "nothing ran");
-	}
+	put(o, "1..%zu", n);
 }
 
-void vk_report_ktap_doc(FILE *f, const struct vk_doc *d)
+void vk_ktap_result(const struct vk_out *o, enum vk_ktap_result r, size_t n, const char *why,
+		    const char *fmt, ...)
 {
-	vk_ktap_doc(&(const struct vk_ktap){ .f = f }, d);
+	const char *ok = r == VK_KTAP_FAIL || r == VK_KTAP_ERROR ? "not ok" : "ok";
+	char lead[32];
+	va_list ap;
+
+	snprintf(lead, sizeof(lead), "%s %zu ", ok, n);
+	va_start(ap, fmt);
+	line(o, lead, r == VK_KTAP_SKIP ? " # SKIP " : r == VK_KTAP_ERROR ? " # ERROR" : "",
+	     r == VK_KTAP_SKIP ? why : "", fmt, ap);
+	va_end(ap);
+}
+
+void vk_ktap_diag(const struct vk_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(o, "# ", "", "", fmt, ap);
+	va_end(ap);
+}
+
+void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip)
+{
+	put(o, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", pass, fail, skip);
+}
+
+void vk_ktap_skip_all(const struct vk_out *o, const char *why)
+{
+	vk_ktap_header(o);
+	put(o, "1..0 # SKIP %s", why);
+}
+
+struct vk_out vk_ktap_subtest(const struct vk_out *o, const char *name)
+{
+	struct vk_out sub = *o;
+
+	sub.depth++;
+	sub.name = name;
+	return sub;
 }

@@ -1,31 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * KTAP v1 documents, nested: a document at depth d is a subtest, each of
- * its lines indented by two spaces per level and its version line
- * followed by "# Subtest: NAME". Every KTAP reporter prints its lines
- * through vk_ktap_line(), so a document prints the same at any depth.
+ * The KTAP v1 writer, as kselftest.h is the kernel's: a reporter that
+ * prints KTAP prints every line through these, and builds none itself.
+ * A document is its header, a plan, a result line per test with "# "
+ * diagnostics after it, and its totals. A subtest is a document one
+ * level inside another: each of its lines is indented by two spaces per
+ * level, and its header names it, so a document prints the same at any
+ * depth (Documentation/dev-tools/ktap.rst).
  */
 #ifndef VK_REPORT_KTAP_H
 #define VK_REPORT_KTAP_H
 
-#include <stdio.h>
+#include <stddef.h>
 
-#include "report/format.h"
+#include "report/out.h"
 
-struct vk_ktap {
-	FILE *f;
-	int depth;		/* 0: the top document */
-	const char *name;	/* a subtest's */
-};
+enum vk_ktap_result { VK_KTAP_PASS, VK_KTAP_FAIL, VK_KTAP_SKIP, VK_KTAP_ERROR };
 
-/* "KTAP version 1", and a subtest's name. */
-void vk_ktap_begin(const struct vk_ktap *k);
-/* One line at k's depth; fmt has no newline. */
-void vk_ktap_line(const struct vk_ktap *k, const char *fmt, ...)
+/* "KTAP version 1", then a subtest's "# Subtest: NAME". */
+void vk_ktap_header(const struct vk_out *o);
+/* "1..N" */
+void vk_ktap_plan(const struct vk_out *o, size_t n);
+/* Test n's line: "ok N DESC", "not ok N DESC", "ok N DESC # SKIP WHY" or
+ * "not ok N DESC # ERROR"; why is SKIP's reason, else unused. */
+void vk_ktap_result(const struct vk_out *o, enum vk_ktap_result r, size_t n, const char *why,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* "# " and a diagnostic; fmt has no newline. */
+void vk_ktap_diag(const struct vk_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* d as a KTAP document at k's depth. */
-void vk_ktap_doc(const struct vk_ktap *k, const struct vk_doc *d);
-/* The same at the top: the formatter table's KTAP row. */
-void vk_report_ktap_doc(FILE *f, const struct vk_doc *d);
+/* "# Totals: ..." */
+void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip);
+/* A whole document in which nothing ran: the header, "1..0 # SKIP WHY". */
+void vk_ktap_skip_all(const struct vk_out *o, const char *why);
+/* The subtest named name, one level inside o. */
+struct vk_out vk_ktap_subtest(const struct vk_out *o, const char *name);
 
 #endif /* VK_REPORT_KTAP_H */

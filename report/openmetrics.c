@@ -13,6 +13,7 @@
 #include "report/bench.h"
 #include "report/format.h"
 #include "report/info.h"
+#include "report/out.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -165,19 +166,36 @@ static void summary(struct om *o, const struct vk_summary *s)
 		medians(o, s->steps[i].bench, s->steps[i].nbench);
 }
 
-void vk_report_openmetrics(FILE *f, const struct vk_doc *d)
+/* Each kind's gauges, then the end. */
+void vk_report_results_openmetrics(const struct vk_out *out, const struct vk_report *r)
 {
-	struct om o = { .f = f };
+	struct om o = { .f = out->f };
 
-	if (d->summary) {
-		summary(&o, d->summary);
-	} else if (d->results) {
-		result_checks(&o, d->command, d->results->rs);
-		apis(&o, d->results->rs);
-	} else if (d->info) {
-		functions(&o, d->info);
-	} else if (d->bench) {
-		medians(&o, d->bench->r, d->bench->n);
-	}
-	fputs("# EOF\n", f);
+	result_checks(&o, r->command, r->rs);
+	apis(&o, r->rs);
+	fputs("# EOF\n", o.f);
+}
+
+void vk_report_bench_openmetrics(const struct vk_out *out, const struct vk_bench_report *r)
+{
+	struct om o = { .f = out->f };
+
+	medians(&o, r->r, r->n);
+	fputs("# EOF\n", o.f);
+}
+
+void vk_report_info_openmetrics(const struct vk_out *out, const struct vk_info *in)
+{
+	struct om o = { .f = out->f };
+
+	functions(&o, in);
+	fputs("# EOF\n", o.f);
+}
+
+void vk_report_summary_openmetrics(const struct vk_out *out, const struct vk_summary *s)
+{
+	struct om o = { .f = out->f };
+
+	summary(&o, s);
+	fputs("# EOF\n", o.f);
 }

@@ -10,10 +10,9 @@
 
 #include "core/base/sysinfo.h"
 #include "core/result/result.h"
-#include "report/format.h"
 
 struct vk_json;
-struct vk_ktap;
+struct vk_out;
 
 struct vk_report {
 	const char *command;	/* "verify" */
@@ -34,17 +33,17 @@ struct vk_report {
 	/* More members of the JSON object, before the results, or NULL. */
 	void (*json_more)(struct vk_json *j, const void *ctx);
 	/* More "# " lines at the end of the KTAP document, or NULL. */
-	void (*ktap_more)(const struct vk_ktap *k, const void *ctx);
+	void (*ktap_more)(const struct vk_out *k, const void *ctx);
 	const void *ctx;	/* the hooks' */
 };
 
 void vk_report_text(FILE *f, const struct vk_report *r);
 /* r->text's layout, or vk_report_text's. */
-void vk_report_results_text(FILE *f, const struct vk_report *r);
-void vk_report_ktap(const struct vk_ktap *k, const struct vk_report *r);
-void vk_report_json(FILE *f, const struct vk_report *r);
+void vk_report_results_text(const struct vk_out *o, const struct vk_report *r);
+void vk_report_ktap(const struct vk_out *k, const struct vk_report *r);
+void vk_report_json(const struct vk_out *o, const struct vk_report *r);
 /* vdsotest's "DESCRIPTION<pad> OK|FAIL|SKIP" lines; r->legacy's first. */
-void vk_report_vdsotest(FILE *f, const struct vk_report *r);
+void vk_report_vdsotest(const struct vk_out *o, const struct vk_report *r);
 /* Under vdsotest's names, its -v: 1 prints the result lines and bench's
  * call counts, 0, as vdsotest without -v, only failures' reasons and
  * their count. Unset, the result lines print and the counts do not. */

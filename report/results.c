@@ -6,24 +6,6 @@
 #include "report/report.h"
 #include "report/safe.h"
 
-struct totals {
-	size_t pass, fail, skip;
-};
-
-static struct totals count(const struct vk_results *rs)
-{
-	struct totals t = { 0 };
-
-	for (size_t i = 0; i < rs->n; i++) {
-		switch (rs->r[i]->status) {
-		case VK_PASS: t.pass++; break;
-		case VK_FAIL: t.fail++; break;
-		default: t.skip++; break;
-		}
-	}
-	return t;
-}
-
 static const char *status_name(enum vk_status s)
 {
 	return s == VK_PASS ? "pass" : s == VK_FAIL ? "fail" : "skip";
@@ -116,7 +98,7 @@ static void text_bounds(FILE *f, const struct vk_report *r)
 
 void vk_report_text(FILE *f, const struct vk_report *r)
 {
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-34s %-8s %6s %12s  %s\n", "API", "path", "checks", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i = group_end(r->rs, i))
@@ -133,39 +115,41 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 		r->rs->n, t.pass, t.fail, t.skip);
 }
 
-void vk_report_results_text(FILE *f, const struct vk_report *r)
+void vk_report_results_text(const struct vk_out *o, const struct vk_report *r)
 {
+	FILE *f = o->f;
+
 	if (r->text)
 		r->text(f, r);
 	else
 		vk_report_text(f, r);
 }
 
-void vk_report_ktap(const struct vk_ktap *k, const struct vk_report *r)
+void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 {
-	struct totals t = count(r->rs);
+	static const enum vk_ktap_result as[] = {
+		[VK_PASS] = VK_KTAP_PASS, [VK_FAIL] = VK_KTAP_FAIL, [VK_SKIP] = VK_KTAP_SKIP
+	};
+	struct vk_tally t = vk_results_tally(r->rs);
 
-	vk_ktap_begin(k);
-	vk_ktap_line(k, "# vdsokit %s %s", r->version, r->command);
-	vk_ktap_line(k, "1..%zu", r->rs->n);
+	vk_ktap_header(k);
+	vk_ktap_diag(k, "vdsokit %s %s", r->version, r->command);
+	vk_ktap_plan(k, r->rs->n);
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
-		int skip = x->status == VK_SKIP;
 
-		vk_ktap_line(k, "%s %zu %s %s %s%s%s", x->status == VK_FAIL ? "not ok" : "ok", i + 1,
-			     x->api, vk_path_name(x->path), x->check, skip ? " # SKIP " : "",
-			     skip ? vk_safe(x->detail) : "");
+		vk_ktap_result(k, as[x->status], i + 1, vk_safe(x->detail), "%s %s %s", x->api,
+			       vk_path_name(x->path), x->check);
 		if (x->status == VK_FAIL)
-			vk_ktap_line(k, "# %s (broken %llu times in %llu calls)", vk_safe(x->detail),
+			vk_ktap_diag(k, "%s (broken %llu times in %llu calls)", vk_safe(x->detail),
 				     x->fails, x->calls);
 		else if (x->status == VK_PASS && x->detail[0])
-			vk_ktap_line(k, "# %s", vk_safe(x->detail));
+			vk_ktap_diag(k, "%s", vk_safe(x->detail));
 	}
 	if (r->stopped)
-		vk_ktap_line(k, "# checks whose repeats --max-fails cut short: %zu",
+		vk_ktap_diag(k, "checks whose repeats --max-fails cut short: %zu",
 			     vk_results_cut(r->rs));
-	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", t.pass,
-		     t.fail, t.skip);
+	vk_ktap_totals(k, t.pass, t.fail, t.skip);
 	if (r->ktap_more)
 		r->ktap_more(k, r->ctx);
 }
@@ -183,11 +167,12 @@ static void json_options(struct vk_json *j, const void *ctx)
 	vk_json_end(j);
 }
 
-void vk_report_json(FILE *f, const struct vk_report *r)
+void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 {
+	FILE *f = o->f;
 	const struct vk_envelope d = { .command = r->command, .version = 1, .tool_version = r->version,
 				  .sys = r->sys, .options = json_options, .ctx = r };
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 	struct vk_json j;
 
 	vk_json_init(&j, f);
@@ -220,7 +205,7 @@ void vk_report_json(FILE *f, const struct vk_report *r)
 
 void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 {
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-34s %-8s %s\n", "API", "path", "where it runs");
 	for (size_t i = 0; i < r->rs->n; i++) {
@@ -239,7 +224,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 	const struct vk_abi_counts *counts = r->ctx;
 	const struct vk_abi_count *c = counts->c;
 	size_t n = counts->n;
-	struct totals t = count(r->rs);
+	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
 		"identical", "allowed", "unexpected", "skipped");

@@ -3,44 +3,46 @@
 #include "report/ktap.h"
 #include "report/stress.h"
 
-/* Lines of text, or KTAP's "# " lines at k's depth. */
-static void found(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
+/* What stress found before it began, as one line. */
+static const char *found(char *buf, size_t size, const struct vk_stress_end *e)
 {
-	vk_ktap_line(k, "%sfound: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC %lld ns, "
-		     "%d reader threads", prefix,
-		     e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
-		     (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+	snprintf(buf, size, "found: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC "
+		 "%lld ns, %d reader threads",
+		 e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
+		 (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+	return buf;
 }
 
-static void ending(const struct vk_ktap *k, const char *prefix, const struct vk_stress_end *e)
+/* Whether it put that back, as one line. */
+static const char *restored(char *buf, size_t size, const struct vk_stress_end *e)
 {
-	if (e->what[0])
-		vk_ktap_line(k, "%sended early: %s", prefix, e->what);
 	if (e->restored)
-		vk_ktap_line(k, "%srestored: clocksource %s, frequency %ld, CPUs online, REALTIME",
-			     prefix, e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-			     e->saved.freq);
+		snprintf(buf, size, "restored: clocksource %s, frequency %ld, CPUs online, "
+			 "REALTIME", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+			 e->saved.freq);
 	else
-		vk_ktap_line(k, "%sNOT RESTORED: %s", prefix, e->restore_err);
+		snprintf(buf, size, "NOT RESTORED: %s", e->restore_err);
+	return buf;
 }
 
 static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end *e)
 {
-	const struct vk_ktap lines = { .f = f };
-	size_t n[3] = { 0 };
+	const struct vk_tally t = vk_results_tally(r->rs);
+	char line[256];
 
-	found(&lines, "", e);
+	fprintf(f, "%s\n", found(line, sizeof(line), e));
 	fprintf(f, "\n%-34s %-8s %12s  %s\n", "fault", "path", "calls", "result");
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
 
-		n[x->status]++;
 		fprintf(f, "%-34s %-8s %12llu  %s: %s\n", x->api, vk_path_name(x->path), x->calls,
 			x->status == VK_PASS ? "ok" : x->status == VK_FAIL ? "FAIL" : "SKIP", x->detail);
 	}
 	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
-		r->command, r->rs->n, n[VK_PASS], n[VK_FAIL], n[VK_SKIP]);
-	ending(&lines, "", e);
+		r->command, r->rs->n, t.pass, t.fail, t.skip);
+	if (e->what[0])
+		fprintf(f, "ended early: %s\n", e->what);
+	fprintf(f, "%s\n", restored(line, sizeof(line), e));
 }
 
 static void json_more(struct vk_json *j, const void *ctx)
@@ -64,10 +66,15 @@ static void text_hook(FILE *f, const struct vk_report *r)
 	text(f, r, r->ctx);
 }
 
-static void ktap_more(const struct vk_ktap *k, const void *ctx)
+static void ktap_more(const struct vk_out *k, const void *ctx)
 {
-	found(k, "# ", ctx);
-	ending(k, "# ", ctx);
+	const struct vk_stress_end *e = ctx;
+	char line[256];
+
+	vk_ktap_diag(k, "%s", found(line, sizeof(line), e));
+	if (e->what[0])
+		vk_ktap_diag(k, "ended early: %s", e->what);
+	vk_ktap_diag(k, "%s", restored(line, sizeof(line), e));
 }
 
 void vk_report_stress_hooks(struct vk_report *r, const struct vk_stress_end *end)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
 
+#include "report/doc.h"
 #include "report/ktap.h"
 #include "report/report.h"
 #include "report/safe.h"
@@ -144,8 +145,10 @@ static void verdict(FILE *f, const struct vk_summary *s)
 	fprintf(f, ". 'vdsokit all --verbose' prints every result.\n");
 }
 
-void vk_report_summary_text(FILE *f, const struct vk_summary *s)
+void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s)
 {
+	FILE *f = o->f;
+
 	header(f, s);
 	steps(f, s);
 	findings(f, s);
@@ -155,53 +158,58 @@ void vk_report_summary_text(FILE *f, const struct vk_summary *s)
 }
 
 /* A step's document: what its command kept, or why nothing ran. */
-static void step_ktap(const struct vk_ktap *k, const struct vk_summary *s,
+static void step_ktap(const struct vk_out *k, const struct vk_summary *s,
 		      const struct vk_summary_step *st)
 {
 	const struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
-	struct vk_doc d = { .command = st->name, .info = st->info, .bench = st->bench_run,
-			    .skipped = st->note };
+	struct vk_doc d = { .command = st->name, .kind = VK_DOC_SKIPPED,
+			    .skipped = st->note ? st->note : "nothing ran" };
 
-	if (!d.info && !d.bench && st->rs)
+	if (st->bench_run) {
+		d.kind = VK_DOC_BENCH;
+		d.bench = st->bench_run;
+	} else if (st->info) {
+		d.kind = VK_DOC_INFO;
+		d.info = st->info;
+	} else if (st->rs) {
+		d.kind = VK_DOC_RESULTS;
 		d.results = &rep;
-	vk_ktap_doc(k, &d);
+	}
+	k->nest(k, &d);
 }
 
 /* Each step is a subtest at the next depth, then its result line. */
-void vk_report_summary_ktap(const struct vk_ktap *k, const struct vk_summary *s)
+void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 {
+	static const enum vk_ktap_result as[] = {
+		[VK_OUTCOME_OK] = VK_KTAP_PASS, [VK_OUTCOME_FAIL] = VK_KTAP_FAIL,
+		[VK_OUTCOME_SKIP] = VK_KTAP_SKIP, [VK_OUTCOME_ERROR] = VK_KTAP_ERROR
+	};
 	size_t pass = 0, fail = 0, skip = 0;
 
-	vk_ktap_begin(k);
-	vk_ktap_line(k, "# vdsokit %s all", s->version);
-	vk_ktap_line(k, "1..%zu", s->nsteps);
+	vk_ktap_header(k);
+	vk_ktap_diag(k, "vdsokit %s all", s->version);
+	vk_ktap_plan(k, s->nsteps);
 	for (size_t i = 0; i < s->nsteps; i++) {
 		const struct vk_summary_step *st = &s->steps[i];
+		const struct vk_out sub = vk_ktap_subtest(k, st->name);
 
-		step_ktap(&(const struct vk_ktap){ k->f, k->depth + 1, st->name }, s, st);
-		if (st->outcome == VK_OUTCOME_OK) {
-			vk_ktap_line(k, "ok %zu %s", i + 1, st->name);
-			pass++;
-		} else if (st->outcome == VK_OUTCOME_SKIP) {
-			vk_ktap_line(k, "ok %zu %s # SKIP %s", i + 1, st->name,
-				     st->note ? st->note : "nothing could run");
-			skip++;
-		} else {
-			vk_ktap_line(k, "not ok %zu %s%s", i + 1, st->name,
-				     st->outcome == VK_OUTCOME_FAIL ? "" : " # ERROR");
-			fail++;
-		}
+		step_ktap(&sub, s, st);
+		vk_ktap_result(k, as[st->outcome], i + 1, st->note ? st->note : "nothing could run",
+			       "%s", st->name);
+		pass += st->outcome == VK_OUTCOME_OK;
+		skip += st->outcome == VK_OUTCOME_SKIP;
+		fail += st->outcome == VK_OUTCOME_FAIL || st->outcome == VK_OUTCOME_ERROR;
 	}
 	for (size_t i = 0; i < s->findings->n; i++) {
 		char cmd[128];
 
 		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
-		vk_ktap_line(k, "# finding %zu: %s (%zu failed checks; reproduce: %s)", i + 1,
+		vk_ktap_diag(k, "finding %zu: %s (%zu failed checks; reproduce: %s)", i + 1,
 			     s->findings->f[i].what, s->findings->f[i].checks, cmd);
 	}
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
-		vk_ktap_line(k, "# warning: %s (%s); fix: %s", s->warnings->w[i].what,
+		vk_ktap_diag(k, "warning: %s (%s); fix: %s", s->warnings->w[i].what,
 			     vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
-	vk_ktap_line(k, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", pass, fail,
-		     skip);
+	vk_ktap_totals(k, pass, fail, skip);
 }

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "report/out.h"
 #include "report/report.h"
 #include "report/safe.h"
 
@@ -98,8 +99,9 @@ static void legacy(FILE *f, const struct vk_results *rs)
 	}
 }
 
-void vk_report_vdsotest(FILE *f, const struct vk_report *r)
+void vk_report_vdsotest(const struct vk_out *o, const struct vk_report *r)
 {
+	FILE *f = o->f;
 	const struct vk_results *first = r->legacy && r->legacy->n ? r->legacy : r->rs;
 	unsigned long long fails = r->rs->fails + (r->legacy ? r->legacy->fails : 0);
 	char check[sizeof(r->rs->r[0]->check)], desc[160];

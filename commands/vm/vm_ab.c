@@ -153,7 +153,7 @@ static int write_bench(const char *cmd, struct side *s, const char *file, FILE *
 		vk_compare_runs_report_free(&rep);
 		return -1;
 	}
-	vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .bench = &rep });
+	vk_render(f, VK_FMT_JSON, &(const struct vk_doc){ .command = "bench", .kind = VK_DOC_BENCH, .bench = &rep });
 	vk_compare_runs_report_free(&rep);
 	return 0;
 }

@@ -15,7 +15,6 @@
 #include "core/base/array.h"
 #include "core/base/children.h"
 #include "core/base/isolate.h"
-#include "core/base/sysinfo.h"
 
 int vk_write_all(int fd, const void *buf, size_t len)
 {
@@ -62,6 +61,26 @@ static int append(struct vk_isolated *out, const unsigned char *buf, size_t n)
 	out->data = p;
 	out->len += n;
 	return 0;
+}
+
+unsigned long long vk_stat_ticks(const char *path)
+{
+	char buf[512], *p;
+	unsigned long long utime = 0, stime = 0;
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return 0;
+	return utime + stime;
 }
 
 /* The CPU time pid has had, in seconds; 0 where /proc cannot tell. */

@@ -35,6 +35,8 @@ void vk_isolated_free(struct vk_isolated *out);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
 			  size_t len);
+/* utime + stime of a /proc/.../stat file, in clock ticks; 0 if gone. */
+unsigned long long vk_stat_ticks(const char *path);
 /* CLOCK_MONOTONIC in seconds, for deadlines, right even past 2^31 s. */
 double vk_monotonic(void);
 /* Write all of buf to fd, retrying short writes; -1 on error. */

@@ -314,22 +314,3 @@ int vk_cpu_node(int cpu)
 	return node;
 }
 
-unsigned long long vk_stat_ticks(const char *path)
-{
-	char buf[512], *p;
-	unsigned long long utime = 0, stime = 0;
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	/* The fields after the name, which may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &utime, &stime) != 2)
-		return 0;
-	return utime + stime;
-}

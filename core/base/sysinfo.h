@@ -3,6 +3,7 @@
 #ifndef VK_SYSINFO_H
 #define VK_SYSINFO_H
 
+#include <stddef.h>
 #include <sys/utsname.h>
 
 enum vk_tristate { VK_NO, VK_YES, VK_UNKNOWN };
@@ -62,7 +63,5 @@ int vk_crng_ready(void);
  * or a kernel without CONFIG_NUMA.
  */
 int vk_cpu_node(int cpu);
-/* utime + stime of a /proc/.../stat file, in clock ticks; 0 if gone. */
-unsigned long long vk_stat_ticks(const char *path);
 
 #endif /* VK_SYSINFO_H */

@@ -129,6 +129,18 @@ struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound ki
 	return b;
 }
 
+struct vk_tally vk_results_tally(const struct vk_results *rs)
+{
+	struct vk_tally t = { 0 };
+
+	for (size_t i = 0; i < rs->n; i++) {
+		t.pass += rs->r[i]->status == VK_PASS;
+		t.fail += rs->r[i]->status == VK_FAIL;
+	}
+	t.skip = rs->n - t.pass - t.fail;
+	return t;
+}
+
 size_t vk_results_cut(const struct vk_results *rs)
 {
 	size_t n = 0;

@@ -81,6 +81,11 @@ struct vk_bounds {
 	size_t checks, apis;
 };
 struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound kind);
+/* How many results passed, failed and were skipped. */
+struct vk_tally {
+	size_t pass, fail, skip;
+};
+struct vk_tally vk_results_tally(const struct vk_results *rs);
 /* How many results had their repeats cut short by the limit. */
 size_t vk_results_cut(const struct vk_results *rs);
 void vk_results_free(struct vk_results *rs);

@@ -12,6 +12,7 @@
 
 #include "core/base/api.h"
 #include "core/base/children.h"
+#include "core/stress/stress.h"
 #include "core/stress/stress_faults.h"
 
 #define NSEC 1000000000LL

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/stress/stress_faults.h"
+#include "core/stress/stress_judge.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 #define NSEC 1000000000LL

@@ -1,14 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The faults stress injects, as a list of steps, each held for a while
- * as the readers go on. Private to core/stress*.c.
+ * The faults stress injects: their kinds, as --faults names them; what
+ * the machine was like before, and putting it back; and core/stress's
+ * own list of steps, each held for a while as the readers go on.
  */
 #ifndef VK_STRESS_FAULTS_H
 #define VK_STRESS_FAULTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "core/stress/stress.h"
+struct vk_stress;
+
+/* The fault kinds, bits of the --faults mask. */
+enum vk_fault_kind {
+	VK_FAULT_CLOCKSOURCE,	/* every available clocksource in turn */
+	VK_FAULT_SETTIME,	/* REALTIME stepped forwards and backwards */
+	VK_FAULT_SLEW,		/* adjtimex: +-500 ppm, ADJ_SETOFFSET */
+	VK_FAULT_HOTPLUG,	/* a CPU offline and back */
+	VK_FAULT_PAUSE,		/* vdsokit vm's host stops the whole guest */
+	VK_FAULT_TIMENS,	/* a time namespace entered */
+	VK_NFAULTS
+};
+
+/* What the machine was like before: what restore puts back. */
+struct vk_stress_saved {
+	char clocksource[64];	/* "" if sysfs has none */
+	long freq;		/* adjtimex's, scaled ppm */
+	int64_t real_ns, mono_ns;	/* read together */
+	uint64_t online;	/* CPUs 1..63 online (bit n: cpu n) */
+};
+
+/* Why stress may not run here (NULL: it may): checked before anything. */
+const char *vk_stress_refusal(int accepted);
+/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause,timens" or
+ * "all"; -1: unknown. */
+int vk_stress_faults_parse(const char *list, unsigned *mask);
+const char *vk_fault_name(enum vk_fault_kind k);
+/* Note what the machine is like now; 0, or -1 and what failed. */
+int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len);
+/* Put back the clocksource, the frequency and REALTIME (advanced by the
+ * MONOTONIC time since the save); 0, or -1 and what failed. */
+int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len);
 
 enum vk_fault_op {
 	VK_OP_NONE,		/* the baseline, or a step to skip */

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "core/stress/stress.h"
+#include "core/stress/stress_judge.h"
 
 int vk_stress_monotonic(int clock)
 {

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/base/api.h"
+#include "core/stress/stress.h"
 #include "core/stress/stress_faults.h"
 #include "core/timens/timens.h"
 

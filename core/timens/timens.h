@@ -10,11 +10,8 @@
 #include <stdint.h>
 
 #include "core/base/isolate.h"
+#include "core/timens/timens_set.h"
 
-struct vk_timens_set {
-	char name[24];			/* "small", "past-2^31", ... */
-	int64_t mono_ns, boot_ns;	/* offsets: seconds and nanoseconds */
-};
 #define VK_TIMENS_NSETS 5
 
 /* Whether time namespaces can be made here; NULL if they can. */

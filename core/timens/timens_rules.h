@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "core/result/result.h"
-#include "core/timens/timens.h"
+#include "core/timens/timens_set.h"
 
 #define VK_TIMENS_NCLOCKS 9
 #define VK_TIMENS_NONE INT64_MIN	/* a clock that could not be read */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/base/sysinfo.h"
+#include "core/base/isolate.h"
 #include "core/vm/vm.h"
 
 /* utime + stime of /proc/PID/task/TID/stat, in clock ticks; 0 if gone. */

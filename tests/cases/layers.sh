@@ -7,10 +7,57 @@
 . "$TOP/tests/lib.sh"
 cd "$TOP" || exit 1
 
+# includes FILE...: each FILE with the quoted includes it has, as "FILE HEADER".
+includes() { grep -Ho '^#include "[^"]*"' "$@" | sed 's/:#include "\(.*\)"$/ \1/'; }
+
+# file_graph INCLUDES: "FROM TO" for each include of another file, a file
+# being its .c and its .h together: a.c including b.h while b.c includes
+# a.h is a circle, though no header includes itself.
+file_graph() { sed 's/\.[ch] / /; s/\.[ch]$//' "$1" | awk '$1 != $2' | sort -u; }
+
+# folder_graph INCLUDES: "FROM TO" for each include of another core folder.
+folder_graph() {
+	awk '$1 ~ /^core\/[^/]+\// && $2 ~ /^core\/[^/]+\// {
+		split($1, a, "/"); split($2, b, "/")
+		if (a[2] != b[2]) print a[2], b[2]
+	}' "$1" | sort -u
+}
+
+# circle GRAPH: the members of each circle tsort finds in GRAPH's
+# "FROM TO" lines, a line each; fails when there is none.
+circle() {
+	tsort "$1" >/dev/null 2>"$TMP/loop" && return 1
+	awk '/input contains a loop/ { if (n++) print ""; next }
+		{ sub(/^tsort: /, ""); printf "%s ", $0 } END { print "" }' "$TMP/loop"
+}
+
+# The checks first catch circles planted where none can hide them: a.c
+# and b.c include each other's header, in one folder and across two.
+mkdir -p "$TMP/plant/report" "$TMP/plant/core/x" "$TMP/plant/core/y"
+echo '#include "report/b.h"' >"$TMP/plant/report/a.c"
+echo '#include "report/a.h"' >"$TMP/plant/report/b.c"
+echo '#include "core/y/b.h"' >"$TMP/plant/core/x/a.c"
+echo '#include "core/x/a.h"' >"$TMP/plant/core/y/b.c"
+touch "$TMP/plant/report/a.h" "$TMP/plant/report/b.h" "$TMP/plant/core/x/a.h" "$TMP/plant/core/y/b.h"
+(cd "$TMP/plant" && includes report/*.[ch]) >"$TMP/plant.includes"
+file_graph "$TMP/plant.includes" >"$TMP/plant.files"
+(cd "$TMP/plant" && includes core/*/*.[ch]) >"$TMP/plant.includes"
+folder_graph "$TMP/plant.includes" >"$TMP/plant.folders"
+found=$(circle "$TMP/plant.files")
+case "$found" in
+*"report/a report/b "* | *"report/b report/a "*) ok "a planted circle between two files is caught" ;;
+*) not_ok "a planted circle between two files is caught" "found: ${found:-none}" ;;
+esac
+found=$(circle "$TMP/plant.folders")
+case "$found" in
+*"x y "* | *"y x "*) ok "a planted circle between two folders is caught" ;;
+*) not_ok "a planted circle between two folders is caught" "found: ${found:-none}" ;;
+esac
+
 # Every source file with the quoted includes it has, as "FILE HEADER".
 srcs=$(find cli core commands report tests/unit tests/bench tests/fuzz -name '*.[ch]' | sort; echo main.c)
 # shellcheck disable=SC2086 # one word per file
-grep -Ho '^#include "[^"]*"' $srcs | sed 's/:#include "\(.*\)"$/ \1/' >"$TMP/includes"
+includes $srcs >"$TMP/includes"
 
 # names FILE: FILE's lines, or "none".
 names() { if [ -s "$1" ]; then cat "$1"; else echo none; fi; }
@@ -29,11 +76,7 @@ else
 	ok "every core file is in a subsystem folder"
 fi
 
-# The folder graph: "FROM TO" for each include of another core folder.
-awk '$1 ~ /^core\/[^/]+\// && $2 ~ /^core\/[^/]+\// {
-	split($1, a, "/"); split($2, b, "/")
-	if (a[2] != b[2]) print a[2], b[2]
-}' "$TMP/includes" | sort -u >"$TMP/folders"
+folder_graph "$TMP/includes" >"$TMP/folders"
 : >"$TMP/unstated"
 for d in core/*/; do
 	d=${d%/} name=$(basename "$d")
@@ -52,18 +95,18 @@ else
 	ok "each core folder uses only what its README.md says it may use"
 fi
 
-# acyclic DESC GRAPH: passes when tsort finds no circle in GRAPH's
-# "FROM TO" lines; a failure names the members of the first it found.
+# acyclic DESC GRAPH: passes when GRAPH has no circle; a failure names
+# the members of the first.
 acyclic() {
-	if tsort "$2" >/dev/null 2>"$TMP/loop"; then
-		ok "$1"
+	if found=$(circle "$2"); then
+		not_ok "$1" "circles through: $found"
 	else
-		not_ok "$1" "a circle through: $(awk '/input contains a loop/ { if (n++) exit; next }
-			{ sub(/^tsort: /, ""); printf "%s ", $0 }' "$TMP/loop")"
+		ok "$1"
 	fi
 }
 acyclic "no circle between core's folders" "$TMP/folders"
-acyclic "no circle between files" "$TMP/includes"
+file_graph "$TMP/includes" >"$TMP/files"
+acyclic "no circle between files (a file's .c and .h as one)" "$TMP/files"
 
 # Layers above core/: commands/ uses report/, report/ renders, core/ does the work.
 grep -E '^core/.* (commands|report)/' "$TMP/includes" >"$TMP/up"
@@ -154,4 +197,15 @@ if [ -s "$TMP/prints" ]; then
 	not_ok "core/ never prints" "$(cat "$TMP/prints")"
 else
 	ok "core/ never prints"
+fi
+
+# KTAP's lines come from its writer alone (report/ktap.c), as the
+# kernel's tests' come from kselftest.h: no other file spells a plan, a
+# result line, a directive, a subtest's header or the totals.
+grep -En '"(not )?ok %|"1\.\.|KTAP version|# (Totals|Subtest|SKIP|ERROR)' report/*.c commands/*.c |
+	grep -v '^report/ktap\.c:' >"$TMP/ktap"
+if [ -s "$TMP/ktap" ]; then
+	not_ok "only report/ktap.c writes KTAP's syntax" "$(cat "$TMP/ktap")"
+else
+	ok "only report/ktap.c writes KTAP's syntax"
 fi

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 		vk_results_add(&fallback, "odd\\\"name\"\n", VK_PATH_IMPL, "fallback")->ran =
 			VK_RAN_SYSCALL;
 	make_bench();
-	vk_render(stdout, format, &(const struct vk_doc){ .command = "all", .summary = &sum });
+	vk_render(stdout, format, &(const struct vk_doc){ .command = "all", .kind = VK_DOC_SUMMARY,
+							  .summary = &sum });
 	return 0;
 }

@@ -2,6 +2,7 @@
 /*
  * vk_results_bounds(), which text's one "Tested:" line is made of, on
  * planted results: only passing checks of the kind count, each API once.
+ * And vk_results_tally(), every report's totals.
  */
 #include "tests/unit/test.h"
 #include "core/result/result.h"
@@ -20,6 +21,7 @@ int main(void)
 {
 	struct vk_results rs = { 0 };
 	struct vk_bounds b;
+	struct vk_tally t;
 
 	b = vk_results_bounds(&rs, VK_BOUND_ORDER);
 	CHECK(!b.checks && !b.apis && !b.lo && !b.hi, "no results: no bounds");
@@ -39,6 +41,9 @@ int main(void)
 	b = vk_results_bounds(&rs, VK_BOUND_SKEW);
 	CHECK(b.checks == 1 && b.apis == 1 && b.lo == 90000 && b.hi == 90000,
 	      "the skew bound alone: %zu checks, %lld-%lld", b.checks, b.lo, b.hi);
+	t = vk_results_tally(&rs);
+	CHECK(t.pass == 5 && t.fail == 1 && t.skip == 1,
+	      "tallied: %zu passed, %zu failed, %zu skipped", t.pass, t.fail, t.skip);
 	vk_results_free(&rs);
 	return test_exit();
 }
