@@ -10,21 +10,10 @@
 #ifndef VK_REPORT_DOC_H
 #define VK_REPORT_DOC_H
 
+#include "core/base/envelope.h"
 #include "core/base/sysinfo.h"
 #include "report/json.h"
 
-/* The envelope's keys, for its writer and the readers of documents. */
-#define VK_DOC_SCHEMA "schema"
-#define VK_DOC_COMMAND "command"
-#define VK_DOC_TOOL "tool"
-#define VK_DOC_VERSION "version"
-#define VK_DOC_BUILD "build"
-#define VK_DOC_ENVIRONMENT "environment"
-#define VK_DOC_KERNEL "kernel"
-#define VK_DOC_RELEASE "release"
-#define VK_DOC_MACHINE "machine"
-#define VK_DOC_CLOCKSOURCE "clocksource"
-#define VK_DOC_OPTIONS "options"
 
 struct vk_envelope {
 	const char *command;	/* "verify": its schema is "vdsokit-verify/VERSION" */

@@ -27,12 +27,6 @@ enum vk_format {
 /* A command's formats: VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON). */
 #define VK_FORMATS(...) ((const enum vk_format[]){ __VA_ARGS__, VK_FMT_NONE })
 
-struct vk_report;
-struct vk_bench_report;
-struct vk_compare_report;
-struct vk_info;
-struct vk_api_list;
-struct vk_summary;
 
 /* How one format prints each kind of content; NULL where it does not. */
 struct vk_formatter {

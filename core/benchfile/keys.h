@@ -7,19 +7,9 @@
 #ifndef VK_BENCHFILE_KEYS_H
 #define VK_BENCHFILE_KEYS_H
 
+#include "core/base/envelope.h"
 #include "core/bench/bench.h"
 
-/* The envelope's keys that a reader of bench files needs, as report/doc.h's writer has them. */
-#define VK_DOC_SCHEMA "schema"
-#define VK_DOC_TOOL "tool"
-#define VK_DOC_VERSION "version"
-#define VK_DOC_BUILD "build"
-#define VK_DOC_ENVIRONMENT "environment"
-#define VK_DOC_KERNEL "kernel"
-#define VK_DOC_RELEASE "release"
-#define VK_DOC_MACHINE "machine"
-#define VK_DOC_CLOCKSOURCE "clocksource"
-#define VK_DOC_OPTIONS "options"
 
 #define VK_BENCH_VERSION 2
 /* Before the envelope: kernel, clocksource, cpu_model and options at the top. */

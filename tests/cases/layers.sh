@@ -61,20 +61,21 @@ includes $srcs >"$TMP/includes"
 
 # names FILE: FILE's lines, or "none".
 names() { if [ -s "$1" ]; then cat "$1"; else echo none; fi; }
+# empty DESC FILE [SHOW]: passes when FILE is empty; else fails with what
+# it holds, through SHOW (cat by default).
+empty() {
+	if [ -s "$2" ]; then
+		not_ok "$1" "$("${3:-cat}" "$2")"
+	else
+		ok "$1"
+	fi
+}
 
 while read -r f h; do [ -f "$h" ] || echo "$f: \"$h\""; done <"$TMP/includes" >"$TMP/lost"
-if [ -s "$TMP/lost" ]; then
-	not_ok "every quoted #include names its file from the top of the tree" "$(cat "$TMP/lost")"
-else
-	ok "every quoted #include names its file from the top of the tree"
-fi
+empty "every quoted #include names its file from the top of the tree" "$TMP/lost"
 
 find core -maxdepth 1 -name '*.[ch]' >"$TMP/loose"
-if [ -s "$TMP/loose" ]; then
-	not_ok "every core file is in a subsystem folder" "$(cat "$TMP/loose")"
-else
-	ok "every core file is in a subsystem folder"
-fi
+empty "every core file is in a subsystem folder" "$TMP/loose"
 
 folder_graph "$TMP/includes" >"$TMP/folders"
 : >"$TMP/unstated"
@@ -89,11 +90,7 @@ for d in core/*/; do
 		case " $may " in *" $to "*) ;; *) echo "core/$name uses core/$to" >>"$TMP/unstated" ;; esac
 	done
 done
-if [ -s "$TMP/unstated" ]; then
-	not_ok "each core folder uses only what its README.md says it may use" "$(cat "$TMP/unstated")"
-else
-	ok "each core folder uses only what its README.md says it may use"
-fi
+empty "each core folder uses only what its README.md says it may use" "$TMP/unstated"
 
 # acyclic DESC GRAPH: passes when GRAPH has no circle; a failure names
 # the members of the first.
@@ -110,17 +107,9 @@ acyclic "no circle between files (a file's .c and .h as one)" "$TMP/files"
 
 # Layers above core/: commands/ uses report/, report/ renders, core/ does the work.
 grep -E '^core/.* (commands|report)/' "$TMP/includes" >"$TMP/up"
-if [ -s "$TMP/up" ]; then
-	not_ok "core/ includes nothing from commands/ or report/" "$(names "$TMP/up")"
-else
-	ok "core/ includes nothing from commands/ or report/"
-fi
+empty "core/ includes nothing from commands/ or report/" "$TMP/up" names
 grep -E '^report/.* commands/' "$TMP/includes" >"$TMP/up"
-if [ -s "$TMP/up" ]; then
-	not_ok "report/ includes nothing from commands/" "$(names "$TMP/up")"
-else
-	ok "report/ includes nothing from commands/"
-fi
+empty "report/ includes nothing from commands/" "$TMP/up" names
 
 # The folders of the tree, core/ to commands/: each uses only the others
 # its README.md's "May use:" line names.
@@ -137,11 +126,7 @@ for d in $(awk '$1 ~ /\// { sub(/\/.*/, "", $1); print $1 }' "$TMP/includes" | s
 		case " $may " in *" $to "*) ;; *) echo "$d/ uses $to/" >>"$TMP/unstated" ;; esac
 	done
 done
-if [ -s "$TMP/unstated" ]; then
-	not_ok "each folder uses only what its README.md says it may use" "$(cat "$TMP/unstated")"
-else
-	ok "each folder uses only what its README.md says it may use"
-fi
+empty "each folder uses only what its README.md says it may use" "$TMP/unstated"
 
 # commands/ holds one command per file: each names a row of main.c's
 # command table, or its table of programs (vdsotest).
@@ -150,30 +135,18 @@ for f in commands/*.c; do
 	grep -Eq "\{ \"$(echo "$name" | tr _ -)\", cmd_$name,|\{ \"$name\", vk_$name \}" main.c ||
 		echo "$f"
 done >"$TMP/strays"
-if [ -s "$TMP/strays" ]; then
-	not_ok "each file of commands/ is one command of main.c" "$(cat "$TMP/strays")"
-else
-	ok "each file of commands/ is one command of main.c"
-fi
+empty "each file of commands/ is one command of main.c" "$TMP/strays"
 
 # A folder below commands/ holds the parts of the command it is named after.
 for d in commands/*/; do
 	name=$(basename "$d")
 	grep -q "{ \"$(echo "$name" | tr _ -)\", cmd_$name," main.c || echo "$d"
 done >"$TMP/strays"
-if [ -s "$TMP/strays" ]; then
-	not_ok "each folder below commands/ is named after a command of main.c" "$(cat "$TMP/strays")"
-else
-	ok "each folder below commands/ is named after a command of main.c"
-fi
+empty "each folder below commands/ is named after a command of main.c" "$TMP/strays"
 
 # The fuzz targets link core alone: what they fuzz (the ELF and bench-file readers) is core's.
 grep -E '^tests/fuzz/.* (commands|report)/' "$TMP/includes" >"$TMP/up"
-if [ -s "$TMP/up" ]; then
-	not_ok "tests/fuzz/ includes nothing from commands/ or report/" "$(names "$TMP/up")"
-else
-	ok "tests/fuzz/ includes nothing from commands/ or report/"
-fi
+empty "tests/fuzz/ includes nothing from commands/ or report/" "$TMP/up" names
 
 # core/ never prints: stdout is the report's, which commands/ writes. Its
 # code without comments, as "FILE:LINE:CODE".
@@ -193,19 +166,11 @@ awk 'FNR == 1 { inc = 0 }
 }' core/*/*.[ch] >"$TMP/code"
 grep -E ':.*((^|[^a-z_])(printf|vprintf|puts|putchar)[[:space:]]*\(|(^|[^a-z_])stdout([^a-z_]|$))' \
 	"$TMP/code" >"$TMP/prints"
-if [ -s "$TMP/prints" ]; then
-	not_ok "core/ never prints" "$(cat "$TMP/prints")"
-else
-	ok "core/ never prints"
-fi
+empty "core/ never prints" "$TMP/prints"
 
 # KTAP's lines come from its writer alone (report/ktap.c), as the
 # kernel's tests' come from kselftest.h: no other file spells a plan, a
 # result line, a directive, a subtest's header or the totals.
 grep -En '"(not )?ok %|"1\.\.|KTAP version|# (Totals|Subtest|SKIP|ERROR)' report/*.c commands/*.c |
 	grep -v '^report/ktap\.c:' >"$TMP/ktap"
-if [ -s "$TMP/ktap" ]; then
-	not_ok "only report/ktap.c writes KTAP's syntax" "$(cat "$TMP/ktap")"
-else
-	ok "only report/ktap.c writes KTAP's syntax"
-fi
+empty "only report/ktap.c writes KTAP's syntax" "$TMP/ktap"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Caught by: fork. A userspace PRNG whose state a forked child inherits. */
-#define IMPL_OWN_GETRANDOM
+#define IMPL_GETRANDOM_BYTES
 #include "impl.h"
 
 /* splitmix64: each call moves the state on, so only fork repeats it. */
@@ -14,14 +14,10 @@ static uint64_t next(void)
 	return z ^ (z >> 31);
 }
 
-ssize_t __vdso_getrandom(void *buf, size_t len, unsigned flags, void *state,
-			 size_t state_len)
+static ssize_t impl_getrandom_bytes(void *buf, size_t len, unsigned flags)
 {
 	unsigned char *p = buf;
-	ssize_t r;
 
-	if (impl_getrandom_state(buf, len, flags, state, state_len, &r))
-		return r;
 	/* Flags go to the kernel, so that only the fork rule sees the bug. */
 	if (flags)
 		return impl_sys_getrandom(buf, len, flags);

@@ -7,7 +7,8 @@
  *
  * Each function sits under #ifndef IMPL_OWN_<NAME>, so a planted bug
  * defines IMPL_OWN_<NAME>, includes this file and then defines its own
- * version of that one function; the helpers below are there for it.
+ * version of that one function; the helpers below are there for it. A
+ * getrandom bug needs only its bytes: IMPL_GETRANDOM_BYTES.
  */
 #ifndef VK_IMPL_H
 #define VK_IMPL_H
@@ -208,7 +209,15 @@ int __vdso_getcpu(unsigned *cpu, unsigned *node, void *cache)
 }
 #endif
 
-/* The state is checked as the vDSO checks it, then left unused. */
+/*
+ * The state is checked as the vDSO checks it; then the bytes are the
+ * kernel's, or, where a planted bug defines IMPL_GETRANDOM_BYTES, what its
+ * impl_getrandom_bytes() makes of the call.
+ */
+#ifdef IMPL_GETRANDOM_BYTES
+static ssize_t impl_getrandom_bytes(void *buf, size_t len, unsigned flags);
+#endif
+
 #ifndef IMPL_OWN_GETRANDOM
 ssize_t __vdso_getrandom(void *buf, size_t len, unsigned flags, void *state,
 			 size_t state_len)
@@ -217,7 +226,11 @@ ssize_t __vdso_getrandom(void *buf, size_t len, unsigned flags, void *state,
 
 	if (impl_getrandom_state(buf, len, flags, state, state_len, &r))
 		return r;
+#ifdef IMPL_GETRANDOM_BYTES
+	return impl_getrandom_bytes(buf, len, flags);
+#else
 	return impl_sys_getrandom(buf, len, flags);
+#endif
 }
 #endif
 
