@@ -62,6 +62,7 @@ struct vk_series {
 	const char *skipped;	/* why a file's run did not measure it, or NULL */
 	int threads;		/* bench --threads' N, or 0 */
 	double scaling;		/* then: calls/s at N threads over one thread's */
+	int scaling_runs;	/* a merged side's runs whose scaling's mean it is */
 	/*
 	 * Side by side, in the new series: group j's ratio to the old
 	 * series' group j, the median over the rounds of each sample's

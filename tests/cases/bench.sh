@@ -197,7 +197,13 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 	contains "and warns that threads share a CPU" "$TMP/out" \
 		"^warning: more --threads than CPUs.*\($((cpus + 1)) threads on [0-9]+ CPUs\)"
 	expect_status 0 "compare reads a --threads file" "$VK" compare "$TMP/threads.json" "$TMP/threads.json"
+	contains "and shows each row's scaling, both sides having one" "$TMP/out" \
+		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
+	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
+	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
+		"$TMP/threads.json" "$TMP/threads.json" --vs "$TMP/threads.json"
+	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	if need python3; then
 		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
 			    'del x["threads"]' 'x["calls_per_s"] = "many"'; do
