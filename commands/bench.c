@@ -51,7 +51,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		  "worker processes, each a fresh exec run in turn\n"
 		  "(default 10, 1-64; N * samples at most 512)", &processes, .lo = 1,
 		  .hi = VK_BENCH_MAX_GROUPS),
-		VK_OPT('t', "threads", VK_OPT_COUNT, "N",
+		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
 		  "also N threads calling at once, each pinned to its CPU:\n"
 		  "calls/s in all, ns per call per thread, scaling", &o->threads,
 		  .lo = 1, .hi = VK_BENCH_MAX_THREADS),
