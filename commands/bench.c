@@ -40,6 +40,7 @@ static const char tail[] =
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
 	unsigned long long processes = o->processes;
+	const char *thread_cpus = NULL;
 	const struct vk_option opt[] = {
 		VK_BENCH_ROWS(&o->m, NULL, "budget per API and path, shared by the processes\n"
 			      "(default 0.08)",
@@ -50,6 +51,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		  "worker processes, each a fresh exec run in turn\n"
 		  "(default 10, 1-64; N * samples at most 512)", &processes, .lo = 1,
 		  .hi = VK_BENCH_MAX_GROUPS),
+		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
+		  "also N threads calling at once, each pinned to its CPU:\n"
+		  "calls/s in all, ns per call per thread, scaling", &o->threads,
+		  .lo = 1, .hi = VK_BENCH_MAX_THREADS),
 		VK_OPT(0, "cold", VK_OPT_FLAG, NULL,
 		  "time single calls after disturbing caches and TLB;\n"
 		  "report median, p90 and p99", &o->cold),
@@ -67,6 +72,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		  "all replaced at once or none", &o->outdir, .call = vk_output_dir),
 		/* A worker process's: the parent's timer. */
 		VK_OPT(0, "worker", VK_OPT_STRING, "TIMER", NULL, &o->worker),
+		/* A worker process's: --threads' CPUs. */
+		VK_OPT(0, "thread-cpus", VK_OPT_STRING, "LIST", NULL, &thread_cpus),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -76,6 +83,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 	if (r == VK_OPT_OK && o->processes * o->m.samples > VK_BENCH_MAX_SAMPLES)
 		return vk_opt_error(argv[0], "--processes times --samples is %llu, at most %d",
 				    o->processes * o->m.samples, VK_BENCH_MAX_SAMPLES);
+	if (r == VK_OPT_OK && o->threads && o->cold)
+		return vk_opt_error(argv[0], "--threads measures warm calls: not with --cold");
+	if (r == VK_OPT_OK && o->worker && o->threads &&
+	    (!thread_cpus || vk_bench_parse_thread_cpus(o, thread_cpus)))
+		return vk_opt_error(argv[0], "--thread-cpus is bench's own, for its worker processes");
 	return r;
 }
 
@@ -227,6 +239,7 @@ static void keep(struct vk_step *step, const struct vk_bench_report *rep,
 		*step->bench_run = *rep;
 		step->bench_run->timer = NULL;	/* on run()'s stack */
 		step->bench_run->ref = NULL;	/* on measure()'s */
+		step->bench_run->thread_cpu = NULL;	/* in run()'s options */
 		step->bench_run->nref = 0;
 	}
 	step->bench = res;
@@ -271,7 +284,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
 		.processes = o->processes, .cpu = o->m.cpu, .cold = o->cold, .timer = timer,
-		.r = res,
+		.threads = o->threads, .thread_cpu = o->thread_cpu, .r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
 	struct vk_doc doc = { .command = "bench" };
@@ -288,6 +301,8 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		measured += !res[i].skipped;
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
+	if (o->threads)
+		vk_env_check_threads(&rep.warnings, o->threads, o->ncpus);
 	doc.kind = VK_DOC_BENCH;
 	doc.bench = &rep;
 	vk_render(vk_step_out(step), o->call.format, &doc);
@@ -319,8 +334,14 @@ static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_cas
 	struct vk_bench_result *res;
 	struct vk_image im;
 	int status, have_vdso = vk_image_open_live(&im) == 0;
+	cpu_set_t allowed;
 
+	/* Before bench pins itself to one of them. */
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
 	status = vk_bench_setup(cmd, &o->m.cpu, &timer);
+	if (!status && o->threads)
+		vk_bench_thread_cpus(o, &allowed);
 	if (!status)
 		status = check_impl(cmd, o->call.impl, have_vdso ? &im : NULL);
 	if (status)

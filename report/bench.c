@@ -24,6 +24,14 @@ static const char *ci(char *buf, size_t len, const struct vk_bench_result *r)
 	return buf;
 }
 
+static void threads_line(FILE *f, const struct vk_bench_report *rep)
+{
+	fprintf(f, "threads: %d at once, each pinned, to CPU", rep->threads);
+	for (int i = 0; i < rep->threads && rep->thread_cpu; i++)
+		fprintf(f, "%s%d", i ? "," : rep->threads > 1 ? "s " : " ", rep->thread_cpu[i]);
+	fprintf(f, "; scaling: their calls/s over one thread's, in the same processes\n");
+}
+
 void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep)
 {
 	FILE *f = o->f;
@@ -44,9 +52,14 @@ void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *
 			vk_path_name(r->path), r->median, r->min, ci(buf, sizeof(buf), r),
 			num(stat_buf, sizeof(stat_buf), rep->cold ? r->p90 : r->cv), r->n,
 			r->multimodal ? "  multimodal" : "");
+		if (r->threads)
+			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling %.2f\n",
+				r->threads, r->all_per_s, r->thread_ns, r->scaling);
 	}
 	fprintf(f, "\nns per call%s: the median of %d processes' medians, their 95%% CI and CV\n",
 		rep->cold ? ", one cold call at a time" : "", rep->processes);
+	if (rep->threads)
+		threads_line(f, rep);
 	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
 		rep->timer->name, 1 / rep->timer->ns_per_tick,
 		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu);
@@ -94,6 +107,13 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 	vk_json_uint(j, VK_BF_CALLS, r->calls);
 	vk_json_int(j, VK_BF_INVOLUNTARY, r->involuntary_switches);
 	vk_json_int(j, VK_BF_PROCESSES, r->ngroups);
+	if (r->threads) {
+		vk_json_int(j, VK_BF_THREADS, r->threads);
+		vk_json_double(j, VK_BF_CALLS_PER_S, r->all_per_s);
+		vk_json_double(j, VK_BF_THREAD_NS, r->thread_ns);
+		vk_json_double(j, VK_BF_ONE_PER_S, r->one_per_s);
+		vk_json_double(j, VK_BF_SCALING, r->scaling);
+	}
 }
 
 static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold)
@@ -134,6 +154,13 @@ static void json_options(struct vk_json *j, const void *ctx)
 	vk_json_int(j, VK_BF_PROCESSES, rep->processes);
 	vk_json_int(j, VK_BF_CPU, rep->cpu);
 	vk_json_bool(j, VK_BF_COLD, rep->cold);
+	if (rep->threads && rep->thread_cpu) {
+		vk_json_int(j, VK_BF_THREADS, rep->threads);
+		vk_json_array(j, VK_BF_THREAD_CPUS);
+		for (int i = 0; i < rep->threads; i++)
+			vk_json_int(j, NULL, rep->thread_cpu[i]);
+		vk_json_end(j);
+	}
 }
 
 /* The machine as the run found it, and the warnings about it. */

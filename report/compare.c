@@ -41,6 +41,10 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 		pct(ratio, sizeof(ratio), r->ratio), ci, r->p, r->verdict,
 		r->significant && r->verdict[0] == '~' ? " (significant)" : "",
 		beyond(note, sizeof(note), r));
+	/* bench --threads on both sides: the scaling too, not judged. */
+	if (r->old->threads && r->new->threads)
+		fprintf(f, "  %-*s  scaling %.2f at %d threads -> %.2f at %d\n", wapi, "", r->old->scaling,
+			r->old->threads, r->new->scaling, r->new->threads);
 }
 
 static size_t unchanged(const struct vk_compare_report *c)

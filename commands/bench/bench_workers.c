@@ -17,7 +17,7 @@
 
 #include "commands/bench_cmd.h"
 
-#define MAX_ARGS (24 + VK_BENCH_MAX_CASES)
+#define MAX_ARGS (28 + VK_BENCH_MAX_CASES)
 
 /* --- the worker --- */
 
@@ -45,6 +45,22 @@ static void print_row(size_t i, const struct vk_bench_result *r)
 	putchar('\n');
 }
 
+/* The row's throughput at o->threads and at one thread, or why not in r. */
+static void print_threads(size_t i, const struct vk_bench_cmd_opts *o, const struct vk_bench *b,
+			  const struct vk_bench_case *c, enum vk_path p, struct vk_bench_result *r)
+{
+	double all, one;
+	int n = o->threads;
+
+	if (vk_bench_threads(b, c, p, n, o->thread_cpu, r->batch, &all, r))
+		return;
+	if (n == 1)
+		one = all;
+	else if (vk_bench_threads(b, c, p, 1, o->thread_cpu, r->batch, &one, r))
+		return;
+	printf("thr %zu %a %a\n", i, all, one);
+}
+
 static void print_ref(const struct vk_bench *b)
 {
 	struct vk_bench_ref ref;
@@ -68,6 +84,8 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 			if (!(o->call.paths & VK_PATH_BIT(p)))
 				continue;
 			vk_bench_run(b, &cases[i], p, &r);
+			if (o->threads && !r.skipped)
+				print_threads(row, o, b, &cases[i], p, &r);
 			print_row(row++, &r);
 			/* Now, so that a crash in the next row is told as its. */
 			fflush(stdout);
@@ -88,7 +106,45 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 struct worker_args {
 	char *argv[MAX_ARGS];
 	char timer[64], seconds[32], samples[24], processes[24], cpu[24], paths[40];
+	char threads[24], thread_cpus[VK_BENCH_MAX_THREADS * 6];
 };
+
+void vk_bench_thread_cpus(struct vk_bench_cmd_opts *o, const cpu_set_t *allowed)
+{
+	int cpus[CPU_SETSIZE], n = 0;
+
+	cpus[n++] = o->m.cpu;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (CPU_ISSET(c, allowed) && c != o->m.cpu)
+			cpus[n++] = c;
+	}
+	o->ncpus = n;
+	for (unsigned long long i = 0; i < o->threads; i++)
+		o->thread_cpu[i] = cpus[i % n];
+}
+
+int vk_bench_parse_thread_cpus(struct vk_bench_cmd_opts *o, const char *arg)
+{
+	unsigned long long n = 0;
+	char *end;
+
+	for (const char *s = arg; *s && n < o->threads; s = *end ? end + 1 : end) {
+		long c = strtol(s, &end, 10);
+
+		if (end == s || c < 0 || c >= CPU_SETSIZE || (*end && *end != ','))
+			return -1;
+		o->thread_cpu[n++] = c;
+	}
+	return n == o->threads ? 0 : -1;
+}
+
+static void thread_list(char *buf, size_t len, const struct vk_bench_cmd_opts *o)
+{
+	size_t at = 0;
+
+	for (unsigned long long i = 0; i < o->threads; i++)
+		at += snprintf(buf + at, len - at, "%s%d", i ? "," : "", o->thread_cpu[i]);
+}
 
 static void paths_list(char *buf, size_t len, unsigned mask)
 {
@@ -133,6 +189,14 @@ static void worker_argv(struct worker_args *w, const struct vk_bench_cmd_opts *o
 	}
 	if (o->cold)
 		w->argv[n++] = "--cold";
+	if (o->threads) {
+		snprintf(w->threads, sizeof(w->threads), "%llu", o->threads);
+		thread_list(w->thread_cpus, sizeof(w->thread_cpus), o);
+		w->argv[n++] = "--threads";
+		w->argv[n++] = w->threads;
+		w->argv[n++] = "--thread-cpus";
+		w->argv[n++] = w->thread_cpus;
+	}
 	w->argv[n++] = "--";
 	for (size_t i = 0; i < rows->ncases; i++)
 		w->argv[n++] = (char *)rows->cases[i].api;
@@ -214,8 +278,11 @@ int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
 	if (isatty(STDERR_FILENO) && !(step && step->progress))
 		fprintf(stderr, "\r\033[K");
 	for (size_t i = 0; i < rows->n && !status; i++) {
-		if (!rows->r[i].skipped)
-			vk_bench_summarize_groups(&rows->r[i]);
+		if (rows->r[i].skipped)
+			continue;
+		vk_bench_summarize_groups(&rows->r[i]);
+		rows->r[i].threads = o->threads;
+		vk_bench_summarize_threads(&rows->r[i]);
 	}
 	return status;
 }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/bench/bench.h"
@@ -356,4 +360,114 @@ void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
 	}
 	for (int i = 0; i < nsides; i++)
 		arm_close(&a[i], page);
+}
+
+/* One of --threads' threads: its own call site (and getrandom state). */
+struct runner {
+	pthread_t t;
+	struct arm a;
+	struct vk_bench_result scratch;	/* arm_open's */
+	const struct vk_bench *b;
+	unsigned long batch;
+	int cpu, pinned;
+	atomic_int *ready, *go, *stop;
+	unsigned long long calls;
+	double ns;
+};
+
+static void *run_thread(void *p)
+{
+	struct runner *r = p;
+	cpu_set_t set;
+	uint64_t t0;
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	r->pinned = !pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	atomic_fetch_add(r->ready, 1);
+	/* Yield while waiting: the threads may share a CPU with the main one. */
+	while (!atomic_load(r->go))
+		sched_yield();
+	t0 = vk_tick_start();
+	while (!atomic_load_explicit(r->stop, memory_order_relaxed)) {
+		r->a.loop(&r->a.s, r->batch);
+		r->calls += r->batch;
+	}
+	r->ns = (vk_tick_stop() - t0) * r->b->timer->ns_per_tick;
+	return NULL;
+}
+
+/* Start the runners that opened; the number started. */
+static int start_runners(struct runner *run, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&run[i].t, NULL, run_thread, &run[i]))
+			break;
+	}
+	return i;
+}
+
+int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
+		     int n, const int *cpu, unsigned long batch, double *per_s,
+		     struct vk_bench_result *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct runner *run = calloc(n, sizeof(*run));
+	atomic_int ready = 0, go = 0, stop = 0;
+	struct timespec window = { (time_t)b->seconds,
+				   (long)((b->seconds - (time_t)b->seconds) * 1e9) };
+	int opened = 0, started = 0, pinned = 0;
+
+	*per_s = 0;
+	if (!run) {
+		r->skipped = "no memory for --threads' threads";
+		return -1;
+	}
+	for (; opened < n; opened++) {
+		run[opened] = (struct runner){ .b = b, .batch = batch, .cpu = cpu[opened],
+					       .ready = &ready, .go = &go, .stop = &stop };
+		if (!arm_open(&run[opened].a, b->cs, c, p, &run[opened].scratch, page))
+			break;
+	}
+	if (opened == n)
+		started = start_runners(run, n);
+	while (atomic_load(&ready) < started)
+		sched_yield();
+	atomic_store(&go, 1);
+	if (started == n)
+		nanosleep(&window, NULL);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < started; i++) {
+		pthread_join(run[i].t, NULL);
+		pinned += run[i].pinned;
+		if (run[i].ns > 0)
+			*per_s += run[i].calls / run[i].ns * 1e9;
+	}
+	for (int i = 0; i < opened + (opened < n); i++)
+		arm_close(&run[i].a, page);
+	free(run);
+	if (opened < n)
+		r->skipped = "a thread's call cannot be readied (see the row without --threads)";
+	else if (started < n)
+		r->skipped = "cannot start --threads' threads";
+	else if (pinned < n)
+		r->skipped = "cannot pin a thread to its CPU";
+	return r->skipped ? -1 : 0;
+}
+
+void vk_bench_summarize_threads(struct vk_bench_result *r)
+{
+	double x[VK_BENCH_MAX_GROUPS];
+
+	if (!r->threads || !r->thr_n)
+		return;
+	memcpy(x, r->thr_all, r->thr_n * sizeof(*x));
+	r->all_per_s = vk_median(x, r->thr_n);
+	memcpy(x, r->thr_one, r->thr_n * sizeof(*x));
+	r->one_per_s = vk_median(x, r->thr_n);
+	r->thread_ns = r->threads * 1e9 / r->all_per_s;
+	/* One thread's run is its own reference: 1 exactly. */
+	r->scaling = r->threads == 1 ? 1 : r->all_per_s / r->one_per_s;
 }

@@ -20,6 +20,7 @@
 #define VK_BENCH_MAX_SAMPLES 512
 #define VK_BENCH_MAX_GROUPS 64
 #define VK_BENCH_MAX_CASES 256	/* APIs of one run */
+#define VK_BENCH_MAX_THREADS 256	/* --threads */
 
 struct vk_bench_case {
 	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */
@@ -42,6 +43,15 @@ struct vk_bench_result {
 	unsigned long long calls;
 	long involuntary_switches;	/* while measuring */
 	double samples[VK_BENCH_MAX_SAMPLES];
+	/*
+	 * --threads: total calls per second of `threads` threads calling at
+	 * once and of one thread, each process's (thr_n of them), their
+	 * medians, the ns per call in each thread those give, and the
+	 * scaling, all_per_s / one_per_s. threads 0: not measured.
+	 */
+	int threads, thr_n;
+	double thr_all[VK_BENCH_MAX_GROUPS], thr_one[VK_BENCH_MAX_GROUPS];
+	double all_per_s, one_per_s, thread_ns, scaling;
 };
 
 struct vk_bench {
@@ -89,6 +99,18 @@ struct vk_bench_side {
 	const struct vk_callset *cs;
 	enum vk_path path;
 };
+
+/*
+ * Throughput under threads: n threads, thread i pinned to cpu[i], call c
+ * on path p at once for about b->seconds, each in batches of batch
+ * calls; their calls per second summed into *per_s. 0, or -1 with why
+ * in r->skipped (a thread that cannot start or be pinned).
+ */
+int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
+		     int n, const int *cpu, unsigned long batch, double *per_s,
+		     struct vk_bench_result *r);
+/* r's thr_n processes' throughputs into its medians, thread_ns and scaling. */
+void vk_bench_summarize_threads(struct vk_bench_result *r);
 
 void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
 			const struct vk_bench_side *side, int nsides, struct vk_bench_result *r);

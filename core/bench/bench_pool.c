@@ -62,6 +62,19 @@ static struct vk_bench_result *row_of(struct vk_bench_rows *rows, char *s, char 
 	return &rows->r[i];
 }
 
+/* One worker's throughput of a row under --threads: "ALL ONE", calls per second. */
+static int add_threads(struct vk_bench_result *r, char *rest)
+{
+	char *end;
+	double all = strtod(rest, &end), one = strtod(end, &end);
+
+	if (*end != '\n' || !(all > 0) || !(one > 0) || r->thr_n >= VK_BENCH_MAX_GROUPS)
+		return -1;
+	r->thr_all[r->thr_n] = all;
+	r->thr_one[r->thr_n++] = one;
+	return 0;
+}
+
 static void add_skip(struct vk_bench_result *r, const char *why)
 {
 	if (r->skipped)
@@ -100,6 +113,8 @@ enum vk_worker_end vk_bench_pool_read(char *buf, struct vk_bench_rows *rows, int
 			bad = add_ref(line + 4, ref, &nref);
 		else if (!strncmp(line, "row ", 4) && (r = row_of(rows, line + 4, &rest, at)))
 			bad = add_samples(r, k, rest);
+		else if (!strncmp(line, "thr ", 4) && (r = row_of(rows, line + 4, &rest, at)))
+			bad = add_threads(r, rest);
 		else if (!strncmp(line, "skip ", 5) && (r = row_of(rows, line + 5, &rest, at)))
 			add_skip(r, rest);
 		else

@@ -6,6 +6,8 @@
  * nothing is lost:
  *   ref CPU LOADS SYS           the reference loops, ns per step
  *   row I BATCH CALLS SWITCHES N S1 ... SN   samples of row I
+ *   thr I ALL ONE               --threads: row I's calls per second, at
+ *                               that many threads and at one, before its row
  *   skip I REASON
  *   end
  */

@@ -60,6 +60,9 @@ struct vk_series {
 	int *group_n;		/* each group's samples, in ns in turn (files only) */
 	size_t ngroups;
 	const char *skipped;	/* why a file's run did not measure it, or NULL */
+	int threads;		/* bench --threads' N, or 0 */
+	double scaling;		/* then: calls/s at N threads over one thread's */
+	int scaling_runs;	/* a merged side's runs whose scaling's mean it is */
 	/*
 	 * Side by side, in the new series: group j's ratio to the old
 	 * series' group j, the median over the rounds of each sample's

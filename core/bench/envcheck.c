@@ -132,3 +132,11 @@ void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows)
 		     "bench with --processes 7 or more", "%zu of %zu rows had under %d processes",
 		     short_rows, nrows, VK_VERDICT_GROUPS);
 }
+
+void vk_env_check_threads(struct vk_warnings *w, int threads, int cpus)
+{
+	if (threads > cpus)
+		warn(w, "more --threads than CPUs: some threads share a CPU, and scaling cannot reach their number",
+		     "bench with --threads at most the CPUs it may use",
+		     "%d threads on %d CPUs", threads, cpus);
+}

@@ -40,5 +40,7 @@ void vk_env_governor(const char *root, char *buf, size_t len);
 int vk_env_cpuinfo(const char *root, const char *key, char *buf, size_t len);
 /* short of nrows bench rows had fewer samples than a verdict needs. */
 void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows);
+/* --threads beyond the CPUs this process may use. */
+void vk_env_check_threads(struct vk_warnings *w, int threads, int cpus);
 
 #endif /* VK_ENVCHECK_H */

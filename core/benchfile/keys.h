@@ -22,6 +22,8 @@
 #define VK_BF_PROCESSES "processes"	/* and a row's */
 #define VK_BF_CPU "cpu"
 #define VK_BF_COLD "cold"
+#define VK_BF_THREADS "threads"		/* and a row's */
+#define VK_BF_THREAD_CPUS "thread_cpus"
 /* environment: the machine's state */
 #define VK_BF_CPU_MODEL "cpu_model"
 #define VK_BF_GOVERNOR "governor"
@@ -65,6 +67,11 @@
 #define VK_BF_CALLS "calls"
 #define VK_BF_SAMPLES_NS "samples_ns"
 #define VK_BF_PROCESS_SAMPLES_NS "process_samples_ns"
+/* a row's under --threads */
+#define VK_BF_CALLS_PER_S "calls_per_s"
+#define VK_BF_THREAD_NS "thread_ns_per_call"
+#define VK_BF_ONE_PER_S "one_thread_calls_per_s"
+#define VK_BF_SCALING "scaling"
 
 /* Each reference's keys in a bench file: the run's figure, and each process's. */
 struct vk_bench_ref_key {

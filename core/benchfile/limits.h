@@ -19,5 +19,6 @@
 #define MAX_SIDE_GROUPS (1UL << 15)	/* processes in all the rows of a side */
 #define MAX_NS 1e9			/* a second a call: no vDSO call is that slow */
 #define MIN_NS 1e-3			/* nor that fast; a ratio to less has 300 digits */
+#define MAX_RATE 1e15			/* calls a second: 256 threads at MIN_NS each */
 
 #endif /* VK_BENCHFILE_LIMITS_H */

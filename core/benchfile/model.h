@@ -41,6 +41,8 @@ struct vk_bench_report {
 	int processes;
 	int cpu;
 	int cold;
+	int threads;		/* --threads, or 0 */
+	const int *thread_cpu;	/* thread i's CPU, or NULL where unknown */
 	const struct vk_timer *timer;
 	double loadavg;
 	long voluntary, involuntary;	/* context switches during the run */

@@ -5,6 +5,7 @@
  * every sample they get.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,63 @@ static int read_groups(struct vk_bf_err *e, struct vk_bench_file *f, const struc
 	return 0;
 }
 
+/* A positive number at most max at where, into *out. */
+static int read_positive(struct vk_bf_err *e, const struct vk_bench_file *f, const char *where,
+			 const struct vk_jval *v, double max, double *out)
+{
+	char buf[64];
+
+	if (!v || v->type != VK_JNUM)
+		return bad_file(e, f, "%s: %s is not a number", where, shown(v, buf, sizeof(buf)));
+	if (!(v->num > 0 && v->num <= max))
+		return bad_file(e, f, "%s: %g is not a number from 0 (excluded) to %g", where, v->num,
+				max);
+	*out = v->num;
+	return 0;
+}
+
+/*
+ * bench --threads' figures of row i, where it has them (files from
+ * before have none): every one, each in its bounds, and the rate per
+ * thread that of the total.
+ */
+static int read_threads(struct vk_bf_err *e, const struct vk_bench_file *f,
+			const struct vk_jval *r, size_t i)
+{
+	static const char *const key[] = { VK_BF_CALLS_PER_S, VK_BF_THREAD_NS, VK_BF_ONE_PER_S,
+					   VK_BF_SCALING };
+	const double max[] = { MAX_RATE, MAX_NS, MAX_RATE, VK_BENCH_MAX_THREADS * 100.0 };
+	const struct vk_jval *threads = vk_jget(r, VK_BF_THREADS);
+	struct vk_series *s = &f->s[i];
+	double x[4], n;
+	char where[96];
+
+	for (int k = 0; k < 4 && !threads; k++) {
+		if (vk_jget(r, key[k]))
+			return bad_file(e, f, VK_BF_RESULTS "[%zu]: \"%s\" without \"" VK_BF_THREADS
+					"\"", i, key[k]);
+	}
+	if (!threads)
+		return 0;
+	snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu]." VK_BF_THREADS, i);
+	if (read_positive(e, f, where, threads, VK_BENCH_MAX_THREADS, &n))
+		return -1;
+	if (n != (int)n)
+		return bad_file(e, f, "%s: %g is not a whole number", where, n);
+	for (int k = 0; k < 4; k++) {
+		snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu].%s", i, key[k]);
+		if (read_positive(e, f, where, vk_jget(r, key[k]), max[k], &x[k]))
+			return -1;
+	}
+	/* Written as threads * 1e9 / calls_per_s: only its rounding may differ. */
+	if (fabs(x[1] * x[0] / 1e9 / n - 1) > 1e-6)
+		return bad_file(e, f, VK_BF_RESULTS "[%zu]: " VK_BF_THREAD_NS " %g is not %g threads' "
+				VK_BF_CALLS_PER_S " %g", i, x[1], n, x[0]);
+	s->threads = n;
+	s->scaling = x[3];
+	return 0;
+}
+
 /* A row into f->s[i]; its samples, once read, are dropped from the tree. */
 static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_jval *r, size_t i)
 {
@@ -215,7 +273,7 @@ static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_j
 				i, vk_safe(s->api), vk_safe(s->path));
 	snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu]." VK_BF_SAMPLES_NS, i);
 	if (read_times(e, f, where, samples, MAX_ROW_SAMPLES, &s->ns, &s->n) ||
-	    read_groups(e, f, r, i))
+	    read_groups(e, f, r, i) || read_threads(e, f, r, i))
 		return -1;
 	for (size_t k = 0; k < r->n; k++) {
 		if (!strcmp(r->items[k].key, VK_BF_SAMPLES_NS) ||

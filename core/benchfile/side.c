@@ -196,6 +196,23 @@ static int append(struct vk_series *to, const struct vk_series *from)
 	return 0;
 }
 
+/*
+ * --threads' scaling of a side: the mean of its runs' where every run
+ * measured the same number of threads, else none.
+ */
+static void merge_scaling(struct vk_series *to, const struct vk_series *from, int first)
+{
+	if (first) {
+		to->threads = from->threads;
+		to->scaling = from->scaling;
+		to->scaling_runs = 1;
+	} else if (to->threads && to->threads == from->threads) {
+		to->scaling = (to->scaling * to->scaling_runs + from->scaling) / (to->scaling_runs + 1);
+		to->scaling_runs++;
+	} else
+		to->threads = 0;
+}
+
 /* Every run's series into r->s, in the order they first appear. */
 static int merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 {
@@ -211,6 +228,7 @@ static int merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 			const struct vk_series *s = &r->f[k].s[i];
 			struct vk_series *to = (struct vk_series *)vk_series_find(r->s, r->n, s->api,
 										  s->path);
+			int first = !to;
 
 			if (!to) {
 				to = &r->s[r->n++];
@@ -220,6 +238,8 @@ static int merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 			}
 			if (s->ns && append(to, s))
 				goto nomem;
+			if (s->ns)
+				merge_scaling(to, s, first);
 			groups += s->ngroups;
 			if (to->ngroups > MAX_ROW_GROUPS || groups > MAX_SIDE_GROUPS)
 				goto too_many;

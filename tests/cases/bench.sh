@@ -147,6 +147,82 @@ for bad in "-d 0" "-d x" "--samples 1" "--samples 513" "--samples 52" "--cpu 999
 	expect_status 2 "bench $bad is a usage error" "$VK" bench $bad
 done
 
+# --threads N: N threads calling at once in each worker. The figures are
+# checked for their form and their own arithmetic, never for a speed: the
+# lock-against-free scaling is a benchmark's claim (make a run of
+# bench --threads 2 --impl tests/impl/lock-global.so), not a test's.
+for bad in "--threads 0" "--threads -1" "--threads x" "--threads 257" "--threads 2 --cold" \
+	   "--worker 1:0 --threads 2 --thread-cpus 0" "--worker 1:0 --threads 1 --thread-cpus x"; do
+	# shellcheck disable=SC2086 # each case is several words
+	expect_status 2 "bench $bad is a usage error" "$VK" bench $bad time
+done
+lock=$O/tests/impl/lock-global.so
+if [ -f "$lock" ]; then
+	expect_status 0 "--threads 2 on a locked library exits 0" "$VK" bench -d 0.02 --processes 2 \
+		--threads 2 --impl "$lock" clock-gettime-monotonic --paths vdso,impl --format json
+	cp "$TMP/out" "$TMP/threads.json"
+	expect_status 0 "--threads 1 exits 0" "$VK" bench -d 0.02 --processes 2 --threads 1 \
+		clock-gettime-monotonic --paths vdso --format json
+	cp "$TMP/out" "$TMP/threads1.json"
+	if need python3; then
+		check "--threads' rows: total = threads x the rate per thread, scaling = total / one" python3 -c '
+import json, sys
+for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
+    d = json.load(open(name))
+    o = d["environment"]["options"]
+    assert o["threads"] == n and len(o["thread_cpus"]) == n, o
+    assert all(isinstance(c, int) and c >= 0 for c in o["thread_cpus"]), o
+    for x in d["results"]:
+        if "skipped" in x:
+            continue
+        assert x["threads"] == n, x
+        t, per, one, s = x["calls_per_s"], x["thread_ns_per_call"], x["one_thread_calls_per_s"], x["scaling"]
+        assert t > 0 and per > 0 and one > 0 and s > 0, x
+        assert abs(t * per / 1e9 / n - 1) < 1e-9, x
+        if n == 1:
+            assert s == 1 and t == one, x
+        else:
+            assert abs(s - t / one) < 1e-9 * s, x
+' "$TMP/threads.json" "$TMP/threads1.json"
+	fi
+	expect_status 0 "--threads 2 in text exits 0" "$VK" bench -d 0.02 --processes 1 --threads 2 \
+		--impl "$lock" clock-gettime-monotonic --paths impl
+	contains "the text gives a row's threads' figures on a line under it" "$TMP/out" \
+		'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling [0-9.]+$'
+	contains "and says the threads are pinned, and where" "$TMP/out" \
+		'^threads: 2 at once, each pinned, to CPUs [0-9]+,[0-9]+; '
+	cpus=$(nproc)
+	expect_status 0 "more --threads than CPUs exits 0" "$VK" bench -d 0.02 --processes 1 \
+		--threads $((cpus + 1)) time --paths vdso
+	contains "and warns that threads share a CPU" "$TMP/out" \
+		"^warning: more --threads than CPUs.*\($((cpus + 1)) threads on [0-9]+ CPUs\)"
+	expect_status 0 "compare reads a --threads file" "$VK" compare "$TMP/threads.json" "$TMP/threads.json"
+	contains "and shows each row's scaling, both sides having one" "$TMP/out" \
+		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
+	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
+	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
+		"$TMP/threads.json" "$TMP/threads.json" --vs "$TMP/threads.json"
+	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+	if need python3; then
+		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
+			    'del x["threads"]' 'x["calls_per_s"] = "many"'; do
+			python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = [r for r in d["results"] if "skipped" not in r][0]
+exec(sys.argv[2])
+json.dump(d, open(sys.argv[3], "w"))
+' "$TMP/threads.json" "$edit" "$TMP/bad-threads.json"
+			expect_status 2 "compare refuses a --threads row where $edit" \
+				"$VK" compare "$TMP/bad-threads.json" "$TMP/threads.json"
+		done
+		contains "naming the field" "$TMP/err" 'results\[[0-9]+\]\.calls_per_s: "many" is not a number'
+	fi
+else
+	skip "--threads on a locked library" "$lock is not built (a static build has no --impl)"
+fi
+
 # Worker processes: each a fresh exec, one after the other; what the
 # parent prints is theirs, pooled. One process leaves no spread between
 # processes to report, and says so with "-"; a worker that dies is named.

@@ -48,6 +48,7 @@ case $? in
 esac
 json bench bench bench -d 0.005 -P 2 -n 2 --paths vdso,syscall --format json time getcpu
 json bench-cold bench bench -d 0.005 -P 2 -n 2 --cold --format json clock-gettime-monotonic
+json bench-threads bench bench -d 0.005 -P 2 -n 2 --threads 2 --paths vdso --format json time
 json compare compare compare --format json "$IN/bench/old1.json" "$IN/bench/new1.json"
 json compare-cold compare compare --format json "$IN/bench/cold-old.json" "$IN/bench/cold-new.json"
 json compare-bench compare compare --format json bench.json bench.json
