@@ -25,7 +25,6 @@
 
 #define STACK (256 * 1024)
 #define GUARD (1024 * 1024)	/* PROT_NONE below it: a probe that far is named */
-#define PAINT 0xa5
 #define ROUNDS 3		/* calls of each clock, or of the function */
 #define TIMEOUT 5.0
 
@@ -137,21 +136,30 @@ static void *on_stack(void *ctx)
 	return NULL;
 }
 
-/* Bytes of the painted stack a run in a thread on it touched; 0: none ran. */
-static size_t run_on_stack(struct probe *pr)
+/* Bytes of the stack painted with paint that a run in a thread on it
+ * touched; 0: none ran. */
+static size_t run_painted(struct probe *pr, unsigned char paint)
 {
 	pthread_attr_t a;
 	pthread_t th;
 	int err;
 
-	memset(top - STACK, PAINT, STACK);
+	memset(top - STACK, paint, STACK);
 	if (pthread_attr_init(&a) || pthread_attr_setstack(&a, top - STACK, STACK))
 		return 0;
 	err = pthread_create(&th, &a, on_stack, pr);
 	pthread_attr_destroy(&a);
 	if (err || pthread_join(th, NULL))
 		return 0;
-	return vk_stack_used(top - STACK, STACK, PAINT);
+	return vk_stack_used(top - STACK, STACK, paint);
+}
+
+/* Under two paints: a byte written with one's value is seen by the other. */
+static size_t run_on_stack(struct probe *pr)
+{
+	size_t a = run_painted(pr, 0xa5), b = run_painted(pr, 0x5a);
+
+	return a && b ? (a > b ? a : b) : 0;
 }
 
 /* In a child, which a fault ends: the answer, or nothing where no thread ran. */
