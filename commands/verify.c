@@ -14,12 +14,11 @@ static const char head[] =
 	"return values and errno for every clock id, ordering, normalization,\n"
 	"monotonicity, resolutions, relations between clocks, gettimeofday's\n"
 	"timezone, time(), getcpu on each CPU, getrandom's lengths, flags and fork\n"
-	"safety, and cross-CPU ordering across threads. A check that could not look\n"
-	"closely enough is a SKIP that says so; a coarse clock stepping by part of a\n"
-	"tick is a note, not a failure. The text names what failed and what was not\n"
-	"tested, and in one line how closely the passing checks looked (\"Tested:\n"
-	"ordering to within 0.0-2.4 us on 10 clocks, ...\"), each check's with\n"
-	"--verbose, in KTAP and in JSON.\n\n"
+	"safety, cross-CPU ordering across threads, and the stack a call uses. A\n"
+	"check that could not look closely enough is a SKIP that says so. The text\n"
+	"names what failed and what was not tested, and how closely the passing\n"
+	"checks looked (\"Tested: ordering to within 0.0-2.4 us ...\", \"Stack: 88-184\n"
+	"bytes\"), each check's with --verbose, in KTAP and in JSON.\n\n"
 	"With no API, all of them; an API is a name from 'vdsokit list-apis'\n"
 	"(clock-gettime-tai, getcpu, ...), clock-gettime-id:N for any clock id,\n"
 	"or a function name (clock_gettime) for all its clocks.\n\n";
@@ -38,6 +37,7 @@ struct opts {
 	double seconds;
 	unsigned long long max_fails;
 	unsigned long long threads;
+	unsigned long long max_stack;
 	int verbose;
 	struct vk_call_opts call;
 	const char *outdir;	/* --output, or NULL */
@@ -57,6 +57,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
 		  "threads for the cross-CPU check (default: one per CPU)", &o->threads, .lo = 1, .hi = 64),
+		VK_OPT(0, "max-stack", VK_OPT_COUNT, "BYTES",
+		  "fail a function using more stack (default: none)", &o->max_stack, .lo = 1,
+		  .hi = 1ull << 40),
 		VK_OPT_FORMAT_ROWS(&o->call.format,
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
 				   "text (default), ktap, json or vdsotest"),
@@ -90,7 +93,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
-			       .threads = o->threads };
+			       .threads = o->threads, .max_stack = o->max_stack };
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
@@ -117,6 +120,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);
 	rep.skew = vk_results_bounds(&rs, VK_BOUND_SKEW);
+	rep.stack = vk_results_bounds(&rs, VK_BOUND_STACK);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);

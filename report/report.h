@@ -25,7 +25,7 @@ struct vk_report {
 	int verbose;
 	/* What passing checks' bounds sum to (vk_results_bounds()): text
 	 * prints these in one line. */
-	struct vk_bounds order, skew;
+	struct vk_bounds order, skew, stack;
 	const struct vk_results *rs;
 	const struct vk_results *legacy;	/* vdsotest's own cases, or NULL */
 	/* The command's own text layout, or NULL for vk_report_text's. */

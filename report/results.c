@@ -96,6 +96,20 @@ static void text_bounds(FILE *f, const struct vk_report *r)
 	fprintf(f, "%s\n", r->verbose ? "" : " (each: --verbose)");
 }
 
+/* The stack rule's figures in one line: "Stack: 0-1184 bytes on 6 functions". */
+static void text_stack(FILE *f, const struct vk_report *r)
+{
+	const struct vk_bounds *b = &r->stack;
+
+	if (!b->checks)
+		return;
+	fprintf(f, "Stack: %lld", b->lo);
+	if (b->hi != b->lo)
+		fprintf(f, "-%lld", b->hi);
+	fprintf(f, " bytes on %zu function%s%s\n", b->apis, b->apis == 1 ? "" : "s",
+		r->verbose ? "" : " (each: --verbose)");
+}
+
 void vk_report_text(FILE *f, const struct vk_report *r)
 {
 	struct vk_tally t = vk_results_tally(r->rs);
@@ -111,6 +125,7 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 		fprintf(f, "\nChecks whose repeats --max-fails cut short: %zu.\n", vk_results_cut(r->rs));
 	fputc('\n', f);
 	text_bounds(f, r);
+	text_stack(f, r);
 	fprintf(f, "%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
 }

@@ -21,6 +21,7 @@ enum vk_bound {
 	VK_BOUND_NONE,
 	VK_BOUND_ORDER,		/* ordered: the tightest syscall bracket */
 	VK_BOUND_SKEW,		/* threads: the loosest pair's tightest hand-off */
+	VK_BOUND_STACK,		/* stack: bytes of stack used, not ns */
 };
 
 struct vk_result {

@@ -35,8 +35,9 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		vk_verify_getrandom(v, p);
 		break;
 	default:
-		break;
+		return;
 	}
+	vk_verify_stack(v, t, p);
 }
 
 /* A path without the function, or without its syscall twin, is a SKIP. */

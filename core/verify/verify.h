@@ -19,6 +19,8 @@
  *                 published before its read began; a SKIP where some two
  *                 threads never read within VK_THREADS_SKEW of each other
  *   survives      the checks of a function on a path neither crash nor hang
+ *   stack         the most stack its calls use, on a painted stack above a
+ *                 guard pages; over max_stack, or on the guard pages, fails
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   length        getrandom writes exactly the bytes it reports, 0-64 KiB
  *   statistics    1 MiB of getrandom passes core/verify/randomness.h

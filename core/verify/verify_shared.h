@@ -21,6 +21,7 @@ struct vk_verify {
 	unsigned paths;		/* VK_PATH_BIT()s under test */
 	int threads;		/* for the threads rule; 0: one per CPU */
 	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
+	unsigned long long max_stack;	/* the stack rule's limit, bytes; 0: none */
 	/* Where set, told of each move between CPUs once made, with the
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */
@@ -36,6 +37,11 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p);
 void vk_verify_time(struct vk_verify *v, enum vk_path p);
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
+void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+
+/* Of a stack painted with paint, len bytes from its lowest, how many
+ * from the top down to the lowest byte that no longer holds the paint. */
+size_t vk_stack_used(const unsigned char *stack, size_t len, unsigned char paint);
 
 /*
  * The threads rule must see a thread whose clock runs this far (ns)

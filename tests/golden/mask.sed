@@ -34,6 +34,11 @@ s/^(      "fails": )[0-9]+/\1N/
 s/\(broken [0-9]+ times in [0-9]+ calls\)/(broken N times in N calls)/
 s/^([a-z][-a-z0-9:_]* +(vdso|libc|syscall|impl) +[0-9]+) +[0-9]+(  [A-Za-z])/\1 N\3/
 
+# The stack a call used: the compiler's and libc's.
+s/^(Stack: )[0-9]+(-[0-9]+)? bytes/\1N bytes/
+s/^# [0-9]+ bytes$/# N bytes/
+s/^(      "detail": ")[0-9]+ bytes"/\1N bytes"/
+
 # time()'s value: the clock's.
 s/returned [0-9]+ but stored [0-9]+/returned TIME but stored TIME/
 

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The stack rule: the most stack a function uses on a path. Runtimes call
+ * the vDSO on small stacks; in Go's issue 20427 a vDSO built with
+ * -fstack-check probed 4 KiB below its frame, past the end of Go's. The
+ * calls run in a thread whose stack is a painted region above PROT_NONE
+ * guard pages (a thread's stack is ours to give on every libc, where
+ * makecontext() is not). What it used is how much deeper the lowest
+ * repainted byte lies than when the same code calls nothing; a probe far
+ * below, past the region, lands on the guard pages and is a failure that
+ * says how far below. A probe that writes back the byte it read leaves
+ * the paint as it was: only the guard pages see it.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/base/isolate.h"
+#include "core/call/targets.h"
+#include "core/verify/verify_shared.h"
+
+#define STACK (256 * 1024)
+#define GUARD (1024 * 1024)	/* PROT_NONE below it: a probe that far is named */
+#define ROUNDS 3		/* calls of each clock, or of the function */
+#define TIMEOUT 5.0
+
+size_t vk_stack_used(const unsigned char *stack, size_t len, unsigned char paint)
+{
+	size_t i = 0;
+
+	while (i < len && stack[i] == paint)
+		i++;
+	return len - i;
+}
+
+struct vgetrandom_opaque_params {
+	uint32_t size_of_opaque_state;
+	uint32_t mmap_prot;
+	uint32_t mmap_flags;
+	uint32_t reserved[13];
+};
+
+struct probe {
+	union vk_fn fn;
+	const struct vk_target *t;
+	void *state;		/* getrandom's, where the path has one */
+	size_t state_len;
+	int call;		/* 0: the same code, calling nothing */
+	unsigned long long calls;
+};
+
+/* noinline: the calls' frames the same with and without the call. */
+static __attribute__((noinline)) void call_all(struct probe *pr)
+{
+	struct vk_kts64 ts;
+	struct vk_ktv tv;
+	int tz[2];
+	unsigned cpu, node;
+	long t;
+	unsigned char buf[16];
+
+	for (int i = 0; i < ROUNDS; i++) {
+		switch (pr->t->func) {
+		case VK_FN_CLOCK_GETTIME:
+		case VK_FN_CLOCK_GETTIME64:
+		case VK_FN_CLOCK_GETRES:
+		case VK_FN_CLOCK_GETRES_TIME64:
+			for (int c = 0; c < pr->t->nclocks; c++, pr->calls++)
+				if (pr->call)
+					pr->fn.clock(pr->t->clocks[c].id, &ts);
+			continue;
+		case VK_FN_GETTIMEOFDAY:
+			if (pr->call)
+				pr->fn.tod(&tv, tz);
+			break;
+		case VK_FN_TIME:
+			if (pr->call)
+				pr->fn.time(&t);
+			break;
+		case VK_FN_GETCPU:
+			if (pr->call)
+				pr->fn.getcpu(&cpu, &node, NULL);
+			break;
+		case VK_FN_GETRANDOM:
+			if (pr->call)
+				pr->fn.getrandom(buf, sizeof(buf), 0, pr->state, pr->state_len);
+			break;
+		default:
+			break;
+		}
+		pr->calls++;
+	}
+}
+
+/* What the measuring child tells: bytes used, or a fault. */
+struct answer {
+	size_t used;		/* below the top, by the calls */
+	size_t base;		/* below the top, by the same code calling nothing */
+	unsigned long long calls;
+	int fault;		/* a fault at addr, maybe on the guard pages */
+	int on_guard;
+	uintptr_t addr, top;	/* the fault's, and the stack's top */
+};
+
+/* The thread's stack, and what a fault handler needs to answer. */
+static unsigned char *guard, *top;
+static const struct probe *probing;
+static struct answer answer;
+static int answer_fd;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	unsigned char *at = si->si_addr;
+
+	(void)sig;
+	(void)uc;
+	answer.fault = 1;
+	answer.on_guard = at >= guard && at < guard + GUARD;
+	answer.addr = (uintptr_t)at;
+	answer.calls = probing->calls + 1;
+	vk_write_all(answer_fd, &answer, sizeof(answer));
+	_exit(0);
+}
+
+static void *on_stack(void *ctx)
+{
+	static unsigned char alt[64 * 1024];
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+
+	sigaltstack(&ss, NULL);
+	call_all(ctx);
+	return NULL;
+}
+
+/* Bytes of the stack painted with paint that a run in a thread on it
+ * touched; 0: none ran. */
+static size_t run_painted(struct probe *pr, unsigned char paint)
+{
+	pthread_attr_t a;
+	pthread_t th;
+	int err;
+
+	memset(top - STACK, paint, STACK);
+	if (pthread_attr_init(&a) || pthread_attr_setstack(&a, top - STACK, STACK))
+		return 0;
+	err = pthread_create(&th, &a, on_stack, pr);
+	pthread_attr_destroy(&a);
+	if (err || pthread_join(th, NULL))
+		return 0;
+	return vk_stack_used(top - STACK, STACK, paint);
+}
+
+/* Under two paints: a byte written with one's value is seen by the other. */
+static size_t run_on_stack(struct probe *pr)
+{
+	size_t a = run_painted(pr, 0xa5), b = run_painted(pr, 0x5a);
+
+	return a && b ? (a > b ? a : b) : 0;
+}
+
+/* In a child, which a fault ends: the answer, or nothing where no thread ran. */
+static void measure(void *ctx, int fd)
+{
+	struct probe *pr = ctx;
+	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	guard = mmap(NULL, GUARD + STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (guard == MAP_FAILED || mprotect(guard, GUARD, PROT_NONE))
+		return;
+	top = guard + GUARD + STACK;
+	probing = pr;
+	answer.top = (uintptr_t)top;
+	answer_fd = fd;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	/* Once first, on this child's own stack, and a thread that calls
+	 * nothing: lazy binding's resolver and the first thread's exit run
+	 * then, and are no call's. */
+	pr->call = 1;
+	call_all(pr);
+	pr->call = 0;
+	run_on_stack(pr);
+	answer.base = run_on_stack(pr);
+	pr->call = 1;
+	pr->calls = 0;
+	answer.used = run_on_stack(pr);
+	answer.calls = pr->calls;
+	if (answer.base && answer.used)
+		vk_write_all(fd, &answer, sizeof(answer));
+}
+
+/* getrandom's state on a path that takes one: the vDSO's query, then mmap. */
+static void get_state(struct probe *pr)
+{
+	struct vgetrandom_opaque_params params;
+	long page = sysconf(_SC_PAGESIZE);
+	void *s;
+
+	memset(&params, 0, sizeof(params));
+	if (pr->fn.getrandom(NULL, 0, 0, &params, ~0UL) != 0 || !params.size_of_opaque_state ||
+	    params.size_of_opaque_state > (unsigned long)page)
+		return;
+	s = mmap(NULL, page, params.mmap_prot, params.mmap_flags, -1, 0);
+	if (s == MAP_FAILED)
+		return;
+	pr->state = s;
+	pr->state_len = params.size_of_opaque_state;
+}
+
+static void stack_name(char *buf, size_t len, const struct vk_target *t)
+{
+	if (vk_funcs[t->func].shape == VK_SHAPE_CLOCK_TS && t->nclocks == 1)
+		vk_clock_api(buf, len, t->func, &t->clocks[0]);
+	else
+		snprintf(buf, len, "%s", vk_funcs[t->func].name);
+}
+
+void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	struct probe pr = { .fn = v->cs->fn[p][t->func], .t = t };
+	struct vk_isolated out;
+	struct answer a;
+	struct vk_result *r;
+	char name[40], why[64];
+
+	stack_name(name, sizeof(name), t);
+	r = vk_results_add(v->rs, name, p, "stack");
+	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
+		get_state(&pr);
+	if (vk_isolate(measure, &pr, TIMEOUT, &out)) {
+		vk_result_skip(r, "could not fork a child to measure in");
+		return;
+	}
+	if (out.len != sizeof(a) || !out.exited) {
+		vk_isolated_describe(&out, TIMEOUT, why, sizeof(why));
+		if (out.exited && !out.exit_status)
+			vk_result_skip(r, "could not run a thread on a %d KiB stack above guard pages",
+				       STACK / 1024);
+		else
+			vk_result_fail(v->rs, r, "the calls on a %d KiB stack %s", STACK / 1024, why);
+		vk_isolated_free(&out);
+		return;
+	}
+	memcpy(&a, out.data, sizeof(a));
+	vk_isolated_free(&out);
+	r->calls = a.calls;
+	if (a.fault) {
+		if (a.on_guard)
+			vk_result_fail(v->rs, r, "touched the guard pages %lu bytes below the caller's frame, past the %d KiB stack it had",
+				       (unsigned long)(a.top - a.base - a.addr), STACK / 1024);
+		else
+			vk_result_fail(v->rs, r, "a fault at %#lx, off its %d KiB stack",
+				       (unsigned long)a.addr, STACK / 1024);
+		return;
+	}
+	r->bound = VK_BOUND_STACK;
+	r->bound_ns = a.used - a.base;
+	if (v->max_stack && (unsigned long long)r->bound_ns > v->max_stack)
+		vk_result_fail(v->rs, r, "%lld bytes, more than --max-stack %llu", r->bound_ns,
+			       v->max_stack);
+	else
+		snprintf(r->detail, sizeof(r->detail), "%lld bytes", r->bound_ns);
+}
