@@ -423,8 +423,8 @@ static void ratio_chart(FILE *f, const struct vk_compare_report *c)
 			ROW_H, RX(v), (c->nrows + 1) * ROW_H, v == 100 ? "#888" : "#ddd", RX(v), v);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
-		const char *color = r->verdict[0] == 'r' ? "#b2182b" : r->verdict[0] == 'i' ?
-			"#1b7837" : "#555";
+		const char *color = r->call == VK_CALL_REGRESSION ? "#b2182b" :
+				    r->call == VK_CALL_IMPROVEMENT ? "#1b7837" : "#555";
 		double y = ROW_H * (i + 1.5);
 
 		fprintf(f, "<text x=\"4\" y=\"%.1f\">%s %s</text>\n", y + 4, r->old->api, r->old->path);

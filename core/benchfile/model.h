@@ -78,7 +78,9 @@ struct vk_compare_report {
 	const struct vk_compare_row *rows;
 	size_t nrows;
 	size_t regressions, improvements, significant_within;
+	size_t unchanged;	/* within the threshold */
 	size_t no_verdict;	/* too few runs, or the machine moved */
+	size_t passed;		/* a verdict, and no regression */
 	size_t beyond_machine;	/* verdicts given although the machine moved */
 	/* The reference loops in each file (NAN: unknown): ns per step of the
 	 * multiply-adds and per syscall; their ratios; whether each moved
