@@ -150,7 +150,7 @@ void vk_report_compare_markdown(const struct vk_out *o, const struct vk_compare_
 		const struct vk_compare_row *r = &c->rows[i];
 
 		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", vk_safe(r->old->api),
-			vk_safe(r->old->path), r->old_med, r->new_med, r->new_med / r->old_med, r->verdict);
+			vk_safe(r->old->path), r->old_med, r->new_med, r->med_ratio, r->verdict);
 	}
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }

@@ -209,6 +209,7 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
 
 	r->old_med = vk_median(a->group_med, a->ngroups);
 	r->new_med = vk_median(b->group_med, b->ngroups);
+	r->med_ratio = r->new_med / r->old_med;
 	if (b->pair)
 		paired(r);
 	else

@@ -79,6 +79,7 @@ enum vk_compare_call {
 struct vk_compare_row {
 	const struct vk_series *old, *new;
 	double old_med, new_med;	/* ns */
+	double med_ratio;		/* new_med / old_med */
 	double ratio, lo, hi;		/* new / old in percent, its 95% interval */
 	double p;	/* Mann-Whitney on the group medians, or signed-rank on the pairs */
 	double shift;			/* Hodges-Lehmann: new - old, ns */
