@@ -31,6 +31,7 @@ static void make_info(void)
 
 		fn->id = i;
 		fn->applies = i != VK_FN_TIME;
+		info.napply += fn->applies;
 		fn->f.found = i != VK_FN_GETRANDOM;
 		snprintf(fn->f.want, sizeof(fn->f.want), "__vdso_%s", vk_funcs[i].name);
 		if (i == VK_FN_CLOCK_GETTIME) {
