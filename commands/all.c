@@ -174,11 +174,11 @@ static void choose_steps(struct all *a)
 
 static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		st->pass += rs->r[i]->status == VK_PASS;
-		st->fail += rs->r[i]->status == VK_FAIL;
-		st->skip += rs->r[i]->status == VK_SKIP;
-	}
+	struct vk_tally t = vk_results_tally(rs);
+
+	st->pass = t.pass;
+	st->fail = t.fail;
+	st->skip = t.skip;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
