@@ -298,6 +298,7 @@ static void summarize(struct all *a)
 	sum->nsteps = a->nrun;
 	for (size_t k = 0; k < a->nrun; k++)
 		summarize_step(a, k);
+	vk_summary_finish(sum);
 }
 
 /* The run's exit status: the worst of the steps' that count. */

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: report_all FORMAT (text, ktap or openmetrics)\n");
 		return 2;
 	}
-	sum.head[0] = (struct vk_headline){ "clock-gettime-monotonic", { NAN, NAN, NAN, NAN } };
+	sum.head[0] = (struct vk_headline){ "clock-gettime-monotonic", { NAN, NAN, NAN, NAN }, NAN };
 	sum.head[0].ns[VK_PATH_VDSO] = 20.5;
 	sum.head[0].ns[VK_PATH_SYSCALL] = 250.25;
 	make_info();
@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 		vk_results_add(&fallback, "odd\\\"name\"\n", VK_PATH_IMPL, "fallback")->ran =
 			VK_RAN_SYSCALL;
 	make_bench();
+	vk_summary_finish(&sum);
 	vk_render(stdout, format, &(const struct vk_doc){ .command = "all", .kind = VK_DOC_SUMMARY,
 							  .summary = &sum });
 	return 0;
