@@ -6,7 +6,7 @@
  * what a report can show: info's functions found, not found and where
  * they run; results passed with a note, failed and skipped; bench rows
  * with and without a CI and skipped; a step that could not run; a
- * finding and a warning; every outcome.
+ * finding and a warning; every outcome. HTML draws each row's samples.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,14 +74,18 @@ static void make_bench(void)
 	};
 
 	memcpy(rows, r, sizeof(r));
+	for (int k = 0; k < rows[0].n; k++)
+		rows[0].samples[k] = 20 + k % 7 * 0.25;
+	for (int k = 0; k < rows[1].n; k++)
+		rows[1].samples[k] = 240 + k * 5;
 	warnings.w[0] = (struct vk_warning){ "turbo is on", "no_turbo is 0", "turn it off" };
 	bench.warnings = warnings;
 }
 
 int main(int argc, char **argv)
 {
-	static const enum vk_format formats[] = { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_OPENMETRICS,
-						  VK_FMT_NONE };
+	static const enum vk_format formats[] = { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_HTML,
+						  VK_FMT_OPENMETRICS, VK_FMT_NONE };
 	const struct vk_summary_step steps[] = {
 		{ "info", VK_OUTCOME_OK, 6, 0, 1, .info = &info },
 		{ "verify", VK_OUTCOME_FAIL, 1, 1, 1, .rs = &verify },
@@ -99,7 +103,7 @@ int main(int argc, char **argv)
 	int format = argc == 2 ? vk_format_parse(argv[1], formats) : -1;
 
 	if (format < 0) {
-		fprintf(stderr, "usage: report_all FORMAT (text, ktap or openmetrics)\n");
+		fprintf(stderr, "usage: report_all FORMAT (text, ktap, html or openmetrics)\n");
 		return 2;
 	}
 	sum.head[0] = (struct vk_headline){ "clock-gettime-monotonic", { NAN, NAN, NAN, NAN }, NAN };
