@@ -58,6 +58,10 @@ struct vk_bench_report {
 	const struct vk_bench_row *rows;
 };
 
+/* The calls r[0..n), one API's rows, made on each path (vdsotest -v's line). */
+void vk_bench_api_calls(const struct vk_bench_result *r, size_t n,
+			unsigned long long calls[VK_NPATHS]);
+
 /* One setting of the two runs' environments, for the diff above the table. */
 struct vk_env_field {
 	const char *what;	/* "CPU model": the text's */
