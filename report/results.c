@@ -214,9 +214,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 		"identical", "allowed", "unexpected", "skipped");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
-			vk_path_name(c[i].path),
-			c[i].identical + c[i].allowed + c[i].unexpected + c[i].skipped,
-			c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
+			vk_path_name(c[i].path), c[i].cases, c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
 	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
