@@ -97,6 +97,7 @@ static void count(const struct vk_results *rs, size_t first, const char *func,
 			k->func = func;
 			k->path = r->path;
 		}
+		k->cases++;
 		if (r->status == VK_SKIP)
 			k->skipped++;
 		else if (r->status == VK_FAIL)

@@ -174,11 +174,11 @@ static void choose_steps(struct all *a)
 
 static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		st->pass += rs->r[i]->status == VK_PASS;
-		st->fail += rs->r[i]->status == VK_FAIL;
-		st->skip += rs->r[i]->status == VK_SKIP;
-	}
+	struct vk_tally t = vk_results_tally(rs);
+
+	st->pass = t.pass;
+	st->fail = t.fail;
+	st->skip = t.skip;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
@@ -298,6 +298,7 @@ static void summarize(struct all *a)
 	sum->nsteps = a->nrun;
 	for (size_t k = 0; k < a->nrun; k++)
 		summarize_step(a, k);
+	vk_summary_finish(sum);
 }
 
 /* The run's exit status: the worst of the steps' that count. */

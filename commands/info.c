@@ -139,6 +139,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 		fn->id = i;
 		fn->applies = im->arch && (im->arch->funcs & VK_FN_BIT(i));
 		vk_image_func(im, i, &fn->f);
+		in->napply += fn->applies;
 		absent += fn->applies && !fn->f.found;
 	}
 	for (int i = 0; i < VK_NFUNCS; i++) {

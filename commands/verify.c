@@ -79,13 +79,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 
 static int exit_status(const struct vk_results *rs)
 {
-	size_t skips = 0;
-
 	if (rs->fails)
 		return VK_EXIT_FAIL;
-	for (size_t i = 0; i < rs->n; i++)
-		skips += rs->r[i]->status == VK_SKIP;
-	return skips == rs->n ? VK_EXIT_SKIP : VK_EXIT_OK;
+	return vk_results_tally(rs).skip == rs->n ? VK_EXIT_SKIP : VK_EXIT_OK;
 }
 
 static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt,

@@ -288,10 +288,9 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 /* vdsotest's -v line of one API's calls per path. */
 static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
 {
-	unsigned long long calls[VK_NPATHS] = { 0 };
+	unsigned long long calls[VK_NPATHS];
 
-	for (size_t k = 0; k < n; k++)
-		calls[r[k].path] += r[k].calls;
+	vk_bench_api_calls(r, n, calls);
 	fprintf(f, "%s: syscalls = %llu, vdso calls = %llu, libc calls = %llu\n", r[0].api,
 		calls[VK_PATH_SYSCALL], calls[VK_PATH_VDSO], calls[VK_PATH_LIBC]);
 }

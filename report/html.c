@@ -66,10 +66,7 @@ static void warnings(FILE *f, const struct vk_warnings *w)
 static void machine(FILE *f, const struct vk_summary *s)
 {
 	const struct vk_info *in = s->info;
-	const struct vk_bench_report *b = NULL;
-
-	for (size_t i = 0; i < s->nsteps; i++)
-		b = s->steps[i].bench_run ? s->steps[i].bench_run : b;
+	const struct vk_bench_report *b = s->bench_run;
 	fprintf(f, "<h2>Machine</h2>\n<table class=\"machine\">\n");
 	fprintf(f, "<tr><th>kernel</th><td>");
 	esc(f, in->sys.uts.sysname);
@@ -148,15 +145,6 @@ static void findings(FILE *f, const struct vk_summary *s)
 		fprintf(f, "</code></li>\n");
 	}
 	fprintf(f, "</ol>\n");
-}
-
-static const struct vk_summary_step *bench_step(const struct vk_summary *s)
-{
-	for (size_t i = 0; i < s->nsteps; i++) {
-		if (s->steps[i].nbench)
-			return &s->steps[i];
-	}
-	return NULL;
 }
 
 /* The log axis: whole decades around every figure shown. */
@@ -335,7 +323,7 @@ static void fallback_map(FILE *f, const struct vk_summary *s)
 void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s)
 {
 	FILE *f = o->f;
-	const struct vk_summary_step *b = bench_step(s);
+	const struct vk_summary_step *b = s->bench;
 
 	head(f, s->version, "all");
 	verdict(f, s);
@@ -423,8 +411,8 @@ static void ratio_chart(FILE *f, const struct vk_compare_report *c)
 			ROW_H, RX(v), (c->nrows + 1) * ROW_H, v == 100 ? "#888" : "#ddd", RX(v), v);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
-		const char *color = r->verdict[0] == 'r' ? "#b2182b" : r->verdict[0] == 'i' ?
-			"#1b7837" : "#555";
+		const char *color = r->call == VK_CALL_REGRESSION ? "#b2182b" :
+				    r->call == VK_CALL_IMPROVEMENT ? "#1b7837" : "#555";
 		double y = ROW_H * (i + 1.5);
 
 		fprintf(f, "<text x=\"4\" y=\"%.1f\">%s %s</text>\n", y + 4, r->old->api, r->old->path);

@@ -36,6 +36,7 @@ struct vk_info {
 	char hash_problem[160];	/* "" when every hash table agrees */
 	int nulled;		/* defined FUNC symbols whose names were nulled out */
 	struct vk_info_func funcs[VK_NFUNCS];
+	size_t napply;		/* funcs[] that apply */
 };
 
 struct vk_out;

@@ -84,14 +84,11 @@ static void sample(struct om *o, const struct family *fam, double value, ...)
 
 static void result_checks(struct om *o, const char *command, const struct vk_results *rs)
 {
-	static const char *const result[] = { [VK_PASS] = "pass", [VK_FAIL] = "fail",
-					      [VK_SKIP] = "skip" };
-	size_t n[3] = { 0 };
+	struct vk_tally t = vk_results_tally(rs);
 
-	for (size_t i = 0; i < rs->n; i++)
-		n[rs->r[i]->status]++;
-	for (int s = 0; s < 3; s++)
-		sample(o, &checks, n[s], "command", command, "result", result[s], NULL);
+	sample(o, &checks, t.pass, "command", command, "result", "pass", NULL);
+	sample(o, &checks, t.fail, "command", command, "result", "fail", NULL);
+	sample(o, &checks, t.skip, "command", command, "result", "skip", NULL);
 }
 
 static void step_checks(struct om *o, const struct vk_summary *s)

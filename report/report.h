@@ -62,6 +62,7 @@ struct vk_abi_count {
 	const char *func;
 	enum vk_path path;
 	size_t identical, allowed, unexpected, skipped;
+	size_t cases;		/* the four together */
 };
 
 struct vk_abi_counts {

@@ -11,37 +11,17 @@ static const char *status_name(enum vk_status s)
 	return s == VK_PASS ? "pass" : s == VK_FAIL ? "fail" : "skip";
 }
 
-/* Results of one API on one path are adjacent; i is the first of a run. */
-static size_t group_end(const struct vk_results *rs, size_t i)
+/* One API on one path, first its first result: its checks and how they went. */
+static void text_group(FILE *f, const struct vk_result *first, const struct vk_results_group *g)
 {
-	size_t j = i + 1;
-
-	while (j < rs->n && rs->r[j]->path == rs->r[i]->path && !strcmp(rs->r[j]->api, rs->r[i]->api))
-		j++;
-	return j;
-}
-
-static void text_group(FILE *f, const struct vk_results *rs, size_t i, size_t end)
-{
-	unsigned long long calls = 0;
-	size_t fails = 0, skips = 0;
-	const char *first_fail = NULL;
-
-	for (size_t k = i; k < end; k++) {
-		calls += rs->r[k]->calls;
-		fails += rs->r[k]->status == VK_FAIL;
-		skips += rs->r[k]->status == VK_SKIP;
-		if (!first_fail && rs->r[k]->status == VK_FAIL)
-			first_fail = rs->r[k]->check;
-	}
-	fprintf(f, "%-34s %-8s %6zu %12llu  ", rs->r[i]->api, vk_path_name(rs->r[i]->path),
-		end - i, calls);
-	if (fails)
-		fprintf(f, "FAIL (%s%s)\n", first_fail, fails > 1 ? ", ..." : "");
-	else if (skips == end - i)
+	fprintf(f, "%-34s %-8s %6zu %12llu  ", first->api, vk_path_name(first->path), g->n,
+		g->calls);
+	if (g->t.fail)
+		fprintf(f, "FAIL (%s%s)\n", g->first_fail, g->t.fail > 1 ? ", ..." : "");
+	else if (g->t.skip == g->n)
 		fprintf(f, "SKIP\n");
 	else
-		fprintf(f, "ok%s\n", skips ? " (some skipped)" : "");
+		fprintf(f, "ok%s\n", g->t.skip ? " (some skipped)" : "");
 }
 
 /* Of the results of status want, those with a detail; a passing check's
@@ -115,8 +95,12 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	struct vk_tally t = vk_results_tally(r->rs);
 
 	fprintf(f, "%-34s %-8s %6s %12s  %s\n", "API", "path", "checks", "calls", "result");
-	for (size_t i = 0; i < r->rs->n; i = group_end(r->rs, i))
-		text_group(f, r->rs, i, group_end(r->rs, i));
+	for (size_t i = 0; i < r->rs->n;) {
+		struct vk_results_group g = vk_results_group(r->rs, i);
+
+		text_group(f, r->rs->r[i], &g);
+		i = g.end;
+	}
 	text_details(f, r->rs, VK_FAIL, "Failures", 1);
 	text_details(f, r->rs, VK_SKIP, "Skipped", 1);
 	/* What passing checks saw; how close they looked, in one line but verbose. */
@@ -245,9 +229,7 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 		"identical", "allowed", "unexpected", "skipped");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
-			vk_path_name(c[i].path),
-			c[i].identical + c[i].allowed + c[i].unexpected + c[i].skipped,
-			c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
+			vk_path_name(c[i].path), c[i].cases, c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
 	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
 	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);

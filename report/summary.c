@@ -105,14 +105,13 @@ static void bench(FILE *f, const struct vk_summary *s)
 		"syscall", "vdso vs syscall");
 	for (size_t i = 0; i < s->nhead; i++) {
 		const struct vk_headline *h = &s->head[i];
-		double v = h->ns[VK_PATH_VDSO], sys = h->ns[VK_PATH_SYSCALL];
 
 		fprintf(f, "%-31s", h->api);
-		ns(f, v);
+		ns(f, h->ns[VK_PATH_VDSO]);
 		ns(f, h->ns[VK_PATH_LIBC]);
-		ns(f, sys);
-		if (!isnan(v) && !isnan(sys) && v > 0)
-			fprintf(f, "  %.1fx faster", sys / v);
+		ns(f, h->ns[VK_PATH_SYSCALL]);
+		if (!isnan(h->faster))
+			fprintf(f, "  %.1fx faster", h->faster);
 		fputc('\n', f);
 	}
 }
@@ -185,8 +184,6 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 		[VK_OUTCOME_OK] = VK_KTAP_PASS, [VK_OUTCOME_FAIL] = VK_KTAP_FAIL,
 		[VK_OUTCOME_SKIP] = VK_KTAP_SKIP, [VK_OUTCOME_ERROR] = VK_KTAP_ERROR
 	};
-	size_t pass = 0, fail = 0, skip = 0;
-
 	vk_ktap_header(k);
 	vk_ktap_diag(k, "vdsokit %s all", s->version);
 	vk_ktap_plan(k, s->nsteps);
@@ -197,9 +194,6 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 		step_ktap(&sub, s, st);
 		vk_ktap_result(k, as[st->outcome], i + 1, st->note ? st->note : "nothing could run",
 			       "%s", st->name);
-		pass += st->outcome == VK_OUTCOME_OK;
-		skip += st->outcome == VK_OUTCOME_SKIP;
-		fail += st->outcome == VK_OUTCOME_FAIL || st->outcome == VK_OUTCOME_ERROR;
 	}
 	for (size_t i = 0; i < s->findings->n; i++) {
 		char cmd[128];
@@ -211,5 +205,5 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
 		vk_ktap_diag(k, "warning: %s (%s); fix: %s", s->warnings->w[i].what,
 			     vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
-	vk_ktap_totals(k, pass, fail, skip);
+	vk_ktap_totals(k, s->tally.pass, s->tally.fail, s->tally.skip);
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/base/array.h"
 #include "core/bench/compare.h"
@@ -84,12 +83,16 @@ static int disagree(const struct vk_compare_machine *m, double threshold)
 
 static void give_verdict(struct vk_compare_row *r, double threshold)
 {
-	if (r->significant && r->ratio > 100 + threshold)
+	if (r->significant && r->ratio > 100 + threshold) {
 		r->verdict = "regression";
-	else if (r->significant && r->ratio < 100 - threshold)
+		r->call = VK_CALL_REGRESSION;
+	} else if (r->significant && r->ratio < 100 - threshold) {
 		r->verdict = "improvement";
-	else
+		r->call = VK_CALL_IMPROVEMENT;
+	} else {
 		r->verdict = "~";
+		r->call = VK_CALL_UNCHANGED;
+	}
 }
 
 /*
@@ -107,6 +110,7 @@ static void judge_moved(struct vk_compare_row *r, double threshold, struct band 
 	double beyond = (up ? r->lo : r->hi) / edge * 100;
 
 	r->significant = 0;
+	r->call = VK_CALL_NONE;
 	if (!(up || down) || fabs(beyond - 100) <= threshold || !(r->p < VK_COMPARE_ALPHA) ||
 	    machine.loads_moved) {
 		r->verdict = VK_VERDICT_MOVED;
@@ -135,6 +139,7 @@ static void judge(struct vk_compare_row *r, double threshold, const struct vk_co
 	if (few) {
 		r->significant = 0;
 		r->verdict = VK_VERDICT_FEW;
+		r->call = VK_CALL_NONE;
 		return;
 	}
 	if (fmax(100 - machine.lo, machine.hi - 100) > threshold) {
@@ -204,18 +209,13 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
 
 	r->old_med = vk_median(a->group_med, a->ngroups);
 	r->new_med = vk_median(b->group_med, b->ngroups);
+	r->med_ratio = r->new_med / r->old_med;
 	if (b->pair)
 		paired(r);
 	else
 		unpaired(r);
 	r->shift = vk_hodges_lehmann(a->group_med, a->ngroups, b->group_med, b->ngroups);
 	judge(r, threshold, m);
-}
-
-int vk_compare_no_verdict(const struct vk_compare_row *r)
-{
-	return !strcmp(r->verdict, VK_VERDICT_FEW) ||
-	       !strncmp(r->verdict, VK_VERDICT_MOVED_BY, strlen(VK_VERDICT_MOVED_BY));
 }
 
 double vk_compare_spread(double *ns, size_t n)

@@ -71,14 +71,24 @@ struct vk_series {
 	double *pair;
 };
 
+/* What a row's verdict says, as the counts and reports tell it apart. */
+enum vk_compare_call {
+	VK_CALL_UNCHANGED,	/* "~": within the threshold */
+	VK_CALL_REGRESSION,
+	VK_CALL_IMPROVEMENT,
+	VK_CALL_NONE,		/* too few runs, or the machine moved */
+};
+
 struct vk_compare_row {
 	const struct vk_series *old, *new;
 	double old_med, new_med;	/* ns */
+	double med_ratio;		/* new_med / old_med */
 	double ratio, lo, hi;		/* new / old in percent, its 95% interval */
 	double p;	/* Mann-Whitney on the group medians, or signed-rank on the pairs */
 	double shift;			/* Hodges-Lehmann: new - old, ns */
 	/* "regression", "improvement", "~", VK_VERDICT_FEW or VK_VERDICT_MOVED... */
 	const char *verdict;
+	enum vk_compare_call call;	/* the same, set with it */
 	int significant;
 	/*
 	 * Where the machine moved beyond the threshold and the row's CI moved
@@ -129,8 +139,6 @@ void vk_compare_row(struct vk_compare_row *r, double threshold,
  * Sorts ns.
  */
 double vk_compare_spread(double *ns, size_t n);
-/* Whether r got no verdict: too few runs, or the machine moved. */
-int vk_compare_no_verdict(const struct vk_compare_row *r);
 /* How far a reference ratio (percent) is from 100; 0 if unknown. */
 double vk_compare_moved(double ratio);
 /* The geometric mean of the rows' new/old median ratios (1: no change). */

@@ -60,6 +60,10 @@ struct vk_bench_report {
 	const struct vk_bench_row *rows;
 };
 
+/* The calls r[0..n), one API's rows, made on each path (vdsotest -v's line). */
+void vk_bench_api_calls(const struct vk_bench_result *r, size_t n,
+			unsigned long long calls[VK_NPATHS]);
+
 /* One setting of the two runs' environments, for the diff above the table. */
 struct vk_env_field {
 	const char *what;	/* "CPU model": the text's */
@@ -80,7 +84,9 @@ struct vk_compare_report {
 	const struct vk_compare_row *rows;
 	size_t nrows;
 	size_t regressions, improvements, significant_within;
+	size_t unchanged;	/* within the threshold */
 	size_t no_verdict;	/* too few runs, or the machine moved */
+	size_t passed;		/* a verdict, and no regression */
 	size_t beyond_machine;	/* verdicts given although the machine moved */
 	/* The reference loops in each file (NAN: unknown): ns per step of the
 	 * multiply-adds and per syscall; their ratios; whether each moved

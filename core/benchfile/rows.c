@@ -30,12 +30,14 @@ size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_ro
 		r->new = n;
 		vk_compare_row(r, rep->threshold, rep->interleaved ? NULL : &rep->machine);
 		rep->nrows++;
-		rep->no_verdict += vk_compare_no_verdict(r);
+		rep->no_verdict += r->call == VK_CALL_NONE;
 		rep->beyond_machine += isfinite(r->beyond);
-		rep->regressions += r->verdict[0] == 'r';
-		rep->improvements += r->verdict[0] == 'i';
-		rep->significant_within += r->significant && r->verdict[0] == '~';
+		rep->regressions += r->call == VK_CALL_REGRESSION;
+		rep->improvements += r->call == VK_CALL_IMPROVEMENT;
+		rep->unchanged += r->call == VK_CALL_UNCHANGED;
+		rep->significant_within += r->significant && r->call == VK_CALL_UNCHANGED;
 	}
+	rep->passed = rep->unchanged + rep->improvements;
 	rep->rows = rows;
 	rep->not_compared = nold + nnew - 2 * rep->nrows;
 	rep->geomean = vk_compare_geomean(rows, rep->nrows);

@@ -141,6 +141,25 @@ struct vk_tally vk_results_tally(const struct vk_results *rs)
 	return t;
 }
 
+struct vk_results_group vk_results_group(const struct vk_results *rs, size_t i)
+{
+	struct vk_results_group g = { .end = i };
+
+	while (g.end < rs->n && rs->r[g.end]->path == rs->r[i]->path &&
+	       !strcmp(rs->r[g.end]->api, rs->r[i]->api)) {
+		const struct vk_result *r = rs->r[g.end++];
+
+		g.calls += r->calls;
+		g.t.pass += r->status == VK_PASS;
+		g.t.fail += r->status == VK_FAIL;
+		g.t.skip += r->status == VK_SKIP;
+		if (!g.first_fail && r->status == VK_FAIL)
+			g.first_fail = r->check;
+	}
+	g.n = g.end - i;
+	return g;
+}
+
 size_t vk_results_cut(const struct vk_results *rs)
 {
 	size_t n = 0;

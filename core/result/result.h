@@ -87,6 +87,14 @@ struct vk_tally {
 	size_t pass, fail, skip;
 };
 struct vk_tally vk_results_tally(const struct vk_results *rs);
+/* The results rs->r[i] to r[end - 1], of one API on one path, in all. */
+struct vk_results_group {
+	size_t end, n;
+	unsigned long long calls;
+	struct vk_tally t;
+	const char *first_fail;	/* the first failed check, or NULL */
+};
+struct vk_results_group vk_results_group(const struct vk_results *rs, size_t i);
 /* How many results had their repeats cut short by the limit. */
 size_t vk_results_cut(const struct vk_results *rs);
 void vk_results_free(struct vk_results *rs);

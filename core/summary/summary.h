@@ -2,7 +2,8 @@
 /*
  * The report of `vdsokit all`: a verdict that fits on one screen, from
  * what each step (a command run with its defaults) found and how it
- * ended. commands/all.c fills it; report/summary.h's reporters render it.
+ * ended. commands/all.c fills it, vk_summary_finish() what follows from
+ * that; report/summary.h's reporters render it.
  */
 #ifndef VK_SUMMARY_H
 #define VK_SUMMARY_H
@@ -36,10 +37,12 @@ struct vk_summary_step {
 	const struct vk_bench_report *bench_run;	/* bench's, or NULL */
 };
 
-/* One main API's bench figures: median ns per call by path (NAN: none). */
+/* One main API's bench figures: median ns per call by path (NAN: none),
+ * and how many times faster the vDSO is than the syscall (NAN: not both). */
 struct vk_headline {
 	const char *api;
 	double ns[VK_NPATHS];
+	double faster;
 };
 
 struct vk_summary {
@@ -47,6 +50,9 @@ struct vk_summary {
 	const struct vk_info *info;	/* the machine */
 	const struct vk_summary_step *steps;
 	size_t nsteps;
+	struct vk_tally tally;	/* the steps': ok, FAIL or ERROR, SKIP */
+	const struct vk_summary_step *bench;	/* the first step with bench rows, or NULL */
+	const struct vk_bench_report *bench_run;	/* the last step's that has one, or NULL */
 	const struct vk_findings *findings;
 	int unverified;		/* functions with no result on any path */
 	const struct vk_warnings *warnings;	/* bench's, or NULL */
@@ -55,5 +61,9 @@ struct vk_summary {
 	size_t nhead;
 	enum vk_outcome outcome;	/* the run's */
 };
+
+/* What the reports show of the steps and headlines filled in: tally,
+ * bench, bench_run and each headline's faster. */
+void vk_summary_finish(struct vk_summary *s);
 
 #endif /* VK_SUMMARY_H */

@@ -251,7 +251,7 @@ run fallback --impl impl/fb-tai-syscall.so --paths impl --require clock-gettime-
 # all runs every command live: its report is proved on fixed steps,
 # printed by tests/unit/report_all.c through the same reporters.
 golden all-report
-for f in text ktap; do
+for f in text ktap html; do
 	PATH="$O/tests:$PATH" as report_all "$f"
 done
 

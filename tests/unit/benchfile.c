@@ -120,10 +120,26 @@ static void torn(void)
 	vk_compare_free_runs(&r);
 }
 
+/* vdsotest -v's line: an API's calls on each path, its rows' summed. */
+static void api_calls(void)
+{
+	static const struct vk_bench_result r[] = {
+		{ "time", VK_PATH_VDSO, .calls = 5 }, { "time", VK_PATH_SYSCALL, .calls = 3 },
+		{ "time", VK_PATH_VDSO, .calls = 2 },
+	};
+	unsigned long long calls[VK_NPATHS] = { 9, 9, 9, 9 };
+
+	vk_bench_api_calls(r, 3, calls);
+	CHECK(calls[VK_PATH_VDSO] == 7 && calls[VK_PATH_SYSCALL] == 3 && !calls[VK_PATH_LIBC] &&
+	      !calls[VK_PATH_IMPL], "an API's calls by path: vdso %llu, syscall %llu, libc %llu",
+	      calls[VK_PATH_VDSO], calls[VK_PATH_SYSCALL], calls[VK_PATH_LIBC]);
+}
+
 int main(void)
 {
 	merged();
 	refused();
 	torn();
+	api_calls();
 	return test_exit();
 }

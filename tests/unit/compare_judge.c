@@ -55,9 +55,20 @@ static struct vk_compare_machine getppid(double sys_new)
 					    .sys_ns = 93.5 };
 }
 
+/* The kind of verdict its words name: the counts and reports go by it. */
+static enum vk_compare_call call_of(const char *verdict)
+{
+	if (!strcmp(verdict, "regression"))
+		return VK_CALL_REGRESSION;
+	if (!strcmp(verdict, "improvement"))
+		return VK_CALL_IMPROVEMENT;
+	return strcmp(verdict, "~") ? VK_CALL_NONE : VK_CALL_UNCHANGED;
+}
+
+/* r's verdict is these words, and its kind theirs. */
 static int is(const struct vk_compare_row *r, const char *verdict)
 {
-	return !strcmp(r->verdict, verdict);
+	return !strcmp(r->verdict, verdict) && r->call == call_of(verdict);
 }
 
 static void test_beyond_the_move(void)
@@ -72,7 +83,7 @@ static void test_beyond_the_move(void)
 	CHECK(fabs(r->beyond - 8.0) < 0.1 && fabs(r->machine_move - 7.06) < 0.01,
 	      "the row says how far beyond the machine's move: %+.2f%% beyond %+.2f%%", r->beyond,
 	      r->machine_move);
-	CHECK(!vk_compare_no_verdict(r), "the row counts as a verdict");
+	CHECK(r->call == VK_CALL_REGRESSION, "the row counts as a regression");
 
 	r = judge(&p, 200, 150, &m);
 	CHECK(is(r, "improvement") && fabs(r->beyond + 25) < 0.1 && r->machine_move == 0,
@@ -88,7 +99,7 @@ static void test_within_the_move(void)
 	CHECK(is(r, VK_VERDICT_MOVED) && !r->significant && isnan(r->beyond),
 	      "getppid 107.1%%, the row 110%%: within the machine's move and the threshold, '%s'",
 	      r->verdict);
-	CHECK(vk_compare_no_verdict(r), "withheld counts as no verdict");
+	CHECK(r->call == VK_CALL_NONE, "withheld counts as no verdict");
 	r = judge(&p, 163.75, 163.75 * 1.05, &m);
 	CHECK(is(r, VK_VERDICT_MOVED), "getppid 107.1%%, the row 105%%: inside the move, '%s'",
 	      r->verdict);
@@ -143,7 +154,7 @@ static void test_no_bound(void)
 	r = judge(&p, 163.75, 189.40, &m);
 	CHECK(is(r, VK_VERDICT_UNSTABLE) && !r->significant,
 	      "getppid's processes spread over 8%%: the row 115.7%% withheld: '%s'", r->verdict);
-	CHECK(vk_compare_no_verdict(r), "an unstable reference's withheld row counts as no verdict");
+	CHECK(r->call == VK_CALL_NONE, "an unstable reference's withheld row counts as no verdict");
 	m.sys_spread = 4;
 	r = judge(&p, 163.75, 189.40, &m);
 	CHECK(is(r, "regression"), "getppid's processes spread over 4%%: a regression: '%s'",

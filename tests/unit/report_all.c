@@ -6,7 +6,7 @@
  * what a report can show: info's functions found, not found and where
  * they run; results passed with a note, failed and skipped; bench rows
  * with and without a CI and skipped; a step that could not run; a
- * finding and a warning; every outcome.
+ * finding and a warning; every outcome. HTML draws each row's samples.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +31,7 @@ static void make_info(void)
 
 		fn->id = i;
 		fn->applies = i != VK_FN_TIME;
+		info.napply += fn->applies;
 		fn->f.found = i != VK_FN_GETRANDOM;
 		snprintf(fn->f.want, sizeof(fn->f.want), "__vdso_%s", vk_funcs[i].name);
 		if (i == VK_FN_CLOCK_GETTIME) {
@@ -73,14 +74,18 @@ static void make_bench(void)
 	};
 
 	memcpy(rows, r, sizeof(r));
+	for (int k = 0; k < rows[0].n; k++)
+		rows[0].samples[k] = 20 + k % 7 * 0.25;
+	for (int k = 0; k < rows[1].n; k++)
+		rows[1].samples[k] = 240 + k * 5;
 	warnings.w[0] = (struct vk_warning){ "turbo is on", "no_turbo is 0", "turn it off" };
 	bench.warnings = warnings;
 }
 
 int main(int argc, char **argv)
 {
-	static const enum vk_format formats[] = { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_OPENMETRICS,
-						  VK_FMT_NONE };
+	static const enum vk_format formats[] = { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_HTML,
+						  VK_FMT_OPENMETRICS, VK_FMT_NONE };
 	const struct vk_summary_step steps[] = {
 		{ "info", VK_OUTCOME_OK, 6, 0, 1, .info = &info },
 		{ "verify", VK_OUTCOME_FAIL, 1, 1, 1, .rs = &verify },
@@ -98,10 +103,10 @@ int main(int argc, char **argv)
 	int format = argc == 2 ? vk_format_parse(argv[1], formats) : -1;
 
 	if (format < 0) {
-		fprintf(stderr, "usage: report_all FORMAT (text, ktap or openmetrics)\n");
+		fprintf(stderr, "usage: report_all FORMAT (text, ktap, html or openmetrics)\n");
 		return 2;
 	}
-	sum.head[0] = (struct vk_headline){ "clock-gettime-monotonic", { NAN, NAN, NAN, NAN } };
+	sum.head[0] = (struct vk_headline){ "clock-gettime-monotonic", { NAN, NAN, NAN, NAN }, NAN };
 	sum.head[0].ns[VK_PATH_VDSO] = 20.5;
 	sum.head[0].ns[VK_PATH_SYSCALL] = 250.25;
 	make_info();
@@ -112,6 +117,7 @@ int main(int argc, char **argv)
 		vk_results_add(&fallback, "odd\\\"name\"\n", VK_PATH_IMPL, "fallback")->ran =
 			VK_RAN_SYSCALL;
 	make_bench();
+	vk_summary_finish(&sum);
 	vk_render(stdout, format, &(const struct vk_doc){ .command = "all", .kind = VK_DOC_SUMMARY,
 							  .summary = &sum });
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * vk_results_bounds(), which text's one "Tested:" line is made of, on
  * planted results: only passing checks of the kind count, each API once.
- * And vk_results_tally(), every report's totals.
+ * And vk_results_tally(), every report's totals, and vk_results_group(),
+ * text's line of one API on one path.
  */
 #include "tests/unit/test.h"
 #include "core/result/result.h"
@@ -22,6 +23,7 @@ int main(void)
 	struct vk_results rs = { 0 };
 	struct vk_bounds b;
 	struct vk_tally t;
+	struct vk_results_group g;
 
 	b = vk_results_bounds(&rs, VK_BOUND_ORDER);
 	CHECK(!b.checks && !b.apis && !b.lo && !b.hi, "no results: no bounds");
@@ -44,6 +46,16 @@ int main(void)
 	t = vk_results_tally(&rs);
 	CHECK(t.pass == 5 && t.fail == 1 && t.skip == 1,
 	      "tallied: %zu passed, %zu failed, %zu skipped", t.pass, t.fail, t.skip);
+	rs.r[4]->calls = 10;
+	rs.r[5]->calls = 5;
+	g = vk_results_group(&rs, 4);
+	CHECK(g.end == 6 && g.n == 2 && g.calls == 15 && g.t.pass == 1 && g.t.fail == 1 &&
+	      !g.t.skip && g.first_fail == rs.r[4]->check,
+	      "boottime's vdso checks: up to %zu, %zu checks, %llu calls, %zu failed", g.end, g.n,
+	      g.calls, g.t.fail);
+	g = vk_results_group(&rs, 6);
+	CHECK(g.end == 7 && g.n == 1 && g.t.pass == 1 && !g.first_fail,
+	      "the last alone: up to %zu, no failure", g.end);
 	vk_results_free(&rs);
 	return test_exit();
 }
