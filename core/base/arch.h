@@ -36,6 +36,11 @@ struct vk_arch {
 	/* Each function's syscall twin's number in this ABI, -1: none; NULL: not known. */
 	const long *sysno;
 	uint32_t eflags;	/* e_flags bits its images have (mips n32's EF_MIPS_ABI2) */
+	/* ILP32 ABIs of a 64-bit kernel (x32, n32): the AUDIT_ARCH bits
+	 * seccomp sees beyond the machine and byte order, and whether its
+	 * time32-named entries have a 64-bit time_t (x32's do). */
+	uint32_t audit;
+	int time64;
 };
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64, uint32_t eflags);
