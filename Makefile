@@ -149,6 +149,7 @@ help:
 	@echo '  run            build, then run the main job: vdsokit all'
 	@echo '  check          build every variant and run the whole test suite'
 	@echo '  check-xarch    boot Debian kernels of seven architectures under qemu, run vdsokit on each'
+	@echo '  check-xarch-all  check-xarch with its opt-in targets (x32, mips64el-n32, ...), each one timed'
 	@echo '  check-kbuild   build x86_64 kernels from linux-source with contrib/vm.config, vm them (A/B too)'
 	@echo '  check-lava     contrib/lava under a real LAVA dispatcher (lava-run) on a qemu job, its record = vdsokit'"'"'s'
 	@echo '  soak           abi and verify 20 times here, check-xarch 5 times: results that depend on chance'

@@ -89,14 +89,14 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 
 /*
  * A 32-bit ABI's time32 entries carry a 32-bit tv_sec, which overflows on
- * 2038-01-19 (timens shows what each does past it); the time64 entries
- * and every 64-bit ABI's are safe.
+ * 2038-01-19 (timens shows what each does past it); the time64 entries,
+ * every 64-bit ABI's and x32's (ELF32 with a 64-bit time_t) are safe.
  */
 static const char *y2038(const struct vk_image *im, enum vk_func f)
 {
 	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM)
 		return NULL;
-	if (im->elf.is64 || vk_funcs[f].time64)
+	if (im->elf.is64 || (im->arch && im->arch->time64) || vk_funcs[f].time64)
 		return "y2038-safe";
 	return "32-bit time: overflows in 2038";
 }

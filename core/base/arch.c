@@ -17,6 +17,9 @@
 #ifndef EM_LOONGARCH
 #define EM_LOONGARCH 258
 #endif
+#ifndef EF_MIPS_ABI2
+#define EF_MIPS_ABI2 0x20
+#endif
 
 #define TIME32_FUNCS                                                            \
 	(VK_FN_BIT(VK_FN_CLOCK_GETTIME) | VK_FN_BIT(VK_FN_CLOCK_GETRES) |      \
@@ -33,9 +36,13 @@
  * x32's are x86_64's with __X32_SYSCALL_BIT. loongarch64 shares aarch64's
  * and riscv64's asm-generic table; riscv32 has its 32-bit half, which
  * has only the time64 calls. mips's are the kernel's syscall_o32.tbl and
- * syscall_n64.tbl past their bases, __NR_Linux 4000 and 5000.
+ * syscall_n64.tbl past their bases, __NR_Linux 4000 and 5000, and n32's
+ * syscall_n32.tbl past 6000.
  */
 #define X32(n) (0x40000000L | (n))
+/* <linux/audit.h>'s __AUDIT_ARCH_64BIT and __AUDIT_ARCH_CONVENTION_MIPS64_N32. */
+#define AUDIT_64BIT 0x80000000u
+#define AUDIT_MIPS64_N32 0x20000000u
 static const long x86_64_nr[] = { 228, 229, 96, 201, 309, 318, -1, -1 };
 static const long x32_nr[] = { X32(228), X32(229), X32(96), X32(201), X32(309), X32(318), -1, -1 };
 static const long i386_nr[] = { 265, 266, 78, 13, 318, 355, 403, 406 };
@@ -47,36 +54,43 @@ static const long s390x_nr[] = { 260, 261, 78, -1, 311, 349, -1, -1 };
 static const long riscv32_nr[] = { -1, -1, -1, -1, 168, 278, 403, 406 };
 static const long mips64_nr[] = { 5222, 5223, 5094, -1, 5271, 5313, -1, -1 };
 static const long mips_nr[] = { 4263, 4264, 4078, 4013, 4312, 4353, 4403, 4406 };
+static const long mipsn32_nr[] = { 6226, 6227, 6094, -1, 6275, 6317, 6403, 6406 };
 
 static const struct vk_arch arches[] = {
 	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, x86_64_nr },
-	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0, x32_nr },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, x86_64_nr, 0, 0, 0 },
+	/* The kernel's AUDIT_ARCH_X86_64 and 64-bit time, in an ELF32 image. */
+	{ "x32", EM_X86_64, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME | GETCPU, 0, x32_nr, 0,
+	  AUDIT_64BIT, 1 },
 	{ "i386", EM_386, 0, "LINUX_2.6", "__vdso_",
-	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0, i386_nr },
+	  TIME32_FUNCS | TIME64_FUNCS | TIME | GETCPU, 0, i386_nr, 0, 0, 0 },
 	{ "aarch64", EM_AARCH64, 1, "LINUX_2.6.39", "__kernel_", TIME32_FUNCS | GETRANDOM, 0,
-	  generic_nr },
-	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, arm_nr },
+	  generic_nr, 0, 0, 0 },
+	{ "arm", EM_ARM, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, arm_nr, 0, 0, 0 },
 	{ "ppc64", EM_PPC64, 1, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, ppc64_nr },
+	  TIME32_FUNCS | TIME | GETCPU | GETRANDOM, 0, ppc64_nr, 0, 0, 0 },
 	{ "ppc", EM_PPC, 0, "LINUX_2.6.15", "__kernel_",
-	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0, ppc_nr },
+	  TIME32_FUNCS | VK_FN_BIT(VK_FN_CLOCK_GETTIME64) | TIME | GETCPU | GETRANDOM, 0, ppc_nr, 0, 0, 0 },
 	{ "s390x", EM_S390, 1, "LINUX_2.6.29", "__kernel_", TIME32_FUNCS | GETCPU | GETRANDOM, 0,
-	  s390x_nr },
+	  s390x_nr, 0, 0, 0 },
 	{ "riscv64", EM_RISCV, 1, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
-	  generic_nr },
+	  generic_nr, 0, 0, 0 },
 	{ "riscv32", EM_RISCV, 0, "LINUX_4.15", "__vdso_", TIME32_FUNCS | GETCPU, GETCPU,
-	  riscv32_nr },
-	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, mips64_nr },
-	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, mips_nr },
+	  riscv32_nr, 0, 0, 0 },
+	{ "mips64", EM_MIPS, 1, "LINUX_2.6", "__vdso_", TIME32_FUNCS, 0, mips64_nr, 0, 0, 0 },
+	/* n32 before o32: its images are told apart by EF_MIPS_ABI2 alone. */
+	{ "mipsn32", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0,
+	  mipsn32_nr, EF_MIPS_ABI2, AUDIT_64BIT | AUDIT_MIPS64_N32, 0 },
+	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, mips_nr, 0, 0, 0 },
 	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
-	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr },
+	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr, 0, 0, 0 },
 };
 
-const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
+const struct vk_arch *vk_arch_find(uint16_t machine, int is64, uint32_t eflags)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(arches); i++) {
-		if (arches[i].machine == machine && arches[i].is64 == is64)
+		if (arches[i].machine == machine && arches[i].is64 == is64 &&
+		    (eflags & arches[i].eflags) == arches[i].eflags)
 			return &arches[i];
 	}
 	return NULL;
@@ -100,13 +114,19 @@ const struct vk_arch *vk_arch_find(uint16_t machine, int is64)
 #define HOST_MACHINE EM_RISCV
 #elif defined(__mips__)
 #define HOST_MACHINE EM_MIPS
+#if _MIPS_SIM == _ABIN32
+#define HOST_EFLAGS EF_MIPS_ABI2
+#endif
 #elif defined(__loongarch__)
 #define HOST_MACHINE EM_LOONGARCH
 #else
 #define HOST_MACHINE EM_NONE
 #endif
+#ifndef HOST_EFLAGS
+#define HOST_EFLAGS 0
+#endif
 
 const struct vk_arch *vk_arch_host(void)
 {
-	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8);
+	return vk_arch_find(HOST_MACHINE, sizeof(void *) == 8, HOST_EFLAGS);
 }

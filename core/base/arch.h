@@ -2,8 +2,8 @@
 /*
  * What differs between architectures' vDSOs: the prefix of their symbol
  * names, the version those symbols carry, and which functions they may
- * export. An image is matched to its row by its ELF machine and class, so
- * an arm64 vdso.so can be inspected on an x86_64 host.
+ * export. An image is matched to its row by its ELF machine, class and
+ * flags, so an arm64 vdso.so can be inspected on an x86_64 host.
  */
 #ifndef VK_ARCH_H
 #define VK_ARCH_H
@@ -35,9 +35,15 @@ struct vk_arch {
 	unsigned stubs;		/* those of funcs whose entry makes the syscall */
 	/* Each function's syscall twin's number in this ABI, -1: none; NULL: not known. */
 	const long *sysno;
+	uint32_t eflags;	/* e_flags bits its images have (mips n32's EF_MIPS_ABI2) */
+	/* ILP32 ABIs of a 64-bit kernel (x32, n32): the AUDIT_ARCH bits
+	 * seccomp sees beyond the machine and byte order, and whether its
+	 * time32-named entries have a 64-bit time_t (x32's do). */
+	uint32_t audit;
+	int time64;
 };
 
-const struct vk_arch *vk_arch_find(uint16_t machine, int is64);
+const struct vk_arch *vk_arch_find(uint16_t machine, int is64, uint32_t eflags);
 /* The architecture and ABI this program was built for. */
 const struct vk_arch *vk_arch_host(void);
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+#include <asm/posix_types.h>
 
 #include "core/image/image.h"
 
@@ -21,10 +22,11 @@ enum vk_path { VK_PATH_VDSO, VK_PATH_LIBC, VK_PATH_IMPL, VK_PATH_SYSCALL, VK_NPA
 
 #define VK_PATH_BIT(p) (1u << (p))
 
-/* The kernel's structures, whatever libc's time_t is. */
+/* The kernel's structures, whatever libc's time_t is: its long is
+ * __kernel_long_t, 64-bit on x32 where C's long is 32-bit. */
 struct vk_kts {			/* __kernel_old_timespec: the ABI's native one */
-	long sec;
-	long nsec;
+	__kernel_long_t sec;
+	__kernel_long_t nsec;
 };
 
 struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
@@ -33,8 +35,8 @@ struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
 };
 
 struct vk_ktv {			/* __kernel_old_timeval */
-	long sec;
-	long usec;
+	__kernel_long_t sec;
+	__kernel_long_t usec;
 };
 
 typedef int (*vk_clock_fn)(clockid_t clock, void *ts);

@@ -86,7 +86,7 @@ static unsigned audit_arch(void)
 
 	if (!a)
 		return 0;
-	return a->machine | (a->is64 ? AUDIT_ARCH_64BIT : 0) |
+	return a->machine | (a->is64 ? AUDIT_ARCH_64BIT : 0) | a->audit |
 	       (*(const unsigned char *)&one ? AUDIT_ARCH_LE : 0);
 }
 

@@ -22,7 +22,7 @@ static int open_elf(struct vk_image *im, const void *base, size_t size)
 		snprintf(im->err, sizeof(im->err), "%s: %s", im->source, im->elf.err);
 		return err;
 	}
-	im->arch = vk_arch_find(im->elf.machine, im->elf.is64);
+	im->arch = vk_arch_find(im->elf.machine, im->elf.is64, im->elf.flags);
 	return 0;
 }
 

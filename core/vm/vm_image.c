@@ -184,6 +184,17 @@ int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *er
 	return 0;
 }
 
+/* A 32-bit ELF file of a 64-bit kernel's own machine: x32 or mips n32,
+ * which the kernel runs where it was built with them (X86_X32_ABI,
+ * MIPS32_N32). */
+static int is_ilp32_of(const unsigned char *h, const struct vk_vm_arch *arch)
+{
+	int big = h[EI_DATA] == ELFDATA2MSB;
+
+	return arch->is64 && h[EI_CLASS] == ELFCLASS32 && big == arch->big_endian &&
+	       get16(h + 18, big) == arch->elf_machine;
+}
+
 int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dynamic,
 		       char *err, size_t len)
 {
@@ -194,7 +205,8 @@ int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dyna
 	if (n < 0)
 		return -1;
 	got = n >= 20 && !memcmp(h, ELFMAG, SELFMAG) ? elf_arch(h) : NULL;
-	if (!got || (got != arch && !(arch->compat && !strcmp(arch->compat, got->name)))) {
+	if ((!got || (got != arch && !(arch->compat && !strcmp(arch->compat, got->name)))) &&
+	    !(n >= 20 && is_ilp32_of(h, arch))) {
 		snprintf(err, len, "%s is not a %s executable%s%s", path, arch->name,
 			 arch->compat ? " nor a " : "", arch->compat ? arch->compat : "");
 		return -1;

@@ -4,23 +4,24 @@
 # is only checked to have numbers, and its compiler is named.
 . "$TOP/tests/lib.sh"
 
-# NAME MACHINE IS64 PACKAGE COMPILER [FLAGS]: the ABI's row (EM_* and
-# ELF class) and the compiler whose headers are that ABI's (x32's are
-# x86_64's under __ILP32__, as -mx32 defines, whose multiarch headers
-# Debian installs apart).
-abis="x86_64 62 1 gcc-x86-64-linux-gnu x86_64-linux-gnu-gcc
-x32 62 0 gcc-x86-64-linux-gnu x86_64-linux-gnu-gcc -D__ILP32__
-i386 3 0 gcc-i686-linux-gnu i686-linux-gnu-gcc
-aarch64 183 1 gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc
-arm 40 0 gcc-arm-linux-gnueabihf arm-linux-gnueabihf-gcc
-ppc64 21 1 gcc-powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc
-ppc 20 0 gcc-powerpc-linux-gnu powerpc-linux-gnu-gcc
-s390x 22 1 gcc-s390x-linux-gnu s390x-linux-gnu-gcc
-riscv64 243 1 gcc-riscv64-linux-gnu riscv64-linux-gnu-gcc
-riscv32 243 0 gcc-riscv64-linux-gnu riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
-mips64 8 1 gcc-mips64el-linux-gnuabi64 mips64el-linux-gnuabi64-gcc
-mips 8 0 gcc-mipsel-linux-gnu mipsel-linux-gnu-gcc
-loongarch64 258 1 gcc-loongarch64-linux-gnu loongarch64-linux-gnu-gcc"
+# NAME MACHINE IS64 EFLAGS PACKAGE COMPILER [FLAGS]: the ABI's row (EM_*,
+# ELF class and e_flags, EF_MIPS_ABI2 on n32) and the compiler whose
+# headers are that ABI's (x32's are x86_64's under __ILP32__, as -mx32
+# defines, whose multiarch headers Debian installs apart).
+abis="x86_64 62 1 0 gcc-x86-64-linux-gnu x86_64-linux-gnu-gcc
+x32 62 0 0 gcc-x86-64-linux-gnu x86_64-linux-gnu-gcc -D__ILP32__
+i386 3 0 0 gcc-i686-linux-gnu i686-linux-gnu-gcc
+aarch64 183 1 0 gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc
+arm 40 0 0 gcc-arm-linux-gnueabihf arm-linux-gnueabihf-gcc
+ppc64 21 1 0 gcc-powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc
+ppc 20 0 0 gcc-powerpc-linux-gnu powerpc-linux-gnu-gcc
+s390x 22 1 0 gcc-s390x-linux-gnu s390x-linux-gnu-gcc
+riscv64 243 1 0 gcc-riscv64-linux-gnu riscv64-linux-gnu-gcc
+riscv32 243 0 0 gcc-riscv64-linux-gnu riscv64-linux-gnu-gcc -march=rv32gc -mabi=ilp32
+mips64 8 1 0 gcc-mips64el-linux-gnuabi64 mips64el-linux-gnuabi64-gcc
+mipsn32 8 0 32 gcc-mips64el-linux-gnuabi64 mips64el-linux-gnuabi64-gcc -mabi=n32
+mips 8 0 0 gcc-mipsel-linux-gnu mipsel-linux-gnu-gcc
+loongarch64 258 1 0 gcc-loongarch64-linux-gnu loongarch64-linux-gnu-gcc"
 
 # In enum vk_func's order.
 names="clock_gettime clock_getres gettimeofday time getcpu getrandom clock_gettime64 clock_getres_time64"
@@ -42,16 +43,16 @@ numbers() {
 }
 
 : >"$TMP/abis"
-while read -r name machine is64 pkg cc; do
+while read -r name machine is64 eflags pkg cc; do
 	# shellcheck disable=SC2086 # the compiler and its flags
 	if ! need ${cc%% *}; then
 		skip "$name's numbers against its <asm/unistd.h>" "no ${cc%% *} (Debian: $pkg)"
-		echo "$name $machine $is64" >>"$TMP/abis"
+		echo "$name $machine $is64 $eflags" >>"$TMP/abis"
 	elif nr=$(numbers $cc); then
-		echo "$name $machine $is64$nr" >>"$TMP/abis"
+		echo "$name $machine $is64 $eflags$nr" >>"$TMP/abis"
 	else
 		skip "$name's numbers against its <asm/unistd.h>" "$cc has no <asm/unistd.h>: $(head -n 1 "$TMP/nr.err")"
-		echo "$name $machine $is64" >>"$TMP/abis"
+		echo "$name $machine $is64 $eflags" >>"$TMP/abis"
 	fi
 done <<<"$abis"
 "$O/tests/syscall_numbers" <"$TMP/abis"

@@ -86,6 +86,15 @@ expect_status 0 "the 34Kf (MT) with --smp 2" malta --kernel "$TMP/mipsel" --qemu
 contains "boots its two VPEs" "$TMP/out" ' -M malta -cpu 34Kf -accel tcg -smp 2 '
 check "and says nothing of a bound" sh -c "! grep -q 'runs 1 CPU' '$TMP/err'"
 
+# x32: a 32-bit executable of the 64-bit kernel's own machine, which a
+# kernel with X86_X32_ABI runs (as one with MIPS32_N32 runs n32's).
+image x32 0 '\177ELF\001\001\001' &&
+	printf '\002\000\076\000' | dd of="$TMP/x32" bs=1 seek=16 conv=notrunc status=none
+mkdir -p "$TMP/vm-x32" && printf '#!/bin/sh\nexit 1\n' >"$TMP/vm-x32/qemu-system-x86_64" &&
+	chmod +x "$TMP/vm-x32/qemu-system-x86_64"
+PATH=$TMP/vm-x32:$PATH expect_status 0 "an x32 binary is taken for an x86_64 kernel" \
+	"$VK" vm --dry-run --accel tcg --kernel "$TMP/bz64" --binary "$TMP/x32" -- info
+
 guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"

@@ -3,8 +3,8 @@
  * Each ABI's syscall numbers in core/arch.c against its compiler's
  * <asm/unistd.h>. tests/cases/syscall_numbers.sh preprocesses the header
  * with each installed cross compiler and gives one line per ABI on
- * stdin: "NAME MACHINE IS64 N..." with the numbers in enum vk_func's
- * order (-1: the header has none), or "NAME MACHINE IS64" alone where no
+ * stdin: "NAME MACHINE IS64 EFLAGS N..." with the numbers in enum vk_func's
+ * order (-1: the header has none), or "NAME MACHINE IS64 EFLAGS" alone where no
  * compiler is installed, which checks only that the table has numbers.
  */
 #include <stdio.h>
@@ -14,9 +14,10 @@
 #include "core/base/arch.h"
 #include "tests/unit/test.h"
 
-static void check_abi(const char *name, unsigned machine, int is64, const long *want, int n)
+static void check_abi(const char *name, unsigned machine, int is64, unsigned eflags,
+		      const long *want, int n)
 {
-	const struct vk_arch *a = vk_arch_find((uint16_t)machine, is64);
+	const struct vk_arch *a = vk_arch_find((uint16_t)machine, is64, eflags);
 	const long *got = a ? vk_arch_sysno(a) : NULL;
 	char diff[512] = "";
 	size_t len = 0;
@@ -41,18 +42,18 @@ int main(void)
 
 	while (fgets(line, sizeof(line), stdin)) {
 		long want[VK_NFUNCS];
-		unsigned machine;
+		unsigned machine, eflags;
 		int is64, used, n = 0;
 		char *p = line;
 
-		if (sscanf(p, "%31s %u %d%n", name, &machine, &is64, &used) != 3)
+		if (sscanf(p, "%31s %u %d %u%n", name, &machine, &is64, &eflags, &used) != 4)
 			continue;
 		p += used;
 		while (n < VK_NFUNCS && sscanf(p, "%ld%n", &want[n], &used) == 1) {
 			p += used;
 			n++;
 		}
-		check_abi(name, machine, is64, want, n);
+		check_abi(name, machine, is64, eflags, want, n);
 	}
 	return test_exit();
 }

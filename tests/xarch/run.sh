@@ -66,11 +66,13 @@ mipsel            mipsel   bookworm mipsel   linux-image-4kc-malta   qemu-system
 mipsel-34kf       mipsel   bookworm mipsel   linux-image-4kc-malta   qemu-system-mipsel   userspace malta:34Kf: -
 mips64el          mips64el bookworm mips64el linux-image-5kc-malta   qemu-system-mips64el userspace -  -
 mipsel-on-mips64el mipsel  bookworm mips64el linux-image-5kc-malta   qemu-system-mips64el userspace -  -
+mips64el-n32      mipsn32  bookworm mips64el linux-image-5kc-malta   qemu-system-mips64el userspace -  -
 x86_64            x86_64   bookworm amd64    linux-image-cloud-amd64 qemu-system-x86_64   userspace -  -
 x86_64-hpet       x86_64   bookworm amd64    linux-image-cloud-amd64 qemu-system-x86_64   syscall   -  clocksource=hpet
 x86_64-sid        x86_64   sid      amd64    linux-image-cloud-amd64 qemu-system-x86_64   userspace -  -
 i386-on-x86_64    i386     bookworm amd64    linux-image-cloud-amd64 qemu-system-x86_64   userspace -  -
 i386              i386     bookworm i386     linux-image-686-pae     qemu-system-i386     userspace -  -
+x32               x32      bookworm amd64    linux-image-amd64       qemu-system-x86_64   userspace -  syscall.x32=y
 '
 
 # Targets that run only when named in VDSOKIT_XARCH_TARGETS, not in the
@@ -83,12 +85,20 @@ declare -A named_only=(
 	# host thread ran the kernel's write: verify's cross-thread order
 	# fails by the host's scheduling delay (tests/xarch/FINDINGS.md, 13).
 	[mipsel-34kf]=qemu-count-skew
+	# Issue 38's ABIs, opt-in (make check-xarch-all): x32 needs the
+	# generic amd64 kernel (cloud-amd64 has no CONFIG_X86_X32_ABI), which
+	# Debian builds with X86_X32_DISABLED: syscall.x32=y turns it on.
+	[x32]=issue-38 [mips64el-n32]=issue-38
 )
 declare -A cross=(
 	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
 	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu- [x86_64]='' [i386]=i686-linux-gnu-
 	[mipsel]=mipsel-linux-gnu- [mips64el]=mips64el-linux-gnuabi64-
+	[x32]=x86_64-linux-gnux32- [mipsn32]=mips64el-linux-gnuabi64-
 )
+# Builds whose compiler takes an ABI option: bookworm has no
+# gcc-mips64el-linux-gnuabin32, but the n64 compiler builds n32.
+declare -A abi_flag=([mipsn32]=-mabi=n32)
 # The Debian package that provides each tool, for the skip reason.
 declare -A provider=(
 	[qemu-system-aarch64]=qemu-system-arm [qemu-system-arm]=qemu-system-arm
@@ -104,6 +114,12 @@ declare -A provider=(
 	[riscv64-linux-gnu-gcc]='gcc-riscv64-linux-gnu libc6-dev-riscv64-cross'
 	[mipsel-linux-gnu-gcc]='gcc-mipsel-linux-gnu libc6-dev-mipsel-cross'
 	[mips64el-linux-gnuabi64-gcc]='gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross'
+	[x86_64-linux-gnux32-gcc]='gcc-x86-64-linux-gnux32 libc6-dev-x32-cross'
+)
+# The libraries a static link of each build needs beside its compiler.
+declare -A libc_provider=(
+	[x32]=libc6-dev-x32-cross
+	[mipsn32]='libc6-dev-mipsn32-mips64el-cross libn32gcc-12-dev-mips64el-cross'
 )
 
 declare -A build_of suite_of arch_of pkg_of qemu_of clock_of board_of append_of
@@ -121,6 +137,9 @@ if [ -n "${VDSOKIT_XARCH_TARGETS:-}" ]; then
 	done
 	read -r -a targets <<<"$VDSOKIT_XARCH_TARGETS"
 	asked=1
+elif [ -n "${VDSOKIT_XARCH_ALL:-}" ]; then
+	# make check-xarch-all: every target; one the host lacks a tool for is skipped.
+	asked=
 else
 	asked=
 	[ "${CI:-}" != true ] || asked=1
@@ -155,11 +174,23 @@ fetch() {
 	[ -s "$dir.err" ] || echo "tests/xarch/fetch.sh exited $rc" >"$dir.err"
 }
 
+cc_of() { echo "${cross[$1]}gcc${abi_flag[$1]:+ ${abi_flag[$1]}}"; }
+
 build() { # BUILD: a static vdsokit for that userspace
-	local b=$1
+	local b=$1 args=()
 	mkdir -p "$out/$b"
 	rm -f "$out/$b/build.err"
-	if ! $MAKE -s -j"$jobs" O="$out/$b" CROSS_COMPILE="${cross[$b]}" STATIC=1 \
+	[ -z "${abi_flag[$b]:-}" ] || args=(CC="$(cc_of "$b")")
+	# Debian's libc6-dev-x32-cross has a libm.a script naming the host's
+	# /usr/lib/x86_64-linux-gnux32/libm-*.a, which only libc6-dev-x32
+	# installs: link the archive beside the script instead.
+	if [ "$b" = x32 ]; then
+		mkdir -p "$out/$b/libm"
+		ln -sfn "$(dirname "$(x86_64-linux-gnux32-gcc -print-file-name=libm.a)")"/libm-*.a \
+			"$out/$b/libm/libm.a"
+		args+=(LDFLAGS="-L$(realpath "$out/$b/libm")")
+	fi
+	if ! $MAKE -s -j"$jobs" O="$out/$b" CROSS_COMPILE="${cross[$b]}" STATIC=1 "${args[@]}" \
 		"$out/$b/vdsokit" >"$out/$b/build.log" 2>&1; then
 		echo "build failed: see $out/$b/build.log" >"$out/$b/build.err"
 	fi
@@ -222,6 +253,10 @@ missing() {
 		echo "no $tool (package ${provider[$tool]:-$tool})"
 		return
 	done
+	[ -n "${libc_provider[${build_of[$t]}]:-}" ] || return 0
+	# shellcheck disable=SC2046 # the compiler and its ABI option
+	echo 'int main(void) { return 0; }' | $(cc_of "${build_of[$t]}") -static -x c - -o /dev/null 2>/dev/null ||
+		echo "no static libc for $(cc_of "${build_of[$t]}") (package ${libc_provider[${build_of[$t]}]})"
 }
 
 start=$(date +%s)
