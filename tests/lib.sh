@@ -218,6 +218,17 @@ passing_bounds() {
 	fi
 }
 
+# is_static FILE: an ELF executable without a program interpreter (a
+# wrapper script is none).
+is_static() {
+	[ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ] || return 1
+	if need readelf; then
+		! LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q ' INTERP '
+	else
+		LC_ALL=C ldd "$1" 2>&1 | grep -Eq 'not a dynamic|statically linked'
+	fi
+}
+
 # preload_why SO: why LD_PRELOAD=SO cannot reach $VK (a sanitized build,
 # SO not built, or a static $VK), or nothing when it can.
 preload_why() {

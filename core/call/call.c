@@ -581,3 +581,21 @@ int vk_paths_parse(const char *list, unsigned *mask)
 	}
 	return *mask ? 0 : -1;
 }
+
+int vk_getrandom_state(vk_getrandom_fn fn, void **state, size_t *len)
+{
+	struct {
+		uint32_t size, prot, flags, reserved[13];
+	} params = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	void *s;
+
+	if (fn(NULL, 0, 0, &params, ~0UL) || !params.size || params.size > (unsigned long)page)
+		return -1;
+	s = mmap(NULL, page, params.prot, params.flags, -1, 0);
+	if (s == MAP_FAILED)
+		return -1;
+	*state = s;
+	*len = params.size;
+	return 0;
+}

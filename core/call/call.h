@@ -55,6 +55,14 @@ union vk_fn {
 	vk_getrandom_fn getrandom;
 };
 
+/*
+ * getrandom's opaque state, got the documented way: the query call
+ * (state_len ~0UL) fills vgetrandom_opaque_params, and a page is mmap()ed
+ * with the protection and flags they name. 0 with *state and *len set,
+ * or -1 with both untouched.
+ */
+int vk_getrandom_state(vk_getrandom_fn fn, void **state, size_t *len);
+
 /* Why a vDSO path's function is NULL where the image lacks its symbol. */
 #define VK_WHY_NOT_EXPORTED "the vDSO does not export it"
 

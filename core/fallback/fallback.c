@@ -144,21 +144,8 @@ struct probe {
 /* getrandom's state, the documented way, so the vDSO can serve it. */
 static void make_state(struct probe *pr)
 {
-	struct {
-		uint32_t size, prot, flags, reserved[13];
-	} params = { 0 };
-	long page = sysconf(_SC_PAGESIZE);
-	void *state;
-
-	if (pr->f != VK_FN_GETRANDOM || (pr->p != VK_PATH_VDSO && pr->p != VK_PATH_IMPL) ||
-	    pr->cs->fn[pr->p][pr->f].getrandom(NULL, 0, 0, &params, ~0UL) || !params.size ||
-	    params.size > (unsigned long)page)
-		return;
-	state = mmap(NULL, page, params.prot, params.flags, -1, 0);
-	if (state == MAP_FAILED)
-		return;
-	pr->state = state;
-	pr->state_len = params.size;
+	if (pr->f == VK_FN_GETRANDOM && (pr->p == VK_PATH_VDSO || pr->p == VK_PATH_IMPL))
+		vk_getrandom_state(pr->cs->fn[pr->p][pr->f].getrandom, &pr->state, &pr->state_len);
 }
 
 static void call(const struct probe *pr)

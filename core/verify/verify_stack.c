@@ -37,13 +37,6 @@ size_t vk_stack_used(const unsigned char *stack, size_t len, unsigned char paint
 	return len - i;
 }
 
-struct vgetrandom_opaque_params {
-	uint32_t size_of_opaque_state;
-	uint32_t mmap_prot;
-	uint32_t mmap_flags;
-	uint32_t reserved[13];
-};
-
 struct probe {
 	union vk_fn fn;
 	const struct vk_target *t;
@@ -193,24 +186,6 @@ static void measure(void *ctx, int fd)
 		vk_write_all(fd, &answer, sizeof(answer));
 }
 
-/* getrandom's state on a path that takes one: the vDSO's query, then mmap. */
-static void get_state(struct probe *pr)
-{
-	struct vgetrandom_opaque_params params;
-	long page = sysconf(_SC_PAGESIZE);
-	void *s;
-
-	memset(&params, 0, sizeof(params));
-	if (pr->fn.getrandom(NULL, 0, 0, &params, ~0UL) != 0 || !params.size_of_opaque_state ||
-	    params.size_of_opaque_state > (unsigned long)page)
-		return;
-	s = mmap(NULL, page, params.mmap_prot, params.mmap_flags, -1, 0);
-	if (s == MAP_FAILED)
-		return;
-	pr->state = s;
-	pr->state_len = params.size_of_opaque_state;
-}
-
 static void stack_name(char *buf, size_t len, const struct vk_target *t)
 {
 	if (vk_funcs[t->func].shape == VK_SHAPE_CLOCK_TS && t->nclocks == 1)
@@ -230,7 +205,7 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	stack_name(name, sizeof(name), t);
 	r = vk_results_add(v->rs, name, p, "stack");
 	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
-		get_state(&pr);
+		vk_getrandom_state(pr.fn.getrandom, &pr.state, &pr.state_len);
 	if (vk_isolate(measure, &pr, TIMEOUT, &out)) {
 		vk_result_skip(r, "could not fork a child to measure in");
 		return;

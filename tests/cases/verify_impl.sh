@@ -63,17 +63,6 @@ bugs=$({
 	echo "$rules" | awk 'NF { print $1 }'
 } | sort -u)
 
-# is_static FILE: an ELF executable without a program interpreter (a
-# wrapper script is none).
-is_static() {
-	[ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ] || return 1
-	if need readelf; then
-		! LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q ' INTERP '
-	else
-		LC_ALL=C ldd "$1" 2>&1 | grep -Eq 'not a dynamic|statically linked'
-	fi
-}
-
 # A static vdsokit has no dlopen(), and a sanitized build may have no
 # impl libraries: then every check is a SKIP, with the reason.
 why=

@@ -41,14 +41,6 @@ contains "--max-stack's failure gives the figure and the limit" "$out" '^# [0-9]
 expect_status 2 "--max-stack 0 is bad input" "$VK" verify --max-stack 0 time
 expect_status 2 "--max-stack x is bad input" "$VK" verify --max-stack x time
 
-is_static() {
-	[ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ] || return 1
-	if need readelf; then
-		! LC_ALL=C readelf -lW "$1" 2>/dev/null | grep -q ' INTERP '
-	else
-		LC_ALL=C ldd "$1" 2>&1 | grep -Eq 'not a dynamic|statically linked'
-	fi
-}
 why=
 if is_static "$VK"; then
 	why="vdsokit is statically linked: no dlopen(), so no --impl"
