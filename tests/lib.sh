@@ -218,6 +218,21 @@ passing_bounds() {
 	fi
 }
 
+# preloaded STATUS DESC SO ARGS...: $VK ARGS under LD_PRELOAD=SO exits
+# STATUS (its output in $TMP/out); false, after a SKIP that says why,
+# where SO cannot reach $VK.
+preloaded() {
+	local status=$1 desc=$2 so=$3 why
+	shift 3
+	why=$(preload_why "$so")
+	if [ -n "$why" ]; then
+		skip "$desc" "$why"
+		return 1
+	fi
+	expect_status "$status" "$desc" env LD_PRELOAD="$so" "$VK" "$@"
+	return 0
+}
+
 # is_static FILE: an ELF executable without a program interpreter (a
 # wrapper script is none).
 is_static() {

@@ -95,13 +95,8 @@ for r in malformed no-nsec negative-nsec nsec-past-1s realtime bad-second-line p
 	contains "timens_offsets refuses $r" "$TMP/tn.ktap" "^ok [0-9]+ timens syscall refuses-$r\$"
 done
 contains "a refused write changes no offset" "$TMP/tn.ktap" '^ok [0-9]+ timens syscall refusals-change-nothing$'
-so=$O/tests/impl/preload-timens-offsets-take-all.so
-why=$(preload_why "$so")
-if [ -n "$why" ]; then
-	skip "a kernel that took every offset fails each refusal" "$why"
-else
-	expect_status 1 "a kernel that took every offset fails each refusal" \
-		env LD_PRELOAD="$so" "$VK" timens -d 0.05 --format ktap
+if preloaded 1 "a kernel that took every offset fails each refusal" \
+	"$O/tests/impl/preload-timens-offsets-take-all.so" timens -d 0.05 --format ktap; then
 	contains "and says what was taken" "$TMP/out" \
 		'^# writing "monotonic 5 0(\\)+nx" gave nothing \(it was taken\), not Invalid argument'
 	check "each of the nine" test "$(grep -c '^not ok [0-9]* timens syscall refuses-' "$TMP/out")" = 9
@@ -117,13 +112,8 @@ for set in small fraction near-2^31 past-2^31 most-negative; do
 			"^ok [0-9]+ clock-nanosleep-$c syscall ${set//^/\\^}:abstime$skip_re\$"
 	done
 done
-so=$O/tests/impl/preload-nanosleep-host-time.so
-why=$(preload_why "$so")
-if [ -n "$why" ]; then
-	skip "a clock_nanosleep that wakes before the namespace's time is caught" "$why"
-else
-	expect_status 1 "a clock_nanosleep that wakes before the namespace's time is caught" \
-		env LD_PRELOAD="$so" "$VK" timens -d 0.05 --format ktap
+if preloaded 1 "a clock_nanosleep that wakes before the namespace's time is caught" \
+	"$O/tests/impl/preload-nanosleep-host-time.so" timens -d 0.05 --format ktap; then
 	contains "and named" "$TMP/out" '^# woke [0-9]+ ns before the namespace.s time it slept to'
 fi
 # On a 32-bit ABI, past 2^31 s: the vDSO's time32 entry must do what the
