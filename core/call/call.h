@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
-#include <asm/posix_types.h>
 
 #include "core/image/image.h"
 
@@ -22,11 +21,18 @@ enum vk_path { VK_PATH_VDSO, VK_PATH_LIBC, VK_PATH_IMPL, VK_PATH_SYSCALL, VK_NPA
 
 #define VK_PATH_BIT(p) (1u << (p))
 
-/* The kernel's structures, whatever libc's time_t is: its long is
- * __kernel_long_t, 64-bit on x32 where C's long is 32-bit. */
+/* The kernel's long (__kernel_long_t): 64-bit on x32, where C's long is
+ * 32-bit. Spelled here, as musl's headers have no <asm/posix_types.h>. */
+#if defined(__x86_64__) && defined(__ILP32__)
+typedef long long vk_klong;
+#else
+typedef long vk_klong;
+#endif
+
+/* The kernel's structures, whatever libc's time_t is. */
 struct vk_kts {			/* __kernel_old_timespec: the ABI's native one */
-	__kernel_long_t sec;
-	__kernel_long_t nsec;
+	vk_klong sec;
+	vk_klong nsec;
 };
 
 struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
@@ -35,8 +41,8 @@ struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
 };
 
 struct vk_ktv {			/* __kernel_old_timeval */
-	__kernel_long_t sec;
-	__kernel_long_t usec;
+	vk_klong sec;
+	vk_klong usec;
 };
 
 typedef int (*vk_clock_fn)(clockid_t clock, void *ts);
