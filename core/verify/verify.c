@@ -15,7 +15,9 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	case VK_FN_CLOCK_GETTIME:
 	case VK_FN_CLOCK_GETTIME64:
 		vk_verify_clocks(v, t, p);
+		vk_verify_settled(v);
 		vk_verify_relations(v, t, p);
+		vk_verify_settled(v);
 		vk_verify_threads(v, t, p);
 		break;
 	case VK_FN_CLOCK_GETRES:
@@ -37,6 +39,7 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	default:
 		return;
 	}
+	vk_verify_settled(v);
 	vk_verify_stack(v, t, p);
 }
 
@@ -73,6 +76,8 @@ struct job {
 	struct vk_verify *v;
 	const struct vk_target *t;
 	enum vk_path p;
+	int fd;
+	size_t sent;	/* results sent to the parent so far */
 };
 
 /*
@@ -81,17 +86,28 @@ struct job {
  */
 static const char done[] = "done";
 
-/* In the child: run the checks, then send their results to the parent. */
+/* In the child: send the parent the results settled since the last call. */
+static void send_settled(void *ctx)
+{
+	struct job *j = ctx;
+
+	for (; j->sent < j->v->rs->n; j->sent++)
+		vk_write_all(j->fd, j->v->rs->r[j->sent], sizeof(struct vk_result));
+}
+
+/* In the child: run the checks, sending each result once it is final. */
 static void child(void *ctx, int fd)
 {
 	struct job *j = ctx;
 	struct vk_callset loaded;
-	size_t first = j->v->rs->n;
 
+	j->fd = fd;
+	j->sent = j->v->rs->n;
+	j->v->settled = send_settled;
+	j->v->settled_ctx = j;
 	j->v->cs = vk_callset_child(j->v->cs, VK_PATH_BIT(j->p), &loaded);
 	run_path(j->v, j->t, j->p);
-	for (size_t i = first; i < j->v->rs->n; i++)
-		vk_write_all(fd, j->v->rs->r[i], sizeof(struct vk_result));
+	send_settled(j);
 	vk_write_all(fd, done, sizeof(done));
 }
 
@@ -118,7 +134,7 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
  */
 static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
-	struct job j = { v, t, p };
+	struct job j = { v, t, p, -1, 0 };
 	double timeout = 4 * v->seconds + 20;
 	struct vk_isolated out;
 	const struct vk_result *r;

@@ -453,6 +453,9 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 		"length", "flags", "statistics", "differs", "fork", "no-files", "thread-states",
 		"fork-drawing", "straddle",
 	};
+	static void (*const steps[])(struct rnd *) = {
+		lengths, flags, statistics, differs, after_fork, no_files, thread_states, fork_drawing,
+	};
 
 	if (!vk_crng_ready()) {
 		for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
@@ -474,14 +477,11 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 		free(g.same);
 		return;
 	}
-	lengths(&g);
-	flags(&g);
-	statistics(&g);
-	differs(&g);
-	after_fork(&g);
-	no_files(&g);
-	thread_states(&g);
-	fork_drawing(&g);
+	/* A crash in one rule must not take the others' results with it. */
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		steps[i](&g);
+		vk_verify_settled(v);
+	}
 	if (stateful)
 		straddle(&g);
 	else

@@ -64,3 +64,9 @@ int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t 
 	vk_isolated_free(&out);
 	return ok ? 0 : -1;
 }
+
+void vk_verify_settled(struct vk_verify *v)
+{
+	if (v->settled)
+		v->settled(v->settled_ctx);
+}

@@ -26,6 +26,11 @@ struct vk_verify {
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */
 	void (*moved)(const char *fn, int line, int cpu);
+	/* Where set, told that every result so far is final (a family calls
+	 * vk_verify_settled() between its rules): the driver's child sends
+	 * them then, so that a crash later loses none of them. */
+	void (*settled)(void *ctx);
+	void *settled_ctx;
 };
 
 /* The families, one file each. */
@@ -38,6 +43,9 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p);
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+
+/* Between two rules of a family: the results so far are final. */
+void vk_verify_settled(struct vk_verify *v);
 
 /* Of a stack painted with paint, len bytes from its lowest, how many
  * from the top down to the lowest byte that no longer holds the paint. */

@@ -163,6 +163,16 @@ for h in exit0 segv; do
 		"getcpu impl survives: the checks of getcpu on the impl path \\($(lib "$h")\\) (exited with status 0|were killed by SIGSEGV)"
 done
 
+# A crash in one rule keeps what the rules before it found: the plant
+# is one byte short (length) and aborts on the flags rule's NONBLOCK.
+late=$IMPL/crash-late-getrandom.so
+bounded 1 "verify: a getrandom that crashes in a later rule fails" \
+	"$VK" verify -d 0.05 --paths impl getrandom --impl "$late"
+contains "verify: and names the crash" "$TMP/out" \
+	"getrandom impl survives: the checks of getrandom on the impl path \\($late\\) were killed by SIGABRT"
+contains "verify: and keeps the failure found before it" "$TMP/out" \
+	"getrandom impl length: asked for 2 bytes, impl returned 1"
+
 # abi and fallback: each call's child that exits 0 or hangs is a failed
 # row that names the library.
 for h in exit0 hang; do
