@@ -51,4 +51,11 @@ void vk_timens_refusals(struct vk_results *rs);
  * BOOTTIME times, each a result on the syscall path (timens_sleep.c). */
 void vk_timens_sleep(struct vk_results *rs);
 
+/* In the namespace, whose MONOTONIC and BOOTTIME offsets the kernel shows
+ * as offsets[]: a process that setns() to the parent's time namespace and
+ * back reads each one's time there, on the vdso and impl paths; each a
+ * result "setns" (timens_setns.c). */
+void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
+		     struct vk_results *rs);
+
 #endif /* VK_TIMENS_CHECK_H */

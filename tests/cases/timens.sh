@@ -88,6 +88,28 @@ if [ -f "$O/tests/impl/timens-fallback.so" ]; then
 else
 	skip "a library that falls back only in a time namespace" "no impl libraries in this build"
 fi
+# setns() out of the namespace and back, as the kernel's timens selftest
+# and LTP's clock_gettime03 move: each read gives the namespace it is in,
+# in every set; a clock that keeps the offsets of the namespace it first
+# read is caught, and the pass-through passes.
+for set in small fraction near-2^31 past-2^31 most-negative; do
+	for c in monotonic boottime; do
+		contains "set $set: $c is read after setns() out and back" "$TMP/tn.ktap" \
+			"^(not )?ok [0-9]+ clock-gettime(64)?-$c vdso ${set//^/\\^}:setns\$"
+	done
+done
+if [ -f "$O/tests/impl/timens-setns-stale.so" ]; then
+	"$VK" timens --impl "$O/tests/impl/timens-setns-stale.so" -d 0.05 --format ktap >"$TMP/out" 2>&1
+	check "a clock with the first namespace's offsets fails setns on both clocks in each set" \
+		test "$(grep -cE '^not ok [0-9]+ clock-gettime(64)?-(monotonic|boottime) impl [^ ]+:setns$' "$TMP/out")" = 10
+	contains "and says where it read what" "$TMP/out" \
+		"^# after setns\\(\\) to the parent's time namespace: monotonic by the syscall [0-9]+ ns, then impl [0-9]+ ns"
+	"$VK" timens --impl "$O/tests/impl/passthrough.so" -d 0.05 --format ktap >"$TMP/out" 2>&1
+	check "the pass-through passes setns on both clocks in each set" \
+		test "$(grep -cE '^ok [0-9]+ clock-gettime(64)?-(monotonic|boottime) impl [^ ]+:setns$' "$TMP/out")" = 10
+else
+	skip "a clock with the first namespace's offsets after setns()" "no impl libraries in this build"
+fi
 # /proc/self/timens_offsets refuses what the kernel documents, each with
 # its errno; under a stand-in that takes every write, each check fails.
 for r in malformed no-nsec negative-nsec nsec-past-1s realtime bad-second-line past-ktime-max \

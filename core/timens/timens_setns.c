@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * setns() out of the time namespace and back, as the kernel's
+ * timens/timens.c selftest and LTP's clock_gettime03 do: the kernel then
+ * maps the vDSO's data page of the namespace entered, and a read after
+ * each move must give that namespace's time. A process that moves must
+ * have one thread, so the moves are made in a child of their own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/base/array.h"
+#include "core/call/targets.h"
+#include "core/timens/timens_check.h"
+#include "core/timens/timens_rules.h"
+#include "core/verify/verify_shared.h"
+
+#define TRIES 64
+#define NLEGS 3
+#define MOVER_TIMEOUT 5.0
+
+static const char *const legs[NLEGS] = {
+	"inside the namespace",
+	"after setns() to the parent's time namespace",
+	"after setns() back into the namespace",
+};
+static const int ids[2] = { CLOCK_MONOTONIC, CLOCK_BOOTTIME };
+
+/* One clock on one path: the first read out of its bracket, else none. */
+struct reading {
+	int bad_leg;		/* -1: every read lay between its syscall reads */
+	int64_t a, x, b;	/* the syscall, the path, the syscall */
+	int64_t tightest;	/* the narrowest bracket of all legs, ns */
+};
+
+struct moves {
+	const struct vk_timens_check *c;
+	enum vk_path p;
+	int fd[2];		/* the parent's namespace, this one */
+	int err;		/* errno of what failed: opening fd[], or setns() */
+	int in_setns;
+	struct reading r[ARRAY_SIZE(ids)];
+};
+
+static int64_t read_ns(vk_clock_fn fn, int t64, int id)
+{
+	struct vk_ts ts;
+
+	return vk_clock_call(fn, t64, id, &ts) ? VK_TIMENS_NONE : vk_ts_ns(&ts);
+}
+
+static void read_leg(vk_clock_fn sys, vk_clock_fn fn, int t64, int id, int leg,
+		     struct reading *r)
+{
+	for (int i = 0; i < TRIES; i++) {
+		int64_t a = read_ns(sys, t64, id), x = read_ns(fn, t64, id), b = read_ns(sys, t64, id);
+
+		if (b - a < r->tightest)
+			r->tightest = b - a;
+		if (r->bad_leg < 0 && (x < a || x > b || a == VK_TIMENS_NONE)) {
+			*r = (struct reading){ leg, a, x, b, r->tightest };
+			return;
+		}
+	}
+}
+
+/* In a child, single-threaded as setns() wants it: read, move out, read,
+ * move back, read. */
+static void mover(void *arg, int fd)
+{
+	struct moves *m = arg;
+	struct vk_callset loaded;
+	const struct vk_callset *cs = vk_callset_child(m->c->cs, VK_PATH_BIT(m->p), &loaded);
+	enum vk_func f = m->c->gettime;
+
+	for (int leg = 0; leg < NLEGS && !m->err; leg++) {
+		if (leg && setns(m->fd[leg == 1 ? 0 : 1], CLONE_NEWTIME)) {
+			m->err = errno;
+			m->in_setns = 1;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(ids) && !m->err; i++)
+			read_leg(cs->fn[VK_PATH_SYSCALL][f].clock, cs->fn[m->p][f].clock,
+				 vk_funcs[f].time64, ids[i], leg, &m->r[i]);
+	}
+	vk_write_all(fd, m, sizeof(*m));
+}
+
+/* A clock's reads, all made: each between its syscall reads, and close
+ * enough to tell the two namespaces' times apart. */
+static void judge_reads(const struct moves *m, int i, int64_t offset, struct vk_result *res,
+			struct vk_results *rs)
+{
+	const struct reading *r = &m->r[i];
+	const char *path = vk_path_name(m->p), *clock = vk_clock_name(ids[i]);
+
+	if (r->bad_leg >= 0 && r->x == VK_TIMENS_NONE)
+		vk_result_fail(rs, res, "%s: reading %s failed on %s", legs[r->bad_leg], clock, path);
+	else if (r->bad_leg >= 0 && (r->a == VK_TIMENS_NONE || r->b == VK_TIMENS_NONE))
+		vk_result_fail(rs, res, "not tested: %s: reading %s failed on the syscall",
+			       legs[r->bad_leg], clock);
+	else if (r->bad_leg >= 0)
+		vk_result_fail(rs, res, "%s: %s by the syscall %lld ns, then %s %lld ns, then the syscall %lld ns",
+			       legs[r->bad_leg], clock, (long long)r->a, path, (long long)r->x,
+			       (long long)r->b);
+	else if (r->tightest >= llabs(offset))
+		vk_result_skip(res, "the tightest bracket was %lld ns, not under the offset of %lld ns: a read of the other namespace's time was not tested",
+			       (long long)r->tightest, (long long)offset);
+}
+
+static void judge(const struct moves *m, int i, int64_t offset, const char *died,
+		  struct vk_results *rs)
+{
+	struct vk_clock clock = { .id = ids[i] };
+	struct vk_result *res;
+	char api[40];
+
+	snprintf(clock.name, sizeof(clock.name), "%s", vk_clock_name(ids[i]));
+	vk_clock_api(api, sizeof(api), m->c->gettime, &clock);
+	res = vk_results_add(rs, api, m->p, "setns");
+	res->calls = NLEGS * TRIES;
+	if (*died)
+		vk_result_fail(rs, res, "%s", died);
+	else if (m->in_setns && m->err == EPERM)
+		vk_result_skip(res, "setns(CLONE_NEWTIME): %s", strerror(m->err));
+	else if (m->err)
+		vk_result_fail(rs, res, "not tested: %s: %s",
+			       m->in_setns ? "setns(CLONE_NEWTIME)" : "opening /proc/PID/ns/time",
+			       strerror(m->err));
+	else
+		judge_reads(m, i, offset, res, rs);
+}
+
+/* One path's moves, in a child under a watchdog: its crash or hang is
+ * the path's (an --impl library's), said in died. */
+static void move(struct moves *m, char *died, size_t len)
+{
+	struct vk_isolated out;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+		m->r[i] = (struct reading){ .bad_leg = -1, .tightest = INT64_MAX };
+	*died = '\0';
+	if (m->err)
+		return;
+	if (vk_isolate(mover, m, MOVER_TIMEOUT, &out)) {
+		snprintf(died, len, "not tested: vdsokit could not fork");
+		return;
+	}
+	if (out.len == sizeof(*m)) {
+		memcpy(m, out.data, sizeof(*m));
+	} else {
+		int n = snprintf(died, len, "the child that moved between namespaces ");
+
+		vk_isolated_describe(&out, MOVER_TIMEOUT, died + n, len - n);
+	}
+	vk_isolated_free(&out);
+}
+
+/*
+ * In the namespace, whose offsets the kernel shows as offsets[]
+ * (MONOTONIC's, BOOTTIME's): each clock whose offset is 1 ms or more, on
+ * the vdso and impl paths. The parent's namespace is that of this
+ * process's parent, which made this one for its children.
+ */
+void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
+		     struct vk_results *rs)
+{
+	static const enum vk_path paths[] = { VK_PATH_VDSO, VK_PATH_IMPL };
+	struct moves m = { .c = c };
+	char parent[64], died[160];
+
+	snprintf(parent, sizeof(parent), "/proc/%d/ns/time", (int)getppid());
+	m.fd[0] = open(parent, O_RDONLY | O_CLOEXEC);
+	m.fd[1] = open("/proc/self/ns/time", O_RDONLY | O_CLOEXEC);
+	if (m.fd[0] < 0 || m.fd[1] < 0)
+		m.err = errno;
+	for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
+		if (!vk_callset_has(c->cs, paths[k], c->gettime))
+			continue;
+		m.p = paths[k];
+		move(&m, died, sizeof(died));
+		for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+			if (offsets[i] != VK_TIMENS_NONE && llabs(offsets[i]) >= 1000000)
+				judge(&m, i, offsets[i], died, rs);
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (m.fd[k] >= 0)
+			close(m.fd[k]);
+}
