@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/isolate.h"
+#include "core/call/vsyscall.h"
+
+#define READ_TIMEOUT 5.0
+
+enum vk_vsyscall_mode vk_vsyscall_mode(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	enum vk_vsyscall_mode m = VK_VSYSCALL_ABSENT;
+	char line[512];
+
+	if (!f)
+		return VK_VSYSCALL_UNKNOWN;
+	while (fgets(line, sizeof(line), f)) {
+		char perms[8];
+
+		if (!strstr(line, "[vsyscall]") || sscanf(line, "%*s %7s", perms) != 1)
+			continue;
+		m = perms[0] == 'r' ? VK_VSYSCALL_EMULATE : VK_VSYSCALL_XONLY;
+		break;
+	}
+	fclose(f);
+	return m;
+}
+
+const char *vk_vsyscall_mode_name(enum vk_vsyscall_mode m)
+{
+	static const char *const names[] = {
+		[VK_VSYSCALL_UNKNOWN] = "unknown",
+		[VK_VSYSCALL_ABSENT] = "none",
+		[VK_VSYSCALL_XONLY] = "xonly",
+		[VK_VSYSCALL_EMULATE] = "emulate",
+	};
+
+	return names[m];
+}
+
+const char *vk_vsyscall_unbuilt(void)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	return NULL;
+#elif defined(__x86_64__)
+	return "x32 has no vsyscall page: its pointers cannot reach it";
+#elif defined(__i386__)
+	return "i386 has no vsyscall page: it is x86_64's";
+#else
+	return "no vsyscall page: it is x86_64's";
+#endif
+}
+
+/* In the child: read the page's first byte, which xonly answers with SIGSEGV. */
+static void read_page(void *ctx, int fd)
+{
+	volatile const unsigned char *page = ctx;
+	unsigned char byte = *page;
+
+	vk_write_all(fd, &byte, 1);
+}
+
+static enum vk_tristate probe_read(void)
+{
+	struct vk_isolated out;
+	enum vk_tristate r = VK_UNKNOWN;
+
+	if (vk_isolate(read_page, vk_vsyscall_entry(VK_FN_GETTIMEOFDAY), READ_TIMEOUT, &out))
+		return r;
+	if (out.exited && out.len == 1)
+		r = VK_YES;
+	else if (out.signal == SIGSEGV)
+		r = VK_NO;
+	vk_isolated_free(&out);
+	return r;
+}
+
+static const char *read_said(enum vk_tristate r)
+{
+	return r == VK_YES ? "a read of it succeeds" : r == VK_NO ?
+	       "a read of it is SIGSEGV" : "what a read of it does is unknown (the probe failed)";
+}
+
+void vk_vsyscall_read(struct vk_vsyscall *v)
+{
+	const char *unbuilt = vk_vsyscall_unbuilt();
+	static const char calls[] = "each call faults into the kernel, which emulates the "
+				    "syscall (seccomp sees it)";
+
+	v->mode = unbuilt ? VK_VSYSCALL_ABSENT : vk_vsyscall_mode();
+	v->readable = VK_UNKNOWN;
+	if (unbuilt) {
+		snprintf(v->note, sizeof(v->note), "%s", unbuilt);
+		return;
+	}
+	switch (v->mode) {
+	case VK_VSYSCALL_UNKNOWN:
+		snprintf(v->note, sizeof(v->note), "no /proc/self/maps to tell");
+		return;
+	case VK_VSYSCALL_ABSENT:
+		snprintf(v->note, sizeof(v->note), "no [vsyscall] in /proc/self/maps: "
+			 "the kernel runs with vsyscall=none, and a call there is SIGSEGV");
+		return;
+	default:
+		break;
+	}
+	v->readable = probe_read();
+	snprintf(v->note, sizeof(v->note), "[vsyscall] %s: %s; %s",
+		 v->mode == VK_VSYSCALL_XONLY ? "--xp" : "r-xp", calls, read_said(v->readable));
+}
+
+void *vk_vsyscall_entry(enum vk_func f)
+{
+#if defined(__x86_64__) && !defined(__ILP32__)
+	switch (f) {
+	case VK_FN_GETTIMEOFDAY:
+		return (void *)VK_VSYSCALL_ADDR;
+	case VK_FN_TIME:
+		return (void *)(VK_VSYSCALL_ADDR + 0x400);
+	case VK_FN_GETCPU:
+		return (void *)(VK_VSYSCALL_ADDR + 0x800);
+	default:
+		break;
+	}
+#endif
+	(void)f;
+	return NULL;
+}
