@@ -53,6 +53,8 @@ if [ "$want" = xonly ] || [ "$want" = emulate ]; then
 	cp "$TMP/out" "$TMP/b.json"
 	schema_valid "bench's JSON with a vsyscall row follows doc/json-schema/bench.json" bench "$TMP/b.json"
 	contains "bench: a getcpu row for the vsyscall path" "$TMP/b.json" '"path": "vsyscall"'
+	expect_status 0 "compare reads the vsyscall row of a bench file" "$VK" compare "$TMP/b.json" "$TMP/b.json"
+	contains "compare: the getcpu vsyscall row" "$TMP/out" '^getcpu +vsyscall +[0-9.]+ ns'
 
 	expect_status 0 "abi --paths vsyscall time: as the syscall or as the ABI allows" \
 		"$VK" abi --paths vsyscall time
