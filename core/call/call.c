@@ -290,14 +290,9 @@ static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 /* The page's three entries, where this process has the page. */
 static void init_vsyscall(struct vk_callset *cs)
 {
-	const char *why = vk_vsyscall_unbuilt();
-	enum vk_vsyscall_mode m = why ? VK_VSYSCALL_ABSENT : vk_vsyscall_mode();
+	enum vk_vsyscall_mode m;
+	const char *why = vk_vsyscall_missing(&m);
 
-	if (!why && m == VK_VSYSCALL_ABSENT)
-		why = "no vsyscall page: the kernel runs with vsyscall=none "
-		      "(no [vsyscall] in /proc/self/maps)";
-	else if (m == VK_VSYSCALL_UNKNOWN)
-		why = "no /proc/self/maps to tell whether there is a vsyscall page";
 	for (int i = 0; i < VK_NFUNCS; i++)
 		set(cs, VK_PATH_VSYSCALL, i, why ? NULL : vk_vsyscall_entry(i),
 		    why ? why : "the vsyscall page has only gettimeofday, time and getcpu");

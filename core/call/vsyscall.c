@@ -9,7 +9,8 @@
 
 #define READ_TIMEOUT 5.0
 
-enum vk_vsyscall_mode vk_vsyscall_mode(void)
+/* The page's mode as /proc/self/maps shows it. */
+static enum vk_vsyscall_mode maps_mode(void)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
 	enum vk_vsyscall_mode m = VK_VSYSCALL_ABSENT;
@@ -41,7 +42,8 @@ const char *vk_vsyscall_mode_name(enum vk_vsyscall_mode m)
 	return names[m];
 }
 
-const char *vk_vsyscall_unbuilt(void)
+/* Why this build calls no function through the page, or NULL if it can. */
+static const char *unbuilt(void)
 {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	return NULL;
@@ -52,6 +54,21 @@ const char *vk_vsyscall_unbuilt(void)
 #else
 	return "no vsyscall page: it is x86_64's";
 #endif
+}
+
+const char *vk_vsyscall_missing(enum vk_vsyscall_mode *mode)
+{
+	const char *why = unbuilt();
+
+	*mode = why ? VK_VSYSCALL_ABSENT : maps_mode();
+	if (why)
+		return why;
+	if (*mode == VK_VSYSCALL_ABSENT)
+		return "no vsyscall page: the kernel runs with vsyscall=none "
+		       "(no [vsyscall] in /proc/self/maps)";
+	if (*mode == VK_VSYSCALL_UNKNOWN)
+		return "no /proc/self/maps to tell whether there is a vsyscall page";
+	return NULL;
 }
 
 static int read_fd;
@@ -96,30 +113,17 @@ static const char *read_said(enum vk_tristate r)
 
 void vk_vsyscall_read(struct vk_vsyscall *v)
 {
-	const char *unbuilt = vk_vsyscall_unbuilt();
-	static const char calls[] = "each call faults into the kernel, which emulates the "
-				    "syscall (seccomp sees it)";
+	const char *why = vk_vsyscall_missing(&v->mode);
 
-	v->mode = unbuilt ? VK_VSYSCALL_ABSENT : vk_vsyscall_mode();
 	v->readable = VK_UNKNOWN;
-	if (unbuilt) {
-		snprintf(v->note, sizeof(v->note), "%s", unbuilt);
+	if (why) {
+		snprintf(v->note, sizeof(v->note), "%s", why);
 		return;
-	}
-	switch (v->mode) {
-	case VK_VSYSCALL_UNKNOWN:
-		snprintf(v->note, sizeof(v->note), "no /proc/self/maps to tell");
-		return;
-	case VK_VSYSCALL_ABSENT:
-		snprintf(v->note, sizeof(v->note), "no [vsyscall] in /proc/self/maps: "
-			 "the kernel runs with vsyscall=none, and a call there is SIGSEGV");
-		return;
-	default:
-		break;
 	}
 	v->readable = probe_read();
-	snprintf(v->note, sizeof(v->note), "[vsyscall] %s: %s; %s",
-		 v->mode == VK_VSYSCALL_XONLY ? "--xp" : "r-xp", calls, read_said(v->readable));
+	snprintf(v->note, sizeof(v->note), "[vsyscall] %s: each call faults into the kernel, "
+		 "which emulates the syscall (seccomp sees it); %s",
+		 v->mode == VK_VSYSCALL_XONLY ? "--xp" : "r-xp", read_said(v->readable));
 }
 
 void *vk_vsyscall_entry(enum vk_func f)

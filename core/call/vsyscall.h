@@ -22,7 +22,6 @@ enum vk_vsyscall_mode {
 	VK_VSYSCALL_EMULATE,	/* r-xp: calls emulated, the page readable */
 };
 
-enum vk_vsyscall_mode vk_vsyscall_mode(void);
 /* "xonly", "emulate", "none", "unknown": the kernel parameter's spelling. */
 const char *vk_vsyscall_mode_name(enum vk_vsyscall_mode m);
 /*
@@ -36,8 +35,10 @@ struct vk_vsyscall {
 };
 void vk_vsyscall_read(struct vk_vsyscall *v);
 
-/* Why this build calls no function through the page, or NULL if it can. */
-const char *vk_vsyscall_unbuilt(void);
+/* Why this process has no page to call (vsyscall=none, an i386 or x32
+ * build, no /proc), or NULL; *mode the page's as /proc/self/maps shows
+ * it, or ABSENT for a build that has none. */
+const char *vk_vsyscall_missing(enum vk_vsyscall_mode *mode);
 /* The page's entry for f, or NULL where it has none or this build no page. */
 void *vk_vsyscall_entry(enum vk_func f);
 
