@@ -48,11 +48,11 @@ static const char *unbuilt(void)
 #if defined(__x86_64__) && !defined(__ILP32__)
 	return NULL;
 #elif defined(__x86_64__)
-	return "x32 has no vsyscall page: its pointers cannot reach it";
+	return "x32 has no vsyscall page: the kernel maps it for 64-bit processes only";
 #elif defined(__i386__)
-	return "i386 has no vsyscall page: it is x86_64's";
+	return "i386 has no vsyscall page: the kernel maps it for 64-bit processes only";
 #else
-	return "no vsyscall page: it is x86_64's";
+	return "no vsyscall page: only x86_64 has one";
 #endif
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * x86_64's legacy vsyscall page at 0xffffffffff600000: gettimeofday at
- * +0, time at +0x400, getcpu at +0x800. No kernel since 3.1 runs its
- * code: every call faults and the kernel emulates the syscall it stands
- * for, seccomp included. Only 64-bit x86_64 processes have it; i386 and
- * x32 pointers cannot reach it.
+ * +0, time at +0x400, getcpu at +0x800. Today's kernels run none of its
+ * code (vsyscall=native is gone): every call faults, and the kernel
+ * emulates the syscall it stands for, seccomp included. Only 64-bit x86_64 processes have it: the
+ * kernel maps none for i386 and x32 ones.
  */
 #ifndef VK_VSYSCALL_H
 #define VK_VSYSCALL_H
