@@ -21,7 +21,8 @@ int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
 enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths)
 {
 	if (vk_paths_parse(arg, paths))
-		return vk_opt_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl",
+		return vk_opt_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl, "
+				    "vsyscall",
 				    arg);
 	return VK_OPT_OK;
 }

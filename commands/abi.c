@@ -39,7 +39,8 @@ struct opts {
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 {
 	const struct vk_option opt[] = {
-		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl,vsyscall (default vdso,libc, and impl\n"
+				 "with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also test the __vdso_* functions LIB.so exports"),
 		VK_OPT('t', "timeout", VK_OPT_SECONDS, "SECS",
 		  "per case (default 1); after 3 hangs an API's other\n"

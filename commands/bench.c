@@ -58,8 +58,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		VK_OPT(0, "cold", VK_OPT_FLAG, NULL,
 		  "time single calls after disturbing caches and TLB;\n"
 		  "report median, p90 and p99", &o->cold),
-		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc,syscall,\n"
-				 "and impl with --impl)"),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl,vsyscall (default vdso,libc,\n"
+				 "syscall, and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also measure the __vdso_* functions LIB.so exports"),
 		VK_OPT_FORMAT_ROWS(&o->call.format,
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_KTAP,

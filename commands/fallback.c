@@ -33,7 +33,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT('r', "require", VK_OPT_STRING, "LIST",
 		  "exit 1 if any of these APIs (comma-separated) falls\n"
 		  "back on the vdso path: a CI gate", &o->require),
-		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl (default vdso,libc, and impl with --impl)"),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl,vsyscall (default vdso,libc, and impl\n"
+				 "with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also probe the __vdso_* functions LIB.so exports"),
 		VK_OPT_FORMAT_ROWS(&o->call.format,
 				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_OPENMETRICS),

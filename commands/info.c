@@ -19,8 +19,10 @@ static const char head[] =
 	"measured where vdsokit does not know its name: does the vDSO's\n"
 	"clock_gettime(CLOCK_MONOTONIC) make a syscall?), whether this process is\n"
 	"in a non-initial time namespace, whether the kernel has them and one\n"
-	"can be made here, and why not; for this process's vDSO, whether each\n"
-	"function stays in userspace.\n\n";
+	"can be made here, and why not; x86_64's vsyscall page: its mode\n"
+	"(xonly, emulate or none, from /proc/self/maps) and what a read of it\n"
+	"does, probed; for this process's vDSO, whether each function stays in\n"
+	"userspace.\n\n";
 
 static const char tail[] =
 	"\n"
@@ -126,6 +128,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	vk_sysinfo_read(&in->sys);
 	vk_sysinfo_try_timens(&in->sys);
 	measure_clocksource(in);
+	vk_vsyscall_read(&in->vsyscall);
 	in->im = im;
 	if (!im)
 		return;

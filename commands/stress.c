@@ -72,8 +72,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  &o->threads, .lo = 1, .hi = VK_STRESS_MAX_THREADS),
 		VK_OPT(0, "i-accept-clock-changes", VK_OPT_FLAG, NULL,
 		  "run outside 'vdsokit vm', changing this clock", &o->accepted),
-		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl (default vdso,libc, and impl\n"
-				 "with --impl)"),
+		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl,vsyscall (default vdso,libc,\n"
+				 "and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also read the __vdso_* functions LIB.so exports\n"
 				"(under vm, its dynamic vdsokit: the host's arch)"),
 		VK_OPT_FORMAT_ROWS(&o->call.format,

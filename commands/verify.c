@@ -52,7 +52,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "stop repeating an API's checks after N failed\n"
 		  "readings (default 10, 0: never); the other\n"
 		  "APIs are still checked", &o->max_fails),
-		VK_OPT_PATHS_ROW(&o->call, "paths to check: vdso,libc,syscall,impl\n"
+		VK_OPT_PATHS_ROW(&o->call, "paths to check: vdso,libc,syscall,impl,vsyscall\n"
 				 "(default vdso,libc, and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N",

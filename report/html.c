@@ -18,6 +18,7 @@
 static const char *const path_color[VK_NPATHS] = {
 	[VK_PATH_VDSO] = "#1b7837", [VK_PATH_LIBC] = "#2166ac",
 	[VK_PATH_SYSCALL] = "#b2182b", [VK_PATH_IMPL] = "#762a83",
+	[VK_PATH_VSYSCALL] = "#e08214",
 };
 
 static void esc(FILE *f, const char *s)

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "core/call/vsyscall.h"
 #include "core/image/image.h"
 #include "core/base/sysinfo.h"
 #include "core/result/result.h"
@@ -28,6 +29,7 @@ struct vk_info {
 	const char *version;	/* vdsokit's */
 	const char *build_abi;
 	struct vk_sysinfo sys;
+	struct vk_vsyscall vsyscall;	/* this process's, whatever image info reads */
 	const struct vk_image *im;	/* NULL when there is no image */
 	const char *no_image;	/* why not */
 	size_t size;

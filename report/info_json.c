@@ -26,6 +26,11 @@ static void json_system(struct vk_json *j, const struct vk_info *in)
 		vk_json_double(j, "boottime_offset", s->boot_offset[0] + s->boot_offset[1] / 1e9);
 	}
 	vk_json_end(j);
+	vk_json_object(j, "vsyscall");
+	vk_json_str(j, "mode", vk_vsyscall_mode_name(in->vsyscall.mode));
+	vk_json_str(j, "readable", vk_report_tristate(in->vsyscall.readable));
+	vk_json_str(j, "note", in->vsyscall.note);
+	vk_json_end(j);
 }
 
 static void json_sym(struct vk_json *j, const char *key, const struct vk_elf_sym *s)

@@ -38,6 +38,8 @@ static void print_system(FILE *f, const struct vk_info *in)
 			s->mono_offset[0], s->mono_offset[1], s->boot_offset[0],
 			s->boot_offset[1]);
 	fprintf(f, ": %s\n", vk_safe(s->timens_note));
+	fprintf(f, "vsyscall:      %s: %s\n", vk_vsyscall_mode_name(in->vsyscall.mode),
+		in->vsyscall.note);
 }
 
 static void print_image(FILE *f, const struct vk_info *in)

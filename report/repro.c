@@ -458,9 +458,11 @@ static void paths(FILE *out, unsigned bits)
 	}
 }
 
-/* Who made the call: the kernel's vDSO, libc, or the --impl library. */
+/* Who made the call: the kernel's vDSO, libc, the vsyscall page or the --impl library. */
 static const char *side(enum vk_path p)
 {
+	if (p == VK_PATH_VSYSCALL)
+		return "the vsyscall page";
 	return p == VK_PATH_VDSO ? "the vDSO" : p == VK_PATH_LIBC ? "libc" : "the --impl library";
 }
 

@@ -16,6 +16,7 @@
 #endif
 
 #include "core/call/call.h"
+#include "core/call/vsyscall.h"
 #include "core/image/elf.h"
 #include "core/base/file.h"
 #include "core/base/isolate.h"
@@ -286,6 +287,17 @@ static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 	}
 }
 
+/* The page's three entries, where this process has the page. */
+static void init_vsyscall(struct vk_callset *cs)
+{
+	enum vk_vsyscall_mode m;
+	const char *why = vk_vsyscall_missing(&m);
+
+	for (int i = 0; i < VK_NFUNCS; i++)
+		set(cs, VK_PATH_VSYSCALL, i, why ? NULL : vk_vsyscall_entry(i),
+		    why ? why : "the vsyscall page has only gettimeofday, time and getcpu");
+}
+
 #ifdef VK_STATIC
 static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
 {
@@ -537,6 +549,7 @@ int vk_callset_init(struct vk_callset *cs, const struct vk_image *im, const char
 	init_syscall(cs);
 	init_libc(cs);
 	init_vdso(cs, im);
+	init_vsyscall(cs);
 	return init_impl(cs, impl, err, len);
 }
 
@@ -556,6 +569,7 @@ const char *vk_path_name(enum vk_path p)
 		[VK_PATH_VDSO] = "vdso",
 		[VK_PATH_LIBC] = "libc",
 		[VK_PATH_IMPL] = "impl",
+		[VK_PATH_VSYSCALL] = "vsyscall",
 		[VK_PATH_SYSCALL] = "syscall",
 	};
 

@@ -16,8 +16,16 @@
 
 #include "core/image/image.h"
 
-/* In the order reports list them: the kernel's vDSO first. */
-enum vk_path { VK_PATH_VDSO, VK_PATH_LIBC, VK_PATH_IMPL, VK_PATH_SYSCALL, VK_NPATHS };
+/* In the order reports list them: the kernel's vDSO first. vsyscall is
+ * x86_64's legacy page (core/call/vsyscall.h). */
+enum vk_path {
+	VK_PATH_VDSO,
+	VK_PATH_LIBC,
+	VK_PATH_IMPL,
+	VK_PATH_VSYSCALL,
+	VK_PATH_SYSCALL,
+	VK_NPATHS
+};
 
 #define VK_PATH_BIT(p) (1u << (p))
 
@@ -132,7 +140,7 @@ int vk_impl_probe(const char *path, unsigned *funcs, char *err, size_t len);
 int vk_impl_copy(const char *path, char *name, size_t len);
 
 const char *vk_path_name(enum vk_path p);
-/* Parse "vdso,libc,syscall,impl" into a mask of VK_PATH_BIT()s. */
+/* Parse "vdso,libc,syscall,impl,vsyscall" into a mask of VK_PATH_BIT()s. */
 int vk_paths_parse(const char *list, unsigned *mask);
 
 /* Whether a return value is the -errno of a failed call. */

@@ -345,6 +345,8 @@ const char *vk_fallback_reason(enum vk_path p, enum vk_func f, int clock,
 		return "this ABI's vDSO entry only makes the syscall";
 	if (p == VK_PATH_IMPL)
 		return "the implementation makes the syscall";
+	if (p == VK_PATH_VSYSCALL)
+		return "the kernel emulates every call through the vsyscall page";
 	if (needs_counter(f, clock) && cs_vdso == VK_NO)
 		return "the current clocksource is not vDSO-capable";
 	if (p == VK_PATH_LIBC)

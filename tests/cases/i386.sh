@@ -6,7 +6,7 @@
 # clock calls are the time64 ones.
 . "$TOP/tests/lib.sh"
 
-cases="cli live images regress malformed bad_input verify verify_impl abi fallback bench timens compare"
+cases="cli live images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"
 loader=/usr/i686-linux-gnu/lib
 if ! need i686-linux-gnu-gcc; then
 	skip "the suite on i386" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"

@@ -6,15 +6,17 @@
 # figures stay: its bootstrap has a fixed seed.
 
 # info: the running kernel, vdsokit's own build (its libc's version), the
-# clocksource and this process's time namespace.
+# clocksource, this process's time namespace and vsyscall page.
 s/^(kernel: +).*/\1KERNEL/
 s/^(build: +).*/\1BUILD/
 s/^(clocksource: +).*/\1CLOCKSOURCE/
 s/^(  vDSO-capable: ).*/\1CAPABLE/
 s/^(time namespace: ).*/\1TIMENS/
+s/^(vsyscall: +).*/\1VSYSCALL/
 s/^(  "kernel_version": ).*[^,](,?)$/\1"KERNEL"\2/
 /^  "clocksource": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"CLOCKSOURCE"\2/
 /^  "time_namespace": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"TIMENS"\2/
+/^  "vsyscall": \{/,/^  \}/s/^(    "[a-z_]+": ).*[^,](,?)$/\1"VSYSCALL"\2/
 
 # A reproducer's report (DIR/repro/NAME.txt): the running kernel.
 s/^(Kernel: Linux ).*/\1KERNEL/
