@@ -122,10 +122,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 static void *on_stack(void *ctx)
 {
 	static unsigned char alt[64 * 1024];
-	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) }, old;
 
-	sigaltstack(&ss, NULL);
+	/* The thread's own alternate stack is given back before it exits:
+	 * a runtime that made one (ASan's) unmaps it then. */
+	sigaltstack(&ss, &old);
 	call_all(ctx);
+	sigaltstack(&old, NULL);
 	return NULL;
 }
 
