@@ -3,8 +3,8 @@
  * x86_64's legacy vsyscall page at 0xffffffffff600000: gettimeofday at
  * +0, time at +0x400, getcpu at +0x800. Today's kernels run none of its
  * code (vsyscall=native is gone): every call faults, and the kernel
- * emulates the syscall it stands for, seccomp included. Only 64-bit x86_64 processes have it: the
- * kernel maps none for i386 and x32 ones.
+ * emulates the syscall it stands for, seccomp included. Only 64-bit
+ * x86_64 processes have it: the kernel maps none for i386 and x32 ones.
  */
 #ifndef VK_VSYSCALL_H
 #define VK_VSYSCALL_H
