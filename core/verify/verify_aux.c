@@ -90,8 +90,10 @@ static int has_aux(const struct vk_target *t)
 /*
  * A process that disables clock id once the pipe's write end closes,
  * that is once this one ends, however it ends: a path that crashes or
- * hangs (and is killed) leaves the clock as it was found. It ignores the
- * signals a terminal sends the group, to outlive this process by that.
+ * hangs (and is killed) leaves the clock as it was found. It leads a
+ * process group of its own and is no vk_fork() child, as the group this
+ * one leads is killed the moment it ends (vk_isolate), and it ignores
+ * the signals a terminal sends: it outlives this process by one write.
  */
 static pid_t watch(int id, int *wfd)
 {
@@ -103,6 +105,7 @@ static pid_t watch(int id, int *wfd)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
 		signal(SIGINT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
@@ -136,10 +139,11 @@ static int adjust(int id, struct timex *tx)
 }
 
 /* One phase of reads: each of the path's between two of the syscall's,
- * none before the one it read before. */
-static void read_phase(struct aux *a, double secs, const char *phase)
+ * none before the one it read before. How many succeeded. */
+static unsigned long long read_phase(struct aux *a, double secs, const char *phase)
 {
 	double deadline = vk_monotonic() + secs;
+	unsigned long long read = a->monotonic->calls;
 	int64_t prev = INT64_MIN;
 	struct vk_ts s0, x, s1;
 
@@ -177,6 +181,7 @@ static void read_phase(struct aux *a, double secs, const char *phase)
 		}
 	} while (!vk_result_cut(a->v->rs, a->ordered, a->ordered->fails + a->monotonic->fails) &&
 		 vk_monotonic() < deadline);
+	return a->monotonic->calls - read;
 }
 
 /* The step moved the syscall's reading by AUX_STEP s, give or take the
@@ -188,18 +193,19 @@ static void check_step(struct aux *a, struct vk_result *r)
 	struct timespec raw0, raw1;
 	struct vk_ts s0, s1;
 	int64_t moved, took;
-	int e;
+	int e, r0, r1;
 
 	tx.time.tv_sec = AUX_STEP;
 	clock_gettime(CLOCK_MONOTONIC_RAW, &raw0);
-	vk_clock_call(a->sys, a->t64, a->id, &s0);
+	r0 = vk_clock_call(a->sys, a->t64, a->id, &s0);
 	e = adjust(a->id, &tx);
-	vk_clock_call(a->sys, a->t64, a->id, &s1);
+	r1 = vk_clock_call(a->sys, a->t64, a->id, &s1);
 	clock_gettime(CLOCK_MONOTONIC_RAW, &raw1);
 	r->calls = 1;
-	if (e) {
-		vk_result_fail(a->v->rs, r, "clock %d: clock_adjtime(ADJ_SETOFFSET) failed: %s",
-			       a->id, strerror(-e));
+	if (e || r0 || r1) {
+		vk_result_fail(a->v->rs, r, "clock %d: %s failed: %s", a->id,
+			       e ? "clock_adjtime(ADJ_SETOFFSET)" : "the syscall's read around the step",
+			       strerror(e ? -e : -(r0 ? r0 : r1)));
 		return;
 	}
 	moved = vk_ts_ns(&s1) - vk_ts_ns(&s0) - (int64_t)AUX_STEP * 1000000000;
@@ -246,15 +252,17 @@ static void run_enabled(struct aux *a, const char *api, enum vk_path p)
 	if (e)
 		vk_result_fail(v->rs, slew, "clock %d: clock_adjtime(ADJ_FREQUENCY, %d ppm) failed: %s",
 			       a->id, AUX_PPM, strerror(-e));
-	else
-		read_phase(a, share, "slewed");
-	if (a->ordered->status == VK_PASS)
-		a->ordered->status = vk_ordered_judge(a->tightest, a->ordered->detail,
-						      sizeof(a->ordered->detail));
-	if (!e && slew->status == VK_PASS)
+	else if (!read_phase(a, share, "slewed"))
+		vk_result_skip(slew, "no read of clock %d succeeded while slewed", a->id);
+	else if (slew->status == VK_PASS)
 		snprintf(slew->detail, sizeof(slew->detail),
 			 "read in order while slewed by %d ppm (the rate itself is not judged)",
 			 AUX_PPM);
+	if (a->ordered->status == VK_PASS)
+		a->ordered->status = vk_ordered_judge(a->tightest, a->ordered->detail,
+						      sizeof(a->ordered->detail));
+	if (!a->monotonic->calls && a->monotonic->status == VK_PASS)
+		vk_result_skip(a->monotonic, "no read of clock %d succeeded", a->id);
 	tx.freq = 0;
 	adjust(a->id, &tx);
 }
@@ -295,6 +303,8 @@ void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path 
 	if (e == -EACCES || e == -EPERM) {
 		vk_result_skip(r, "cannot enable clock %d (%s): it takes root and CAP_SYS_TIME",
 			       a.id, strerror(-e));
+	} else if (e == -EROFS) {
+		vk_result_skip(r, "cannot enable clock %d: sysfs is mounted read-only here", a.id);
 	} else if (e) {
 		vk_result_fail(v->rs, r, "enabling clock %d through sysfs failed: %s", a.id,
 			       strerror(-e));

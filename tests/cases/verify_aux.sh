@@ -91,3 +91,25 @@ for lib in bug-aux-stale passthrough; do
 			not_ok "$desc" "$(rule "$TMP/$lib.ktap" impl 'aux-[a-z]+')"
 	fi
 done
+
+# A path that crashes while the clock is enabled leaves it disabled: a
+# process of verify's own writes the 0 (preload-aux-fake makes each
+# aux_clock_enable a file of ours, so that this runs on any kernel).
+so=$IMPL/preload-aux-fake.so
+export VK_AUX_FAKE=$TMP/aux
+mkdir -p "$VK_AUX_FAKE"
+for i in 0 1 2 3 4 5 6 7; do echo 0 >"$VK_AUX_FAKE/$i"; done
+if preloaded 1 "a path that crashes with clock 23 enabled fails survives" "$so" \
+	verify --impl "$IMPL/crash-aux.so" --paths impl -d 0.1 --format ktap clock-gettime-id:23; then
+	contains "the crash is named" "$TMP/out" '^not ok [0-9]+ clock_gettime impl survives$'
+	contains "clock 23 is disabled again after the crash" "$VK_AUX_FAKE/7" '^0$'
+fi
+for i in 0 1 2 3 4 5 6 7; do echo 0 >"$VK_AUX_FAKE/$i"; done
+if preloaded 1 "where the reads fail, aux-step fails and no rule passes silently" "$so" \
+	verify --paths vdso -d 0.05 --format ktap clock-gettime-id:23; then
+	contains "aux-enable passes: the clock was enabled" "$TMP/out" '^ok [0-9]+ clock-gettime-id:23 vdso aux-enable$'
+	contains "aux-monotonic that read nothing is a SKIP" "$TMP/out" \
+		'^ok [0-9]+ clock-gettime-id:23 vdso aux-monotonic # SKIP no read of clock 23 succeeded$'
+	contains "clock 23 is disabled again after the run" "$VK_AUX_FAKE/7" '^0$'
+fi
+unset VK_AUX_FAKE
