@@ -16,15 +16,18 @@ static int64_t ns_of(const struct impl_kts *ts)
 int __vdso_clock_gettime(clockid_t clock, struct impl_kts *ts)
 {
 	static int64_t offset, known;	/* aux - raw, once known is 1 */
-	struct impl_kts raw;
+	struct impl_kts raw, before;
 	int64_t ns;
 	int r;
 
 	if (clock < 16 || clock > 23 || !__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
+		impl_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &before);
 		r = impl_sys_clock_gettime(clock, ts);
 		if (r || clock < 16 || clock > 23 || impl_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &raw))
 			return r;
-		__atomic_store_n(&offset, ns_of(ts) - ns_of(&raw), __ATOMIC_RELAXED);
+		/* Against the raw reads' midpoint: right until the clock moves. */
+		ns = ns_of(&before) + (ns_of(&raw) - ns_of(&before)) / 2;
+		__atomic_store_n(&offset, ns_of(ts) - ns, __ATOMIC_RELAXED);
 		__atomic_store_n(&known, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
