@@ -89,7 +89,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
-			       .threads = o->threads, .max_stack = o->max_stack };
+			       .threads = o->threads, .max_stack = o->max_stack, .aux = 1 };
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };

@@ -29,6 +29,13 @@
  *   thread-states threads, each with its own state, draw apart
  *   fork-drawing  a fork() while another thread draws leaves the child
  *                 drawing, and not the parent's bytes
+ *   aux-enable    an aux clock (ids 16-23) that was disabled is enabled;
+ *                 a SKIP without CONFIG_POSIX_AUX_CLOCKS or CAP_SYS_TIME
+ *   aux-ordered, aux-monotonic  ordered and monotonic, on it while it is
+ *                 enabled, stepped and slewed
+ *   aux-step      ADJ_SETOFFSET moves the syscall's reading by the step
+ *   aux-slew      ADJ_FREQUENCY is taken, and the reads stay in order
+ *   aux-disable   disabled again, the path returns what the syscall does
  *   query, flags, differs, fork, straddle: see their checks.
  */
 #ifndef VK_VERIFY_H

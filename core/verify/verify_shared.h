@@ -2,8 +2,8 @@
 /*
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
- * verify_threads.c) share: the run's settings, each family's entry, and
- * the helpers in verify_shared.c. A family includes this, never verify.h,
+ * verify_threads.c, verify_stack.c, verify_aux.c) share: the run's
+ * settings, each family's entry, and the helpers in verify_shared.c. A family includes this, never verify.h,
  * so the driver sits above the families and nothing calls back into it.
  */
 #ifndef VK_VERIFY_SHARED_H
@@ -22,6 +22,7 @@ struct vk_verify {
 	int threads;		/* for the threads rule; 0: one per CPU */
 	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
 	unsigned long long max_stack;	/* the stack rule's limit, bytes; 0: none */
+	int aux;		/* enable, step and slew an aux clock (verify's own run) */
 	/* Where set, told of each move between CPUs once made, with the
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */
@@ -43,6 +44,7 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p);
 void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 
 /* Between two rules of a family: the results so far are final. */
 void vk_verify_settled(struct vk_verify *v);
