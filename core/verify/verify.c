@@ -19,6 +19,7 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		vk_verify_relations(v, t, p);
 		vk_verify_settled(v);
 		vk_verify_threads(v, t, p);
+		vk_verify_settled(v);
 		vk_verify_aux(v, t, p);
 		break;
 	case VK_FN_CLOCK_GETRES:

@@ -3,8 +3,9 @@
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
  * verify_threads.c, verify_stack.c, verify_aux.c) share: the run's
- * settings, each family's entry, and the helpers in verify_shared.c. A family includes this, never verify.h,
- * so the driver sits above the families and nothing calls back into it.
+ * settings, each family's entry, and the helpers in verify_shared.c. A
+ * family includes this, never verify.h, so the driver sits above the
+ * families and nothing calls back into it.
  */
 #ifndef VK_VERIFY_SHARED_H
 #define VK_VERIFY_SHARED_H
