@@ -375,6 +375,22 @@ clock_cell() { # TARGET
 	[ "$result" != syscall ] || notes+=("$t clock_gettime(CLOCK_MONOTONIC) on the vDSO: $how")
 }
 
+# A kernel built here left its vDSO images: list-apis --image must find
+# every API of vdsokit's table for the ABI exported there, or the table
+# and the arch's source disagree. In $result: empty, or why not.
+image_check() { # TARGET
+	local img apis bad
+	result=
+	[ "${suite_of[$1]}" = kbuild ] || return 0
+	for img in "$(kernel_dir "$1")"/vdso*.so*; do
+		[ -e "$img" ] || { result="no vDSO image in $(kernel_dir "$1")"; return; }
+		apis=$("$VK" list-apis --image "$img" 2>&1) || { result="list-apis --image $img: $apis"; return; }
+		bad=$(awk 'NR > 1 && NF > 3 && $1 !~ /^[0-9]+$/ && $NF != "exported" { print $1 }' <<<"$apis" | tr '\n' ' ')
+		[ -z "$bad" ] || { result="list-apis --image ${img##*/}: not exported: $bad"; return; }
+		notes+=("$1 image ${img##*/}: $(tail -n 1 <<<"$apis" | sed 's/;.*//'), each exported")
+	done
+}
+
 # The table, its notes, and last the verdict: how many targets passed,
 # failed and were skipped, and a line for each that failed or was skipped.
 summary() {
@@ -407,6 +423,8 @@ summary() {
 		printf ' %-16s\n' "$result"
 		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] ||
 			bad+=("clock-vdso $result")
+		image_check "$t"
+		[ -z "$result" ] || bad+=("image: $result")
 		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
 		! grep -q '^LOST: ' "$res/$t/boot.err" 2>/dev/null || bad+=("$(cat "$res/$t/boot.err")")
 		if [ -z "$release" ]; then
