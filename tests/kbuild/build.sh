@@ -38,7 +38,7 @@ ppc64) karch=powerpc cross=powerpc64-linux-gnu- pkg=gcc-powerpc64-linux-gnu targ
 esac
 name=${image##*/}
 fragment=$here/../../contrib/vm.config
-[ $arch = x86_64 ] || fragment=$here/../../contrib/vm-$arch.config
+[ "$arch" = x86_64 ] || fragment=$here/../../contrib/vm-$arch.config
 patch=${1:+$(realpath "$1")}
 source=${VDSOKIT_KBUILD_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 cache=${VDSOKIT_XARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vdsokit-xarch}/kbuild
@@ -47,7 +47,7 @@ kmake() { make ARCH=$karch CROSS_COMPILE=$cross "$@"; }
 
 [ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 3; }
 for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock; do
-	command -v $tool >/dev/null && continue
+	command -v "$tool" >/dev/null && continue
 	case $tool in "${cross}gcc") ;; xz) pkg=xz-utils ;; flock) pkg=util-linux ;; *) pkg=$tool ;; esac
 	echo "$0: $tool is needed to build a kernel (package $pkg)" >&2
 	exit 3
@@ -80,7 +80,7 @@ fail() {
 	exit 1
 }
 make_image() { # TREE: the image built in TREE, copied to $out with its vDSOs
-	(cd "$1" && nice -n 10 make ARCH=$karch CROSS_COMPILE=$cross -j"$jobs" $target) >>"$log" 2>&1 &&
+	(cd "$1" && nice -n 10 make ARCH=$karch CROSS_COMPILE="$cross" -j"$jobs" "$target") >>"$log" 2>&1 &&
 		find "$1/arch/${karch/x86_64/x86}" -name 'vdso*.so*' -exec cp {} "$out/" \; &&
 		cp "$1/$image" "$out/$name.part"
 }
@@ -90,7 +90,7 @@ make_image() { # TREE: the image built in TREE, copied to $out with its vDSOs
 # objtool, built by absolute paths, would be new. A patch an interrupted
 # build left in is taken out first.
 if [ -n "$patch" ]; then
-	"$0" --arch $arch >/dev/null
+	"$0" --arch "$arch" >/dev/null
 	tree=$cache/$base/linux
 	exec 8>"$cache/$base.lock"
 	flock 8
