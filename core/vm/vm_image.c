@@ -22,7 +22,10 @@
  * the clock (under TCG it would pick hpet, which the vDSO cannot). MIPS
  * boots Malta, the board of Debian's 4kc-malta and 5kc-malta kernels,
  * with a MIPS64R2 CPU for Debian's mips64r2 userspace (qemu's default
- * 20Kc is R1); 64-bit kernels also run o32 binaries.
+ * 20Kc is R1); 64-bit kernels also run o32 binaries. 32-bit powerpc boots
+ * a PowerMac G3 (g3beige, as the nolibc tests do: OpenBIOS loads the
+ * vmlinux, one CPU, the ESCC as ttyS0); big-endian ppc64 the pseries of
+ * ppc64le. Both are tests/kbuild/build.sh's kernels (contrib/vm-*.config).
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
@@ -37,6 +40,10 @@ static const struct vk_vm_arch arches[] = {
 	{ "ppc64le", "qemu-system-ppc64", "qemu-system-ppc",
 	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 0, "ppc64le",
 	  NULL },
+	{ "powerpc", "qemu-system-ppc", "qemu-system-ppc", { "-M", "g3beige" }, "ttyS0", "",
+	  EM_PPC, 0, 1, NULL, NULL },
+	{ "ppc64", "qemu-system-ppc64", "qemu-system-ppc",
+	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 1, "ppc64", NULL },
 	{ "s390x", "qemu-system-s390x", "qemu-system-misc", { "-M", "s390-ccw-virtio", "-cpu", "max" },
 	  "ttysclp0", "", EM_S390, 1, 1, "s390x", NULL },
 	{ "riscv64", "qemu-system-riscv64", "qemu-system-misc", { "-M", "virt", "-bios", "default" },
@@ -95,6 +102,9 @@ unsigned long vk_vm_max_cpus(const struct vk_vm_arch *a, const struct vk_vm_boar
 {
 	const char *machine = vk_vm_qemu_opt(a, b, "-M"), *cpu = vk_vm_qemu_opt(a, b, "-cpu");
 
+	/* A PowerMac G3 has one CPU: qemu refuses -smp 2 for it. */
+	if (machine && !strcmp(machine, "g3beige"))
+		return 1;
 	if (!machine || strcmp(machine, "malta"))
 		return 0;
 	for (size_t i = 0; cpu && i < ARRAY_SIZE(malta_smp_cores); i++) {

@@ -47,12 +47,16 @@ image ppc64le 0 '\177ELF\002\001\001' && printf '\025\000' | dd of="$TMP/ppc64le
 # Debian's malta kernels are ELF vmlinux files: EM_MIPS, 32- or 64-bit.
 image mipsel 0 '\177ELF\001\001\001' && printf '\010\000' | dd of="$TMP/mipsel" bs=1 seek=18 conv=notrunc status=none
 image mips64el 0 '\177ELF\002\001\001' && printf '\010\000' | dd of="$TMP/mips64el" bs=1 seek=18 conv=notrunc status=none
+# tests/kbuild/build.sh's powerpc kernels: big-endian ELF vmlinux files.
+image powerpc 0 '\177ELF\001\002\001' && printf '\000\024' | dd of="$TMP/powerpc" bs=1 seek=18 conv=notrunc status=none
+image ppc64 0 '\177ELF\002\002\001' && printf '\000\025' | dd of="$TMP/ppc64" bs=1 seek=18 conv=notrunc status=none
 # With no qemu on PATH, the one vm asks for names the arch it read.
 for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
 	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
 	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
 	 ppc64le:qemu-system-ppc64:qemu-system-ppc mipsel:qemu-system-mipsel:qemu-system-mips \
-	 mips64el:qemu-system-mips64el:qemu-system-mips; do
+	 mips64el:qemu-system-mips64el:qemu-system-mips powerpc:qemu-system-ppc:qemu-system-ppc \
+	 ppc64:qemu-system-ppc64:qemu-system-ppc; do
 	IFS=: read -r f q pkg <<<"$c"
 	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
 	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"
@@ -85,6 +89,13 @@ contains "boots one CPU" "$TMP/out" ' -M malta -cpu 5KEc -accel tcg -smp 1 '
 expect_status 0 "the 34Kf (MT) with --smp 2" malta --kernel "$TMP/mipsel" --qemu-cpu 34Kf
 contains "boots its two VPEs" "$TMP/out" ' -M malta -cpu 34Kf -accel tcg -smp 2 '
 check "and says nothing of a bound" sh -c "! grep -q 'runs 1 CPU' '$TMP/err'"
+# qemu refuses -smp 2 for the PowerMac G3 that 32-bit powerpc boots.
+mkdir -p "$TMP/vm-g3" && cp "$TMP/powerpc" "$TMP/vm-g3/vdsokit" &&
+	printf '\000\002' | dd of="$TMP/vm-g3/vdsokit" bs=1 seek=16 conv=notrunc status=none &&
+	printf '#!/bin/sh\nexit 1\n' >"$TMP/vm-g3/qemu-system-ppc" && chmod +x "$TMP/vm-g3/qemu-system-ppc"
+PATH=$TMP/vm-g3:$PATH expect_status 0 "powerpc with --smp 2" \
+	"$VK" vm --dry-run --binary "$TMP/vm-g3/vdsokit" --smp 2 --kernel "$TMP/powerpc" -- info
+contains "boots the G3's one CPU" "$TMP/out" '^[^ ]*qemu-system-ppc -M g3beige -accel tcg -smp 1 '
 
 # x32: a 32-bit executable of the 64-bit kernel's own machine, which a
 # kernel with X86_X32_ABI runs (as one with MIPS32_N32 runs n32's).

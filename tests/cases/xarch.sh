@@ -63,7 +63,7 @@ for t in qemu-system-aarch64 qemu-system-arm qemu-system-ppc64 qemu-system-s390x
 	qemu-system-riscv64 qemu-system-mipsel qemu-system-mips64el qemu-system-x86_64 \
 	qemu-system-i386 gcc i686-linux-gnu-gcc aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
 	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc riscv64-linux-gnu-gcc mipsel-linux-gnu-gcc \
-	mips64el-linux-gnuabi64-gcc; do
+	mips64el-linux-gnuabi64-gcc qemu-system-ppc powerpc-linux-gnu-gcc powerpc64-linux-gnu-gcc; do
 	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t"
 done
 # vdsokit vm ... --output DIR ...: each command passed, clock_gettime
@@ -157,6 +157,20 @@ gate nodpkg-named VDSOKIT_XARCH_TARGETS=arm64
 is "and asked for, a failure" 1
 contains "named" "$TMP/nodpkg-named.last" '^FAILED arm64: did not boot: kernel not fetched: .*dpkg-deb is needed'
 mv "$TMP/dpkg-deb" "$bin/dpkg-deb"
+
+# A kernel built from source (suite kbuild): tests/kbuild/build.sh's
+# status 3, for what this host lacks to build it, is a skip where the
+# target was not asked for, a failure where it was, both with its reason.
+name=kbuild-all
+gate kbuild-all VDSOKIT_XARCH_ALL=1 VDSOKIT_KBUILD_SOURCE=/nonexistent/linux.tar.xz
+contains "make check-xarch-all: powerpc skipped, build.sh's reason given" "$TMP/kbuild-all.last" \
+	'^skipped powerpc: tests/kbuild/build.sh: /nonexistent/linux.tar.xz missing \(package linux-source-6.12\)$'
+contains "and ppc64" "$TMP/kbuild-all.last" '^skipped ppc64: tests/kbuild/build.sh: /nonexistent/'
+name=kbuild-named
+gate kbuild-named VDSOKIT_XARCH_TARGETS=powerpc VDSOKIT_KBUILD_SOURCE=/nonexistent/linux.tar.xz
+is "asked for, a kernel that cannot be built fails the gate" 1
+contains "naming build.sh's reason" "$TMP/kbuild-named.last" \
+	'^FAILED powerpc: did not boot: kernel not fetched: tests/kbuild/build.sh: /nonexistent/linux.tar.xz missing'
 
 # Two kernels of one suite and arch fetched at once into an empty cache:
 # A holds apt's lock; B, started then, must wait for it rather than fail

@@ -1,30 +1,56 @@
 #!/usr/bin/env bash
-# build.sh [PATCH]: print the path of an x86_64 bzImage built from
-# Debian's linux-source (make tinyconfig plus contrib/vm.config), with
-# PATCH applied if given, building it on first use.
+# build.sh [--arch ARCH] [PATCH]: print the path of a kernel image for
+# ARCH (x86_64 unless given: a bzImage) built from Debian's linux-source
+# with `make tinyconfig` plus the arch's fragment (contrib/vm.config, or
+# contrib/vm-ARCH.config), with PATCH applied if given, building it on
+# first use. The build's vDSO images (vdso*.so*) are copied beside it,
+# for `info --image` where qemu cannot boot the kernel.
 #
 # Each build is cached under $cache/kbuild/KEY, KEY a hash of the source
-# tarball, the fragment and the patch, and bzImage appears there last. A
-# patched build is made in the unpatched one's tree, so only what the
+# tarball, the fragment and the patch, and the image appears there last.
+# A patched build is made in the unpatched one's tree, so only what the
 # patch touches is compiled again. Builds run at nice 10 with
 # $VDSOKIT_KBUILD_JOBS (2) jobs: the first takes about 35 minutes on two
 # busy cores, a patched one a few.
 #
+# Exit status: 0, 1 (the build failed), 2 (bad arguments), 3 (a tool or
+# cross compiler is missing: the message names its package).
 # Environment: VDSOKIT_XARCH_CACHE (as fetch.sh), VDSOKIT_KBUILD_SOURCE
 # (default /usr/src/linux-source-6.12.tar.xz).
 set -euo pipefail
 
-[ $# -le 1 ] || { echo "usage: $0 [PATCH]" >&2; exit 2; }
+usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64] [PATCH]" >&2; exit 2; }
+arch=x86_64
+if [ "${1:-}" = --arch ]; then
+	[ $# -ge 2 ] || usage
+	arch=$2
+	shift 2
+fi
+[ $# -le 1 ] || usage
 here=$(cd "$(dirname "$0")" && pwd)
+# arch: the kernel's ARCH, the cross compiler's prefix and its Debian
+# package, the make target and the image it leaves.
+case $arch in
+x86_64) karch=x86_64 cross='' pkg=gcc target=bzImage image=arch/x86/boot/bzImage ;;
+powerpc) karch=powerpc cross=powerpc-linux-gnu- pkg=gcc-powerpc-linux-gnu target=vmlinux image=vmlinux ;;
+ppc64) karch=powerpc cross=powerpc64-linux-gnu- pkg=gcc-powerpc64-linux-gnu target=vmlinux image=vmlinux ;;
+*) usage ;;
+esac
+name=${image##*/}
 fragment=$here/../../contrib/vm.config
+[ "$arch" = x86_64 ] || fragment=$here/../../contrib/vm-$arch.config
 patch=${1:+$(realpath "$1")}
 source=${VDSOKIT_KBUILD_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 cache=${VDSOKIT_XARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vdsokit-xarch}/kbuild
 jobs=${VDSOKIT_KBUILD_JOBS:-2}
+kmake() { make ARCH=$karch CROSS_COMPILE=$cross "$@"; }
 
-[ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 1; }
-for tool in make gcc flex bison bc tar xz flock; do
-	command -v $tool >/dev/null || { echo "$0: $tool is needed to build a kernel" >&2; exit 1; }
+[ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 3; }
+for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock; do
+	command -v "$tool" >/dev/null && continue
+	case $tool in "${cross}gcc") ;; xz) pkg=xz-utils ;; flock) pkg=util-linux ;; *) pkg=$tool ;; esac
+	echo "$0: $tool is needed to build a kernel (package $pkg)" >&2
+	exit 3
 done
 
 key_of() { cat "$@" | sha256sum | cut -c1-16; }
@@ -32,8 +58,8 @@ base=$(key_of <(sha256sum <"$source") "$fragment")
 key=$base
 [ -z "$patch" ] || key=$(key_of <(echo "$base") "$patch")
 out=$cache/$key
-if [ -f "$out/bzImage" ]; then
-	echo "$out/bzImage"
+if [ -f "$out/$name" ]; then
+	echo "$out/$name"
 	exit 0
 fi
 
@@ -42,8 +68,8 @@ fi
 mkdir -p "$out"
 exec 9>"$out.lock"
 flock 9
-if [ -f "$out/bzImage" ]; then
-	echo "$out/bzImage"
+if [ -f "$out/$name" ]; then
+	echo "$out/$name"
 	exit 0
 fi
 
@@ -53,9 +79,10 @@ fail() {
 	tail -n 20 "$log" >&2
 	exit 1
 }
-make_image() { # TREE: bzImage built in TREE, copied to $out
-	(cd "$1" && nice -n 10 make ARCH=x86_64 -j"$jobs" bzImage) >>"$log" 2>&1 &&
-		cp "$1/arch/x86/boot/bzImage" "$out/bzImage.part"
+make_image() { # TREE: the image built in TREE, copied to $out with its vDSOs
+	(cd "$1" && nice -n 10 make ARCH=$karch CROSS_COMPILE="$cross" -j"$jobs" "$target") >>"$log" 2>&1 &&
+		find "$1/arch/${karch/x86_64/x86}" -name 'vdso*.so*' -exec cp {} "$out/" \; &&
+		cp "$1/$image" "$out/$name.part"
 }
 
 # A patched build is made in the unpatched tree, under its lock, and the
@@ -63,7 +90,7 @@ make_image() { # TREE: bzImage built in TREE, copied to $out
 # objtool, built by absolute paths, would be new. A patch an interrupted
 # build left in is taken out first.
 if [ -n "$patch" ]; then
-	"$0" >/dev/null
+	"$0" --arch "$arch" >/dev/null
 	tree=$cache/$base/linux
 	exec 8>"$cache/$base.lock"
 	flock 8
@@ -76,9 +103,9 @@ if [ -n "$patch" ]; then
 	make_image "$tree"
 	built=$?
 	patch -R -d "$tree" -p1 <"$patch" >>"$log" 2>&1 && rm "$tree.patched"
-	[ $built = 0 ] || fail "make bzImage failed"
-	mv "$out/bzImage.part" "$out/bzImage"
-	echo "$out/bzImage"
+	[ $built = 0 ] || fail "make $target failed"
+	mv "$out/$name.part" "$out/$name"
+	echo "$out/$name"
 	exit 0
 fi
 
@@ -88,17 +115,18 @@ if [ ! -d "$out/linux" ]; then
 	mkdir -p "$out/linux.part"
 	tar -xJf "$source" -C "$out/linux.part" --strip-components=1
 	cd "$out/linux.part"
-	{ make ARCH=x86_64 tinyconfig &&
-	  scripts/kconfig/merge_config.sh -m .config "$fragment" &&
-	  make ARCH=x86_64 olddefconfig; } >"$log" 2>&1 || fail "configuring failed"
+	{ kmake tinyconfig &&
+	  ARCH=$karch CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh -m .config "$fragment" &&
+	  kmake olddefconfig; } >"$log" 2>&1 || fail "configuring failed"
 	# An option the kernel dropped (an unmet dependency) is the
 	# fragment's bug, not a kernel to test.
 	while IFS= read -r line; do
-		grep -qxF "$line" .config || fail "contrib/vm.config: $line did not stick (a dependency missing?)"
+		grep -qxF "$line" .config || fail "contrib/${fragment##*/}: $line did not stick (a dependency missing?)"
 	done < <(grep '^CONFIG_' "$fragment")
 	mv "$out/linux.part" "$out/linux"
 fi
 echo "$0: building $out (make -j$jobs at nice 10)" >&2
-make_image "$out/linux" || fail "make bzImage failed"
-mv "$out/bzImage.part" "$out/bzImage"
-echo "$out/bzImage"
+echo "${source##*/}, make tinyconfig and ${fragment##*/}" >"$out/package"
+make_image "$out/linux" || fail "make $target failed"
+mv "$out/$name.part" "$out/$name"
+echo "$out/$name"

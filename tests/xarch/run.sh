@@ -52,7 +52,9 @@ vm_commands=(
 # package's dtbs/), "-" for the arch's own: a Cortex-A9 has no generic
 # timer, so arm's kernel nulls out its vDSO's entries. MIPS boots Malta
 # (the board of Debian's malta kernels), mipsel also with a 34Kf core (MT)
-# instead of qemu's default 24Kf.
+# instead of qemu's default 24Kf. Suite "kbuild": a kernel built from
+# Debian's linux-source by tests/kbuild/build.sh --arch ARCH, where
+# Debian ships none (tinyconfig and contrib/vm-ARCH.config).
 # target  build  suite  arch  kernel package  its qemu  clock  board  kernel args
 table='
 arm64             arm64    bookworm arm64    linux-image-cloud-arm64 qemu-system-aarch64  userspace -  -
@@ -73,6 +75,8 @@ x86_64-sid        x86_64   sid      amd64    linux-image-cloud-amd64 qemu-system
 i386-on-x86_64    i386     bookworm amd64    linux-image-cloud-amd64 qemu-system-x86_64   userspace -  -
 i386              i386     bookworm i386     linux-image-686-pae     qemu-system-i386     userspace -  -
 x32               x32      bookworm amd64    linux-image-amd64       qemu-system-x86_64   userspace -  syscall.x32=y
+powerpc           powerpc  kbuild   powerpc  -                       qemu-system-ppc      userspace -  -
+ppc64             ppc64    kbuild   ppc64    -                       qemu-system-ppc64    userspace -  -
 '
 
 # Targets that run only when named in VDSOKIT_XARCH_TARGETS, not in the
@@ -89,12 +93,16 @@ declare -A named_only=(
 	# generic amd64 kernel (cloud-amd64 has no CONFIG_X86_X32_ABI), which
 	# Debian builds with X86_X32_DISABLED: syscall.x32=y turns it on.
 	[x32]=issue-38 [mips64el-n32]=issue-38
+	# Kernels built from source: the first build of each takes tens of
+	# minutes on two cores.
+	[powerpc]=issue-38 [ppc64]=issue-38
 )
 declare -A cross=(
 	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
 	[s390x]=s390x-linux-gnu- [riscv64]=riscv64-linux-gnu- [x86_64]='' [i386]=i686-linux-gnu-
 	[mipsel]=mipsel-linux-gnu- [mips64el]=mips64el-linux-gnuabi64-
 	[x32]=x86_64-linux-gnux32- [mipsn32]=mips64el-linux-gnuabi64-
+	[powerpc]=powerpc-linux-gnu- [ppc64]=powerpc64-linux-gnu-
 )
 # Builds whose compiler takes an ABI option: bookworm has no
 # gcc-mips64el-linux-gnuabin32, but the n64 compiler builds n32.
@@ -102,7 +110,8 @@ declare -A abi_flag=([mipsn32]=-mabi=n32)
 # The Debian package that provides each tool, for the skip reason.
 declare -A provider=(
 	[qemu-system-aarch64]=qemu-system-arm [qemu-system-arm]=qemu-system-arm
-	[qemu-system-ppc64]=qemu-system-ppc [qemu-system-s390x]=qemu-system-misc
+	[qemu-system-ppc]=qemu-system-ppc [qemu-system-ppc64]=qemu-system-ppc
+	[qemu-system-s390x]=qemu-system-misc
 	[qemu-system-riscv64]=qemu-system-misc
 	[qemu-system-mipsel]=qemu-system-mips [qemu-system-mips64el]=qemu-system-mips
 	[qemu-system-x86_64]=qemu-system-x86 [qemu-system-i386]=qemu-system-x86
@@ -115,6 +124,8 @@ declare -A provider=(
 	[mipsel-linux-gnu-gcc]='gcc-mipsel-linux-gnu libc6-dev-mipsel-cross'
 	[mips64el-linux-gnuabi64-gcc]='gcc-mips64el-linux-gnuabi64 libc6-dev-mips64el-cross'
 	[x86_64-linux-gnux32-gcc]='gcc-x86-64-linux-gnux32 libc6-dev-x32-cross'
+	[powerpc-linux-gnu-gcc]='gcc-powerpc-linux-gnu libc6-dev-powerpc-cross'
+	[powerpc64-linux-gnu-gcc]='gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross'
 )
 # The libraries a static link of each build needs beside its compiler.
 declare -A libc_provider=(
@@ -160,18 +171,23 @@ limited() {
 kernel_key() { echo "${suite_of[$1]} ${arch_of[$1]} ${pkg_of[$1]}"; }
 kernel_dir() { echo "$out/kernels/${suite_of[$1]}-${arch_of[$1]}-${pkg_of[$1]}"; }
 
-# SUITE ARCH PKG: the kernel's /boot, linked under $out/kernels; else
-# why not in DIR.err, and DIR.absent where a tool to fetch it is missing.
+# SUITE ARCH PKG: the kernel's /boot (or the directory of its build),
+# linked under $out/kernels; else why not in DIR.err, and DIR.absent
+# where a tool to fetch or build it is missing.
 fetch() {
 	local dir=$out/kernels/$1-$2-$3 boot rc
-	boot=$(tests/xarch/fetch.sh "$1" "$2" "$3" 2>"$dir.err")
+	if [ "$1" = kbuild ]; then
+		boot=$(tests/kbuild/build.sh --arch "$2" 2>"$dir.err") && boot=$(dirname "$boot")
+	else
+		boot=$(tests/xarch/fetch.sh "$1" "$2" "$3" 2>"$dir.err")
+	fi
 	rc=$?
 	if [ $rc = 0 ] && ln -sfn "$boot" "$dir"; then
 		rm -f "$dir.err"
 		return
 	fi
 	[ $rc != 3 ] || touch "$dir.absent"
-	[ -s "$dir.err" ] || echo "tests/xarch/fetch.sh exited $rc" >"$dir.err"
+	[ -s "$dir.err" ] || echo "the kernel's fetch or build exited $rc" >"$dir.err"
 }
 
 cc_of() { echo "${cross[$1]}gcc${abi_flag[$1]:+ ${abi_flag[$1]}}"; }
@@ -198,7 +214,7 @@ build() { # BUILD: a static vdsokit for that userspace
 
 is_x86() { case ${qemu_of[$1]} in qemu-system-x86_64 | qemu-system-i386) ;; *) return 1 ;; esac; }
 
-kernel_of() { ls "$(kernel_dir "$1")"/vmlinu[xz]-* 2>/dev/null | head -n 1; }
+kernel_of() { ls "$(kernel_dir "$1")"/vmlinu[xz]* 2>/dev/null | head -n 1; }
 
 # An x86 guest may run under the host's KVM, but a /dev/kvm that opens
 # is no proof: a nested, paravirtual KVM hangs a stock guest in its real
@@ -359,6 +375,22 @@ clock_cell() { # TARGET
 	[ "$result" != syscall ] || notes+=("$t clock_gettime(CLOCK_MONOTONIC) on the vDSO: $how")
 }
 
+# A kernel built here left its vDSO images: list-apis --image must find
+# every API of vdsokit's table for the ABI exported there, or the table
+# and the arch's source disagree. In $result: empty, or why not.
+image_check() { # TARGET
+	local img apis bad
+	result=
+	[ "${suite_of[$1]}" = kbuild ] || return 0
+	for img in "$(kernel_dir "$1")"/vdso*.so*; do
+		[ -e "$img" ] || { result="no vDSO image in $(kernel_dir "$1")"; return; }
+		apis=$("$VK" list-apis --image "$img" 2>&1) || { result="list-apis --image $img: $apis"; return; }
+		bad=$(awk 'NR > 1 && NF > 3 && $1 !~ /^[0-9]+$/ && $NF != "exported" { print $1 }' <<<"$apis" | tr '\n' ' ')
+		[ -z "$bad" ] || { result="list-apis --image ${img##*/}: not exported: $bad"; return; }
+		notes+=("$1 image ${img##*/}: $(tail -n 1 <<<"$apis" | sed 's/;.*//'), each exported")
+	done
+}
+
 # The table, its notes, and last the verdict: how many targets passed,
 # failed and were skipped, and a line for each that failed or was skipped.
 summary() {
@@ -391,6 +423,8 @@ summary() {
 		printf ' %-16s\n' "$result"
 		[ "${result%%:*}" != FAIL ] && [ "$result" != NO-BOOT ] && [ "$result" != NO-RESULT ] ||
 			bad+=("clock-vdso $result")
+		image_check "$t"
+		[ -z "$result" ] || bad+=("image: $result")
 		[ ! -e "$res/$t/boot.err" ] || notes+=("$t: $(cat "$res/$t/boot.err")")
 		! grep -q '^LOST: ' "$res/$t/boot.err" 2>/dev/null || bad+=("$(cat "$res/$t/boot.err")")
 		if [ -z "$release" ]; then
