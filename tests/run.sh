@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test suite's runner: runs each case under tests/cases (or the ones
-# named), shows its output, and ends with the line CI reads:
+# named), shows its output and how long it took (CI has a time limit to
+# keep), and ends with the line CI reads:
 #   N passed, N failed, N skipped
 # Exit status: 0 when nothing failed, 1 otherwise.
 set -u
@@ -23,9 +24,11 @@ for c in "${cases[@]}"; do
 	name=$(basename "$c" .sh)
 	echo "# $name"
 	out="$TMP/$name.log"
+	start=$SECONDS
 	(cd "$TMP" && bash "$c") >"$out" 2>&1
 	status=$?
 	cat "$out"
+	echo "# $name took $((SECONDS - start)) s"
 	p=$(grep -cE '^ok ' "$out" | tr -d ' ')
 	s=$(grep -cE '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$out" | tr -d ' ')

@@ -14,3 +14,4 @@ TMPDIR=$TMP "$TOP/tests/run.sh" "$planted/shows_ktap.sh" >"$TMP/run.out" 2>&1
 check "run.sh fails a run with a failure" test $? = 1
 contains "and counts the case's results alone" "$TMP/run.out" '^0 passed, 1 failed, 1 skipped$'
 contains "the shown report's lines are diagnostics" "$TMP/run.out" '^#   ok 2 b$'
+contains "and says how long each case took" "$TMP/run.out" '^# shows_ktap took [0-9]+ s$'
