@@ -81,6 +81,12 @@ for c in info verify abi fallback timens bench; do
 	echo "ok 1 fake" >"$d/$c.log"
 done
 echo "kernel:   Linux 6.1.0-fake #1 SMP" >"$d/info.log"
+# A boot with vsyscall=MODE maps the page, but with FAKE_NO_VSYSCALL.
+mode=$(grep -o 'vsyscall=[a-z]*' <<<"$args")
+if [ -n "$mode" ] && [ -z "${FAKE_NO_VSYSCALL:-}" ]; then
+	echo "vsyscall:      ${mode#vsyscall=}: [vsyscall] (fake)" >>"$d/info.log"
+	printf 'ok %d %s vsyscall realtime\n' 2 gettimeofday 3 time 4 getcpu >>"$d/verify.log"
+fi
 if [ "${args/clocksource=hpet/}" != "$args" ]; then
 	printf 'ok 1 clock-gettime-monotonic vdso fallback\n# falls back to the syscall: the clocksource is not vDSO-capable\n'
 elif [ "${args/vexpress-a9/}" != "$args" ]; then
@@ -116,6 +122,12 @@ contains "its last line says so" "$TMP/good.last" '^check-xarch: 14 targets pass
 
 # The CI run of issue 34: armhf's kernels never fetched, the gate passed.
 name=nofetch
+# A boot that asks for the vsyscall page must have checked it.
+gate novsyscall VDSOKIT_XARCH_TARGETS=x86_64 FAKE_NO_VSYSCALL=1
+is "an x86_64 boot whose vsyscall page went unchecked fails the gate" 1
+contains "and says so" "$TMP/novsyscall.last" \
+	'^FAILED x86_64: vsyscall: no gettimeofday vsyscall rule passed; .*info says vsyscall: nothing, not xonly$'
+
 gate nofetch FAKE_APT_FAIL=armhf
 is "a kernel not fetched fails the gate" 1
 contains "the verdict counts both armhf targets failed" "$TMP/nofetch.last" \
