@@ -136,7 +136,7 @@ static size_t object_size(enum vk_func f, int arg)
 	switch (vk_funcs[f].shape) {
 	case VK_SHAPE_CLOCK_TS: return t64 ? sizeof(struct vk_kts64) : sizeof(struct vk_kts);
 	case VK_SHAPE_TV_TZ: return arg == 0 ? sizeof(struct vk_ktv) : 2 * sizeof(int);
-	case VK_SHAPE_TIME: return sizeof(long);
+	case VK_SHAPE_TIME: return sizeof(vk_klong);
 	case VK_SHAPE_GETCPU: return arg < 2 ? sizeof(unsigned) : 128;
 	default: return 16;
 	}
@@ -645,8 +645,8 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 	cases_name(all, sizeof(all), c, n);
 	if (!sys || !sys_ok || !vk_callset_has(a->cs, VK_PATH_SYSCALL, c[0].func)) {
 		if (sys && sys_ok)
-			vk_result_skip(vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"),
-				       "no syscall to compare with on this ABI");
+			vk_result_skip(vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"), "%s",
+				       vk_no_reference(a->cs, c[0].func));
 		free(sys);
 		free(sys_ok);
 		return;

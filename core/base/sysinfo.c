@@ -314,3 +314,27 @@ int vk_cpu_node(int cpu)
 	return node;
 }
 
+
+int vk_time32_missing(void)
+{
+#if defined(SYS_clock_gettime64) && defined(SYS_clock_gettime)
+	long ts[2];
+
+	return syscall(SYS_clock_gettime, CLOCK_MONOTONIC, ts) == -1 && errno == ENOSYS;
+#else
+	return 0;
+#endif
+}
+
+const char *vk_threads_refused(void)
+{
+#if defined(__GLIBC__) && defined(SYS_futex_time64) && defined(SYS_futex)
+	int word = 0;
+
+	/* FUTEX_WAKE (1) of nobody: what glibc's waits and wakes call. */
+	if (syscall(SYS_futex, &word, 1, 1, NULL, NULL, 0) == -1 && errno == ENOSYS)
+		return "glibc waits for threads with the time32 futex syscall, which this "
+		       "kernel lacks (CONFIG_COMPAT_32BIT_TIME is off)";
+#endif
+	return NULL;
+}

@@ -63,5 +63,17 @@ int vk_crng_ready(void);
  * or a kernel without CONFIG_NUMA.
  */
 int vk_cpu_node(int cpu);
+/*
+ * Whether the kernel refuses the time32 syscalls of a 32-bit ABI
+ * (clock_gettime, clock_getres, futex...) with ENOSYS, as one built
+ * without CONFIG_COMPAT_32BIT_TIME does; 0 on ABIs without them.
+ */
+int vk_time32_missing(void);
+/*
+ * Why this build cannot wait for a thread on this kernel, or NULL. A
+ * 32-bit glibc waits (pthread_join, a contended lock) with the time32
+ * futex syscall and aborts where the kernel refuses it.
+ */
+const char *vk_threads_refused(void);
 
 #endif /* VK_SYSINFO_H */

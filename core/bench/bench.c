@@ -421,6 +421,11 @@ int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, en
 	int opened = 0, started = 0, pinned = 0;
 
 	*per_s = 0;
+	if (vk_threads_refused()) {
+		free(run);
+		r->skipped = vk_threads_refused();
+		return -1;
+	}
 	if (!run) {
 		r->skipped = "no memory for --threads' threads";
 		return -1;

@@ -20,6 +20,7 @@
 #include "core/image/elf.h"
 #include "core/base/file.h"
 #include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 
 /* The syscall path: the raw kernel entry, in the vDSO's convention. */
 static long sys_ret(long r)
@@ -48,7 +49,7 @@ static int sys_gettimeofday(void *tv, void *tz)
 }
 
 #ifdef SYS_time
-static long sys_time(long *t)
+static vk_klong sys_time(vk_klong *t)
 {
 	return sys_ret(syscall(SYS_time, t));
 }
@@ -83,11 +84,11 @@ static int libc_gettimeofday(void *tv, void *tz)
 	return gettimeofday(tv, tz) ? -errno : 0;
 }
 
-static long libc_time(long *t)
+static vk_klong libc_time(vk_klong *t)
 {
 	time_t r = time((time_t *)t);
 
-	return r == (time_t)-1 ? -errno : (long)r;
+	return r == (time_t)-1 ? -errno : (vk_klong)r;
 }
 
 /* libc has no getcpu() everywhere; sched_getcpu() gives the cpu only. */
@@ -125,11 +126,15 @@ static void init_syscall(struct vk_callset *cs)
 {
 	static const char none[] = "no such syscall on this ABI";
 
-	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME, sys_clock_gettime, none);
-	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES, sys_clock_getres, none);
+	int time32 = !vk_time32_missing();
+
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME, time32 ? sys_clock_gettime : NULL,
+	    VK_WHY_NO_TIME32);
+	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES, time32 ? sys_clock_getres : NULL,
+	    VK_WHY_NO_TIME32);
 	set(cs, VK_PATH_SYSCALL, VK_FN_GETTIMEOFDAY, sys_gettimeofday, none);
 #ifdef SYS_time
-	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, sys_time, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, time32 ? sys_time : NULL, VK_WHY_NO_TIME32);
 #else
 	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, NULL, none);
 #endif
@@ -150,7 +155,7 @@ static void init_syscall(struct vk_callset *cs)
  */
 static void init_libc(struct vk_callset *cs)
 {
-	int native = sizeof(time_t) == sizeof(long);
+	int native = sizeof(time_t) == sizeof(vk_klong);
 	static const char other[] = "libc's time_t is not this entry's in this build";
 	enum vk_func gettime = native ? VK_FN_CLOCK_GETTIME : VK_FN_CLOCK_GETTIME64;
 	enum vk_func getres = native ? VK_FN_CLOCK_GETRES : VK_FN_CLOCK_GETRES_TIME64;
@@ -226,7 +231,7 @@ static int ppc_gettimeofday(void *tv, void *tz)
 	return ppc_call(ppc_entry[VK_FN_GETTIMEOFDAY], (long)tv, (long)tz, 0, 0, 0);
 }
 
-static long ppc_time(long *t)
+static vk_klong ppc_time(vk_klong *t)
 {
 	return ppc_call(ppc_entry[VK_FN_TIME], (long)t, 0, 0, 0, 0);
 }

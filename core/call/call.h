@@ -11,6 +11,7 @@
 #define VK_CALL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -36,6 +37,9 @@ typedef long long vk_klong;
 #else
 typedef long vk_klong;
 #endif
+/* Whether the ABI's own time_t is 32-bit, with the time64 calls beside
+ * it: true on i386, arm, ppc32, mips o32 and n32; false on x32. */
+#define VK_TIME32_ABI (sizeof(vk_klong) == 4)
 
 /* The kernel's structures, whatever libc's time_t is. */
 struct vk_kts {			/* __kernel_old_timespec: the ABI's native one */
@@ -55,7 +59,7 @@ struct vk_ktv {			/* __kernel_old_timeval */
 
 typedef int (*vk_clock_fn)(clockid_t clock, void *ts);
 typedef int (*vk_tod_fn)(void *tv, void *tz);
-typedef long (*vk_time_fn)(long *t);
+typedef vk_klong (*vk_time_fn)(vk_klong *t);
 typedef int (*vk_getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
 typedef ssize_t (*vk_getrandom_fn)(void *buf, size_t len, unsigned flags, void *state,
 				   size_t state_len);
@@ -79,6 +83,9 @@ int vk_getrandom_state(vk_getrandom_fn fn, void **state, size_t *len);
 
 /* Why a vDSO path's function is NULL where the image lacks its symbol. */
 #define VK_WHY_NOT_EXPORTED "the vDSO does not export it"
+/* Why the syscall path's time32 clock calls are NULL where the kernel
+ * refuses them (vk_time32_missing). */
+#define VK_WHY_NO_TIME32 "the kernel has no time32 syscalls (CONFIG_COMPAT_32BIT_TIME is off)"
 
 /*
  * Each function on each path, or NULL with the reason it is missing. The
@@ -98,6 +105,16 @@ struct vk_callset {
 static inline int vk_callset_has(const struct vk_callset *cs, enum vk_path p, enum vk_func f)
 {
 	return !cs->why[p][f];
+}
+
+/* Why path p's f cannot be checked against the syscall, which is missing. */
+static inline const char *vk_no_reference(const struct vk_callset *cs, enum vk_func f)
+{
+	const char *why = cs->why[VK_PATH_SYSCALL][f];
+
+	if (why && !strcmp(why, VK_WHY_NO_TIME32))
+		return "no syscall to compare with: " VK_WHY_NO_TIME32;
+	return "no syscall to compare with on this ABI";
 }
 
 /*

@@ -12,6 +12,7 @@
 
 #include "core/base/api.h"
 #include "core/base/children.h"
+#include "core/base/sysinfo.h"
 #include "core/stress/stress.h"
 #include "core/stress/stress_faults.h"
 
@@ -494,6 +495,15 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 	pid_t pid;
 	int n;
 
+	/* Each reading is judged by the syscall's around it, in threads. */
+	if (!vk_callset_has(st->cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME)) {
+		snprintf(err, len, "%s", vk_no_reference(st->cs, VK_FN_CLOCK_GETTIME));
+		return -1;
+	}
+	if (vk_threads_refused()) {
+		snprintf(err, len, "%s", vk_threads_refused());
+		return -1;
+	}
 	if (threads > VK_STRESS_MAX_THREADS)
 		threads = VK_STRESS_MAX_THREADS;
 	size = sizeof(*sh) + (size_t)threads * VK_STRESS_MAX_STEPS * VK_NPATHS * sizeof(struct cell);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/call/call.h"
 #include "core/stress/stress_faults.h"
 #include "core/stress/stress_judge.h"
 
@@ -249,7 +250,7 @@ static int add_settime(struct vk_fault_step *s, int n, int max)
 	/* 0.1 s before 2^31 s: the run crosses it. */
 	n = add(s, n, max, VK_FAULT_SETTIME, VK_OP_SETTIME_AT, (1LL << 31) * NSEC - NSEC / 10,
 		"clock_settime:2^31s");
-	if (sizeof(long) < 8)
+	if (VK_TIME32_ABI)
 		snprintf(s[n - 1].skip, sizeof(s[n - 1].skip), "a 32-bit time_t ends there");
 	return add(s, n, max, VK_FAULT_SETTIME, VK_OP_REALTIME_BACK, 0, "clock_settime:back");
 }

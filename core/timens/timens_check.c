@@ -274,7 +274,7 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 			struct vk_results *rs, char *why, size_t len)
 {
 	struct vk_timens_outside o = { .set = s, .paths = time32_paths(c->cs),
-				       .time32 = sizeof(long) == 4, .impl = c->cs->impl_path };
+				       .time32 = VK_TIME32_ABI, .impl = c->cs->impl_path };
 	char own_before[256], own_after[256];
 	double timeout = 8 * c->seconds * c->nt + 30;
 	struct vk_isolated out;
@@ -307,7 +307,7 @@ void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs
 	const char *prefix[2] = { "clock-gettime-", "clock-getres-" };
 	char api[48];
 
-	if (sizeof(long) == 4) {
+	if (VK_TIME32_ABI) {
 		prefix[0] = "clock-gettime64-";
 		prefix[1] = "clock-getres-time64-";
 	}
@@ -329,5 +329,5 @@ void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs
 		if (vk_funcs[f].shape != VK_SHAPE_CLOCK_TS && vk_api_applies(&probe, sizeof(void *) == 8))
 			vk_targets_add(c->t, &c->nt, vk_funcs[f].name);
 	}
-	c->gettime = sizeof(long) == 4 ? VK_FN_CLOCK_GETTIME64 : VK_FN_CLOCK_GETTIME;
+	c->gettime = VK_TIME32_ABI ? VK_FN_CLOCK_GETTIME64 : VK_FN_CLOCK_GETTIME;
 }

@@ -51,7 +51,7 @@ static const char *missing(const struct vk_verify *v, enum vk_func f, enum vk_pa
 	if (!vk_callset_has(v->cs, p, f))
 		return v->cs->why[p][f];
 	if (!vk_callset_has(v->cs, VK_PATH_SYSCALL, f))
-		return "no syscall to compare with on this ABI";
+		return vk_no_reference(v->cs, f);
 	return NULL;
 }
 

@@ -157,17 +157,17 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 
 	do {
 		for (int i = 0; i < ROUND; i++) {
-			long t = -1, r = fn(&t);
+			vk_klong t = -1, r = fn(&t);
 			int64_t a = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
-			long x = fn(NULL);
+			vk_klong x = fn(NULL);
 			int64_t b = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
 
 			if (r != t)
-				vk_result_fail(v->rs, ptr, "%s returned %ld but stored %ld",
-					       vk_path_name(p), r, t);
+				vk_result_fail(v->rs, ptr, "%s returned %lld but stored %lld",
+					       vk_path_name(p), (long long)r, (long long)t);
 			if (x < a || x > b)
-				vk_result_fail(v->rs, coarse, "CLOCK_REALTIME_COARSE %lld s, then %s %ld s, then %lld s",
-					       (long long)a, vk_path_name(p), x, (long long)b);
+				vk_result_fail(v->rs, coarse, "CLOCK_REALTIME_COARSE %lld s, then %s %lld s, then %lld s",
+					       (long long)a, vk_path_name(p), (long long)x, (long long)b);
 		}
 		ptr->calls += ROUND;
 		coarse->calls += ROUND;

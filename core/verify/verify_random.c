@@ -479,7 +479,10 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	}
 	/* A crash in one rule must not take the others' results with it. */
 	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
-		steps[i](&g);
+		if (vk_threads_refused() && (steps[i] == thread_states || steps[i] == fork_drawing))
+			vk_result_skip(add(&g, rules[i]), "%s", vk_threads_refused());
+		else
+			steps[i](&g);
 		vk_verify_settled(v);
 	}
 	if (stateful)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 #include "core/call/targets.h"
 #include "core/verify/verify_shared.h"
 
@@ -53,7 +54,7 @@ static __attribute__((noinline)) void call_all(struct probe *pr)
 	struct vk_ktv tv;
 	int tz[2];
 	unsigned cpu, node;
-	long t;
+	vk_klong t;
 	unsigned char buf[16];
 
 	for (int i = 0; i < ROUNDS; i++) {
@@ -207,6 +208,10 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 
 	stack_name(name, sizeof(name), t);
 	r = vk_results_add(v->rs, name, p, "stack");
+	if (vk_threads_refused()) {
+		vk_result_skip(r, "%s", vk_threads_refused());
+		return;
+	}
 	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
 		vk_getrandom_state(pr.fn.getrandom, &pr.state, &pr.state_len);
 	if (vk_isolate(measure, &pr, TIMEOUT, &out)) {

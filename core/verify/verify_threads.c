@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/sysinfo.h"
 #include "core/verify/verify_shared.h"
 
 #define THREADS_SHARE 0.2	/* of the budget, split among the clocks */
@@ -275,6 +276,7 @@ static int is_threads_clock(int id)
 void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	int cpus[MAX_THREADS], n = 0, nthreads = v->threads;
+	struct vk_result *r;
 	struct vk_ts ts;
 	char api[40];
 
@@ -303,6 +305,10 @@ void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_p
 		atomic_init(&s.published, NONE);
 		atomic_init(&s.stop, 0);
 		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
-		run_clock(v, vk_results_add(v->rs, api, p, "threads"), &s, nthreads);
+		r = vk_results_add(v->rs, api, p, "threads");
+		if (vk_threads_refused())
+			vk_result_skip(r, "%s", vk_threads_refused());
+		else
+			run_clock(v, r, &s, nthreads);
 	}
 }

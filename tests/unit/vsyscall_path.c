@@ -26,7 +26,7 @@ static int ahead(void *tv, void *tz)
 	return r;
 }
 
-static long behind(long *t)
+static vk_klong behind(vk_klong *t)
 {
 	struct vk_ktv tv;
 
