@@ -104,6 +104,7 @@ if [ -n "$patch" ]; then
 	built=$?
 	patch -R -d "$tree" -p1 <"$patch" >>"$log" 2>&1 && rm "$tree.patched"
 	[ $built = 0 ] || fail "make $target failed"
+	echo "${source##*/}, make tinyconfig, ${fragment##*/} and ${patch##*/}" >"$out/package"
 	mv "$out/$name.part" "$out/$name"
 	echo "$out/$name"
 	exit 0
