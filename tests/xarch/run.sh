@@ -423,9 +423,10 @@ time32_check() { # TARGET
 	result=
 	[ "${pkg_of[$1]}" = no-compat-32bit-time ] || return 0
 	! grep -l 'SIGABRT' "$res/$1"/*.log >/dev/null 2>&1 ||
-		result+="killed by SIGABRT in $(grep -l 'SIGABRT' "$res/$1"/*.log | xargs -n 1 basename | tr '\n' ' ')"
+		result+="killed by SIGABRT in $(grep -l 'SIGABRT' "$res/$1"/*.log | xargs -n 1 basename | tr '\n' ' '); "
 	grep -Eq '^ok .* # SKIP .*CONFIG_COMPAT_32BIT_TIME is off' "$res/$1/verify.log" 2>/dev/null ||
 		result+="verify named no CONFIG_COMPAT_32BIT_TIME in a SKIP"
+	result=${result%; }
 }
 
 # The table, its notes, and last the verdict: how many targets passed,
