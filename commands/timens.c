@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/timens/timens_check.h"
 #include "core/timens/timens_rules.h"
@@ -18,14 +19,14 @@ static const char head[] =
 	"past 2^31 s, and the most negative the kernel accepts, to the ns), a child\n"
 	"in a new time namespace checks every clock on the vdso path against the\n"
 	"syscall as verify does; the clocks read inside differ from the same clocks\n"
-	"outside by exactly the offset for MONOTONIC, MONOTONIC_COARSE,\n"
-	"MONOTONIC_RAW, BOOTTIME and BOOTTIME_ALARM and by nothing for any other\n"
-	"clock; the kernel shows the offsets as written (/proc/self/timens_offsets);\n"
-	"the parent's namespace is unaffected; in the first set, the other functions\n"
-	"are verified too, and a call that stays in userspace outside stays there.\n"
-	"On a 32-bit ABI, each time32 entry is read past 2^31 s (y2038): the vDSO's\n"
-	"must do what the kernel's time32 syscall does (which wraps tv_sec), and\n"
-	"libc's must fail with EOVERFLOW or be right.\n\n";
+	"outside by exactly the offset for MONOTONIC(_COARSE, _RAW) and BOOTTIME(_ALARM)\n"
+	"and by nothing for any other clock; the kernel shows the offsets as written\n"
+	"(/proc/self/timens_offsets); the parent's namespace is unaffected; a process\n"
+	"moved out with setns() and back, and one exec()ed inside, read the\n"
+	"namespace's time; in the first set, the other functions are verified too,\n"
+	"and a call that stays in userspace outside stays there. On a 32-bit ABI,\n"
+	"each time32 entry is read past 2^31 s (y2038): the vDSO's must do what the\n"
+	"kernel's time32 syscall does (wrap tv_sec), libc's fail (EOVERFLOW) or be right.\n\n";
 
 static const char tail[] =
 	"\n"
@@ -45,6 +46,7 @@ static const char tail[] =
 
 struct opts {
 	int custom;
+	int exec_read;
 	struct vk_timens_set set;
 	double seconds;
 	int verbose;
@@ -61,7 +63,9 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 				 .paths = VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_SYSCALL) };
 	const struct vk_doc doc = { .command = "timens", .kind = VK_DOC_RESULTS, .results = &rep };
 	const char *unsupported = vk_timens_unsupported();
-	struct vk_timens_check c = { .seconds = o->seconds };
+	/* The exec rule runs vdsokit again, as this option. */
+	static char *const exec_argv[] = { "vdsokit", "timens", "--exec-read", NULL };
+	struct vk_timens_check c = { .seconds = o->seconds, .exec_argv = exec_argv };
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
@@ -180,6 +184,8 @@ int cmd_timens(int argc, char **argv)
 				   "text (default), ktap or json"),
 		VK_OPT_IMPL_ROW(&o.call, "also read LIB.so's time32 clock_gettime past 2^31 s"),
 		VK_OPT_VERBOSE_ROW(&o.verbose),
+		/* The exec rule's process, exec()ed inside the namespace. */
+		VK_OPT(0, "exec-read", VK_OPT_FLAG, NULL, NULL, &o.exec_read),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -193,6 +199,10 @@ int cmd_timens(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (o.exec_read) {
+		vk_timens_exec_read(STDOUT_FILENO);
+		return VK_EXIT_OK;
+	}
 	if (o.custom && out_of_bounds(argv[0], &o.set))
 		return VK_EXIT_USAGE;
 	return run(argv[0], &o, NULL);

@@ -236,6 +236,7 @@ static void inner(void *arg, int fd)
 		vk_verify_run(&v, &c->t[i]);
 	vk_timens_sleep(&rs);
 	vk_timens_setns(c, r.kernel_ns, &rs);
+	vk_timens_exec(c, r.kernel_ns, &rs);
 	if (!c->sets_run)
 		judge_stays(c, &rs);
 	for (size_t i = 0; i < rs.n; i++)

@@ -26,6 +26,9 @@ struct vk_timens_check {
 	struct vk_target t[VK_NFUNCS];
 	int nt;
 	enum vk_func gettime;	/* the 64-bit-time clock_gettime of this ABI */
+	/* How to run vdsokit so that it calls vk_timens_exec_read() on its
+	 * stdout (argv for /proc/self/exe), or NULL: no exec rule. */
+	char *const *exec_argv;
 	int64_t mono_offset;	/* the set's, in seconds */
 	int nclocks;		/* t[0..nclocks) are the clock APIs, checked in
 				 * every set; the rest in the first that runs */
@@ -57,5 +60,13 @@ void vk_timens_sleep(struct vk_results *rs);
  * result "setns" (timens_setns.c). */
 void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
 		     struct vk_results *rs);
+
+/* In the namespace, whose MONOTONIC and BOOTTIME offsets the kernel shows
+ * as offsets[]: vdsokit exec()ed with c->exec_argv reads each one's time
+ * through the new image's vDSO; each a result "exec" (timens_exec.c). */
+void vk_timens_exec(const struct vk_timens_check *c, const int64_t offsets[2],
+		    struct vk_results *rs);
+/* What the exec()ed vdsokit does: read those clocks, write them to fd. */
+void vk_timens_exec_read(int fd);
 
 #endif /* VK_TIMENS_CHECK_H */

@@ -16,11 +16,11 @@
 
 #include "core/base/array.h"
 #include "core/call/targets.h"
+#include "core/timens/timens_bracket.h"
 #include "core/timens/timens_check.h"
 #include "core/timens/timens_rules.h"
 #include "core/verify/verify_shared.h"
 
-#define TRIES 64
 #define NLEGS 3
 #define MOVER_TIMEOUT 5.0
 
@@ -31,43 +31,14 @@ static const char *const legs[NLEGS] = {
 };
 static const int ids[2] = { CLOCK_MONOTONIC, CLOCK_BOOTTIME };
 
-/* One clock on one path: the first read out of its bracket, else none. */
-struct reading {
-	int bad_leg;		/* -1: every read lay between its syscall reads */
-	int64_t a, x, b;	/* the syscall, the path, the syscall */
-	int64_t tightest;	/* the narrowest bracket of all legs, ns */
-};
-
 struct moves {
 	const struct vk_timens_check *c;
 	enum vk_path p;
 	int fd[2];		/* the parent's namespace, this one */
 	int err;		/* errno of what failed: opening fd[], or setns() */
 	int in_setns;
-	struct reading r[ARRAY_SIZE(ids)];
+	struct vk_timens_reading r[ARRAY_SIZE(ids)];
 };
-
-static int64_t read_ns(vk_clock_fn fn, int t64, int id)
-{
-	struct vk_ts ts;
-
-	return vk_clock_call(fn, t64, id, &ts) ? VK_TIMENS_NONE : vk_ts_ns(&ts);
-}
-
-static void read_leg(vk_clock_fn sys, vk_clock_fn fn, int t64, int id, int leg,
-		     struct reading *r)
-{
-	for (int i = 0; i < TRIES; i++) {
-		int64_t a = read_ns(sys, t64, id), x = read_ns(fn, t64, id), b = read_ns(sys, t64, id);
-
-		if (b - a < r->tightest)
-			r->tightest = b - a;
-		if (r->bad_leg < 0 && (x < a || x > b || a == VK_TIMENS_NONE)) {
-			*r = (struct reading){ leg, a, x, b, r->tightest };
-			return;
-		}
-	}
-}
 
 /* In a child, single-threaded as setns() wants it: read, move out, read,
  * move back, read. */
@@ -84,32 +55,10 @@ static void mover(void *arg, int fd)
 			m->in_setns = 1;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(ids) && !m->err; i++)
-			read_leg(cs->fn[VK_PATH_SYSCALL][f].clock, cs->fn[m->p][f].clock,
-				 vk_funcs[f].time64, ids[i], leg, &m->r[i]);
+			vk_timens_read_leg(cs->fn[VK_PATH_SYSCALL][f].clock, cs->fn[m->p][f].clock,
+					   vk_funcs[f].time64, ids[i], leg, &m->r[i]);
 	}
 	vk_write_all(fd, m, sizeof(*m));
-}
-
-/* A clock's reads, all made: each between its syscall reads, and close
- * enough to tell the two namespaces' times apart. */
-static void judge_reads(const struct moves *m, int i, int64_t offset, struct vk_result *res,
-			struct vk_results *rs)
-{
-	const struct reading *r = &m->r[i];
-	const char *path = vk_path_name(m->p), *clock = vk_clock_name(ids[i]);
-
-	if (r->bad_leg >= 0 && r->x == VK_TIMENS_NONE)
-		vk_result_fail(rs, res, "%s: reading %s failed on %s", legs[r->bad_leg], clock, path);
-	else if (r->bad_leg >= 0 && (r->a == VK_TIMENS_NONE || r->b == VK_TIMENS_NONE))
-		vk_result_fail(rs, res, "not tested: %s: reading %s failed on the syscall",
-			       legs[r->bad_leg], clock);
-	else if (r->bad_leg >= 0)
-		vk_result_fail(rs, res, "%s: %s by the syscall %lld ns, then %s %lld ns, then the syscall %lld ns",
-			       legs[r->bad_leg], clock, (long long)r->a, path, (long long)r->x,
-			       (long long)r->b);
-	else if (r->tightest >= llabs(offset))
-		vk_result_skip(res, "the tightest bracket was %lld ns, not under the offset of %lld ns: a read of the other namespace's time was not tested",
-			       (long long)r->tightest, (long long)offset);
 }
 
 static void judge(const struct moves *m, int i, int64_t offset, const char *died,
@@ -122,7 +71,7 @@ static void judge(const struct moves *m, int i, int64_t offset, const char *died
 	snprintf(clock.name, sizeof(clock.name), "%s", vk_clock_name(ids[i]));
 	vk_clock_api(api, sizeof(api), m->c->gettime, &clock);
 	res = vk_results_add(rs, api, m->p, "setns");
-	res->calls = NLEGS * TRIES;
+	res->calls = NLEGS * VK_TIMENS_TRIES;
 	if (*died)
 		vk_result_fail(rs, res, "%s", died);
 	else if (m->in_setns && m->err == EPERM)
@@ -132,7 +81,7 @@ static void judge(const struct moves *m, int i, int64_t offset, const char *died
 			       m->in_setns ? "setns(CLONE_NEWTIME)" : "opening /proc/PID/ns/time",
 			       strerror(m->err));
 	else
-		judge_reads(m, i, offset, res, rs);
+		vk_timens_judge_reading(&m->r[i], legs, vk_path_name(m->p), ids[i], offset, res, rs);
 }
 
 /* One path's moves, in a child under a watchdog: its crash or hang is
@@ -142,7 +91,7 @@ static void move(struct moves *m, char *died, size_t len)
 	struct vk_isolated out;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
-		m->r[i] = (struct reading){ .bad_leg = -1, .tightest = INT64_MAX };
+		vk_timens_reading_init(&m->r[i]);
 	*died = '\0';
 	if (m->err)
 		return;

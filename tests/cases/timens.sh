@@ -98,6 +98,24 @@ for set in small fraction near-2^31 past-2^31 most-negative; do
 			"^(not )?ok [0-9]+ clock-gettime(64)?-$c vdso ${set//^/\\^}:setns\$"
 	done
 done
+# exec() inside the namespace, as the kernel's timens/exec.c selftest: the
+# new image's vDSO reads the namespace's time, in every set; an exec()
+# that leaves the namespace (a stand-in moves there first) is caught.
+for set in small fraction near-2^31 past-2^31 most-negative; do
+	for c in monotonic boottime; do
+		contains "set $set: $c is read after exec()" "$TMP/tn.ktap" \
+			"^(not )?ok [0-9]+ clock-gettime(64)?-$c vdso ${set//^/\\^}:exec\$"
+	done
+done
+exec 9</proc/self/ns/time
+if preloaded 1 "an exec() that leaves the namespace fails the exec rule" \
+	"$O/tests/impl/preload-exec-outside.so" timens -d 0.05 --format ktap; then
+	check "on both clocks in each set" \
+		test "$(grep -cE '^not ok [0-9]+ clock-gettime(64)?-(monotonic|boottime) vdso [^ ]+:exec$' "$TMP/out")" = 10
+	contains "and says so" "$TMP/out" \
+		"^# after exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns: the exec\\(\\)ed process is not in the namespace"
+fi
+exec 9<&-
 if [ -f "$O/tests/impl/timens-setns-stale.so" ]; then
 	"$VK" timens --impl "$O/tests/impl/timens-setns-stale.so" -d 0.05 --format ktap >"$TMP/out" 2>&1
 	check "a clock with the first namespace's offsets fails setns on both clocks in each set" \
