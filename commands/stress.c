@@ -26,8 +26,9 @@ static const char head[] =
 	"'man vdsokit' has each rule.\n\n"
 	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
 	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
-	"It needs root. It restores the clocksource, the frequency, the CPUs online and\n"
-	"REALTIME it found, even on SIGINT or SIGTERM, and says whether it could.\n\n"
+	"It needs root. It restores the clocksource, the frequency and tick, the CPUs\n"
+	"online and REALTIME it found, even on SIGINT or SIGTERM, and says whether it\n"
+	"could.\n\n"
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
 	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n";
 
@@ -63,7 +64,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "clocksource,settime,slew,hotplug,timens,pause,\n"
 		  "all (default) or none; a baseline 'none' first.\n"
 		  "clocksource: each in turn; settime: REALTIME by\n"
-		  "hours, to just before 2^31 s; slew: +-500 ppm,\n"
+		  "hours, to just before 2^31 s; slew: +-500 ppm by\n"
+		  "frequency and by tick,\n"
 		  "ADJ_SETOFFSET +-10 s; hotplug: the last CPU; timens:\n"
 		  "a new time namespace; pause: vm stops the guest", &o->faults, .call = parse_faults),
 		VK_OPT(0, "pause", VK_OPT_SECONDS, "SECONDS", "how long the pause lasts (default 3)",

@@ -6,10 +6,10 @@
 /* What stress found before it began, as one line. */
 static const char *found(char *buf, size_t size, const struct vk_stress_end *e)
 {
-	snprintf(buf, size, "found: clocksource %s, frequency %ld, REALTIME %lld ns at MONOTONIC "
-		 "%lld ns, %d reader threads",
+	snprintf(buf, size, "found: clocksource %s, frequency %ld, tick %ld us, REALTIME %lld ns at "
+		 "MONOTONIC %lld ns, %d reader threads",
 		 e->saved.clocksource[0] ? e->saved.clocksource : "(none)", e->saved.freq,
-		 (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
+		 e->saved.tick, (long long)e->saved.real_ns, (long long)e->saved.mono_ns, e->threads);
 	return buf;
 }
 
@@ -17,9 +17,9 @@ static const char *found(char *buf, size_t size, const struct vk_stress_end *e)
 static const char *restored(char *buf, size_t size, const struct vk_stress_end *e)
 {
 	if (e->restored)
-		snprintf(buf, size, "restored: clocksource %s, frequency %ld, CPUs online, "
+		snprintf(buf, size, "restored: clocksource %s, frequency %ld, tick %ld us, CPUs online, "
 			 "REALTIME", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-			 e->saved.freq);
+			 e->saved.freq, e->saved.tick);
 	else
 		snprintf(buf, size, "NOT RESTORED: %s", e->restore_err);
 	return buf;
@@ -52,6 +52,7 @@ static void json_more(struct vk_json *j, const void *ctx)
 	vk_json_object(j, "found");
 	vk_json_str(j, "clocksource", e->saved.clocksource);
 	vk_json_int(j, "frequency", e->saved.freq);
+	vk_json_int(j, "tick", e->saved.tick);
 	vk_json_int(j, "realtime_ns", e->saved.real_ns);
 	vk_json_int(j, "monotonic_ns", e->saved.mono_ns);
 	vk_json_end(j);

@@ -270,7 +270,7 @@ static void child(const struct vk_stress *parent, struct shared *sh,
 			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
 		}
 		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
-		if (s[i].op == VK_OP_FREQ && sh->injected[i] == 1)
+		if ((s[i].op == VK_OP_FREQ || s[i].op == VK_OP_TICK) && sh->injected[i] == 1)
 			sh->injected[i] = rated(vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
 							      sizeof(sh->why[i])));
 		else

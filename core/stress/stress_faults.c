@@ -161,6 +161,7 @@ int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len)
 		return -1;
 	}
 	s->freq = tx.freq;
+	s->tick = tx.tick;
 	s->online = online_cpus();
 	s->mono_ns = now_ns(CLOCK_MONOTONIC);
 	s->real_ns = now_ns(CLOCK_REALTIME);
@@ -193,9 +194,19 @@ static int set_freq(long freq, char *err, size_t len)
 	return -1;
 }
 
+static int set_tick(long tick, char *err, size_t len)
+{
+	struct timex tx = { .modes = ADJ_TICK, .tick = tick };
+
+	if (adjtimex(&tx) >= 0)
+		return 0;
+	snprintf(err, len, "adjtimex(ADJ_TICK, %ld): %s", tick, strerror(errno));
+	return -1;
+}
+
 int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len)
 {
-	int bad = set_freq(s->freq, err, len);
+	int bad = set_freq(s->freq, err, len) | set_tick(s->tick, err, len);
 
 	if (s->clocksource[0])
 		bad |= write_str(CS_DIR "current_clocksource", s->clocksource, err, len);
@@ -217,6 +228,14 @@ static int add(struct vk_fault_step *s, int n, int max, enum vk_fault_kind k,
 	s[n].arg = arg;
 	snprintf(s[n].name, sizeof(s[n].name), "%s", name);
 	return n + 1;
+}
+
+static int add_rate(struct vk_fault_step *s, int n, int max, enum vk_fault_op op, int64_t arg,
+		    double ppm, const char *name)
+{
+	n = add(s, n, max, VK_FAULT_SLEW, op, arg, name);
+	s[n - 1].ppm = ppm;
+	return n;
 }
 
 static int add_clocksources(struct vk_fault_step *s, int n, int max,
@@ -255,11 +274,29 @@ static int add_settime(struct vk_fault_step *s, int n, int max)
 	return add(s, n, max, VK_FAULT_SETTIME, VK_OP_REALTIME_BACK, 0, "clock_settime:back");
 }
 
+/* MONOTONIC's rate against MONOTONIC_RAW with tick us per 1/USER_HZ s at
+ * the saved frequency: tick * USER_HZ us a second, where 1e6 is 0 ppm. */
+static double tick_ppm(const struct vk_stress_saved *saved, long tick)
+{
+	return (double)tick * sysconf(_SC_CLK_TCK) - 1e6 + saved->freq / 65536.0;
+}
+
 static int add_slew(struct vk_fault_step *s, int n, int max, const struct vk_stress_saved *saved)
 {
-	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, 500L << 16, "adjtimex:freq+500ppm");
-	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, -(500L << 16), "adjtimex:freq-500ppm");
-	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_FREQ, saved->freq, "adjtimex:freq(back)");
+	/* 500 ppm of a second, a tick at a time (5 us at USER_HZ 100), as the
+	 * kernel's adjtick selftest steps it. */
+	long step = 500 / sysconf(_SC_CLK_TCK);
+	char name[40];
+
+	n = add_rate(s, n, max, VK_OP_FREQ, 500L << 16, 500, "adjtimex:freq+500ppm");
+	n = add_rate(s, n, max, VK_OP_FREQ, -(500L << 16), -500, "adjtimex:freq-500ppm");
+	n = add_rate(s, n, max, VK_OP_FREQ, saved->freq, saved->freq / 65536.0, "adjtimex:freq(back)");
+	step = step > 0 ? step : 1;
+	snprintf(name, sizeof(name), "adjtimex:tick+%ldus", step);
+	n = add_rate(s, n, max, VK_OP_TICK, saved->tick + step, tick_ppm(saved, saved->tick + step), name);
+	snprintf(name, sizeof(name), "adjtimex:tick-%ldus", step);
+	n = add_rate(s, n, max, VK_OP_TICK, saved->tick - step, tick_ppm(saved, saved->tick - step), name);
+	n = add_rate(s, n, max, VK_OP_TICK, saved->tick, tick_ppm(saved, saved->tick), "adjtimex:tick(back)");
 	n = add(s, n, max, VK_FAULT_SLEW, VK_OP_SETOFFSET, 10, "adjtimex:setoffset+10s");
 	return add(s, n, max, VK_FAULT_SLEW, VK_OP_SETOFFSET, -10, "adjtimex:setoffset-10s");
 }
@@ -387,7 +424,7 @@ static int64_t mono_at(int64_t *raw, int64_t *bracket)
 
 int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len)
 {
-	double want = s->arg / 65536.0, got, off;
+	double want = s->ppm, got, off;
 	int64_t raw0, raw1, mono0, mono1, b0, b1;
 	int bad;
 
@@ -404,9 +441,9 @@ int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size
 	got = vk_stress_rate_ppm(mono1 - mono0, raw1 - raw0);
 	off = vk_stress_rate_uncertainty_ppm(b0, b1, raw1 - raw0);
 	bad = vk_stress_rate_judge(want, got, off);
-	snprintf(err, len, "%sMONOTONIC ran %+.1f ppm against MONOTONIC_RAW, adjtimex's frequency %+.1f ppm, known to +-%.1f ppm (its ends read within %.1f and %.1f us)",
+	snprintf(err, len, "%sMONOTONIC ran %+.1f ppm against MONOTONIC_RAW, adjtimex's %s %+.1f ppm, known to +-%.1f ppm (its ends read within %.1f and %.1f us)",
 		 bad < 0 ? "MONOTONIC's rate not tested, its uncertainty wider than the 50 ppm tolerance: " : "",
-		 got, want, off, b0 / 1e3, b1 / 1e3);
+		 got, s->op == VK_OP_TICK ? "tick" : "frequency", want, off, b0 / 1e3, b1 / 1e3);
 	return bad > 0 ? 1 : bad;
 }
 
@@ -494,6 +531,8 @@ int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
 		return realtime_back(saved, err, len);
 	case VK_OP_FREQ:
 		return set_freq((long)s->arg, err, len);
+	case VK_OP_TICK:
+		return set_tick((long)s->arg, err, len);
 	case VK_OP_SETOFFSET:
 		return set_offset(s->arg, err, len);
 	case VK_OP_CPU_OFFLINE:

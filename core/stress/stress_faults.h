@@ -16,7 +16,7 @@ struct vk_stress;
 enum vk_fault_kind {
 	VK_FAULT_CLOCKSOURCE,	/* every available clocksource in turn */
 	VK_FAULT_SETTIME,	/* REALTIME stepped forwards and backwards */
-	VK_FAULT_SLEW,		/* adjtimex: +-500 ppm, ADJ_SETOFFSET */
+	VK_FAULT_SLEW,		/* adjtimex: +-500 ppm by frequency and tick, ADJ_SETOFFSET */
 	VK_FAULT_HOTPLUG,	/* a CPU offline and back */
 	VK_FAULT_PAUSE,		/* vdsokit vm's host stops the whole guest */
 	VK_FAULT_TIMENS,	/* a time namespace entered */
@@ -27,6 +27,7 @@ enum vk_fault_kind {
 struct vk_stress_saved {
 	char clocksource[64];	/* "" if sysfs has none */
 	long freq;		/* adjtimex's, scaled ppm */
+	long tick;		/* adjtimex's, us per USER_HZ tick */
 	int64_t real_ns, mono_ns;	/* read together */
 	uint64_t online;	/* CPUs 1..63 online (bit n: cpu n) */
 };
@@ -39,7 +40,7 @@ int vk_stress_faults_parse(const char *list, unsigned *mask);
 const char *vk_fault_name(enum vk_fault_kind k);
 /* Note what the machine is like now; 0, or -1 and what failed. */
 int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len);
-/* Put back the clocksource, the frequency and REALTIME (advanced by the
+/* Put back the clocksource, the frequency, the tick and REALTIME (advanced by the
  * MONOTONIC time since the save); 0, or -1 and what failed. */
 int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len);
 
@@ -51,6 +52,7 @@ enum vk_fault_op {
 	VK_OP_SETTIME_AT,	/* REALTIME = arg ns by clock_settime() */
 	VK_OP_REALTIME_BACK,	/* REALTIME as it would be without the steps */
 	VK_OP_FREQ,		/* adjtimex ADJ_FREQUENCY = arg (scaled ppm) */
+	VK_OP_TICK,		/* adjtimex ADJ_TICK = arg (us per tick) */
 	VK_OP_SETOFFSET,	/* adjtimex ADJ_SETOFFSET by arg s */
 	VK_OP_CPU_OFFLINE,	/* cpu arg offline */
 	VK_OP_CPU_ONLINE,
@@ -63,6 +65,7 @@ struct vk_fault_step {
 	enum vk_fault_kind kind;
 	enum vk_fault_op op;
 	int64_t arg;
+	double ppm;		/* a rate step's: MONOTONIC against MONOTONIC_RAW */
 	char cs[64];
 	char skip[96];		/* why this step is not injected, or "" */
 };
@@ -75,9 +78,9 @@ int vk_fault_steps(unsigned mask, int pause, const struct vk_stress_saved *saved
 int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
 		   const struct vk_stress_saved *saved, char *err, size_t len);
 /*
- * Hold a frequency step for seconds and measure MONOTONIC's rate against
- * MONOTONIC_RAW's over it: it must be the frequency set (MONOTONIC follows
- * the slew, MONOTONIC_RAW never does). 0, 1 if it is not, -1 where the
+ * Hold a rate step (frequency or tick) for seconds and measure MONOTONIC's
+ * rate against MONOTONIC_RAW's over it: it must be the step's ppm
+ * (MONOTONIC follows the slew, MONOTONIC_RAW never does). 0, 1 if it is not, -1 where the
  * step was too short or its ends read too loosely to tell (not tested);
  * what was measured in err each way.
  */

@@ -63,7 +63,8 @@ contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[0
 for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'clocksource:tsc(-early)?\(back\)' \
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
 	 clock_settime:back adjtimex:setoffset\\+10s adjtimex:setoffset-10s cpu1:offline cpu1:online \
-	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' timens:enter vm-pause:3s; do
+	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' \
+	 adjtimex:tick\\+5us adjtimex:tick-5us 'adjtimex:tick\(back\)' timens:enter vm-pause:3s; do
 	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$rate_skip"
 	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$rate_skip"
 done
@@ -78,11 +79,13 @@ contains "pause: the guest saw it by the RTC" "$log" '^# paused by the host: the
 contains "slew: MONOTONIC's rate measured under +500 ppm" "$log" "MONOTONIC ran \+[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+500\.0 ppm"
 contains "slew: and under -500 ppm" "$log" "MONOTONIC ran -[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency -500\.0 ppm"
 contains "slew: and back at 0" "$log" "MONOTONIC ran [-+][0-9.]+ ppm against MONOTONIC_RAW, adjtimex's frequency \+0\.0 ppm"
+contains "slew: and under the tick 5 us up, +500 ppm" "$log" "MONOTONIC ran \+[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's tick \+500\.0 ppm"
+contains "slew: and 5 us down" "$log" "MONOTONIC ran -[0-9.]+ ppm against MONOTONIC_RAW, adjtimex's tick -500\.0 ppm"
 check "slew: each rate is the frequency, within 50 ppm" sh -c "! grep -A1 '^not ok' '$log' | grep -q '^# MONOTONIC ran'"
 contains "timens: read in the namespace, each right" "$log" '^# in a namespace of offsets \+100000 s, \+200000 s: [1-9][0-9]* reads, each right; max step back: realtime 0 ns, monotonic 0 ns,'
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
-contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0,'
+contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0, tick 10000 us,'
 contains "json: stress exits 0 or 1" "$TMP/stress-all/stress.2.status" '^[01]$'
 contains "json: the clocksource found" "$TMP/stress-all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
 contains "json: restored" "$TMP/stress-all/stress.2.log" '^  "restored": true,$'
@@ -161,7 +164,8 @@ for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock
 	contains "cached-offset: caught after ${s//\\/}" "$log.log" "^not ok [0-9]+ $s impl stress$"
 done
 contains "cached-offset: by the bracket, on REALTIME" "$log.log" "^# realtime read [0-9]+ ns, not between the syscall's"
-for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)'; do
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' adjtimex:tick\\+5us \
+	 adjtimex:tick-5us 'adjtimex:tick\(back\)'; do
 	contains "cached-offset: survives ${s//\\/}" "$log.2.log" "^ok [0-9]+ $s impl stress$rate_skip"
 done
 contains "cached-offset: caught after ADJ_SETOFFSET" "$log.2.log" '^not ok [0-9]+ adjtimex:setoffset\+10s impl stress$'
@@ -170,7 +174,7 @@ contains "cached-offset: by REALTIME in the namespace" "$log.2.log" "^# impl rea
 for s in settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' adjtimex:setoffset\\+10s; do
 	contains "calibrated-once: survives ${s//\\/}" "$log.3.log" "^ok [0-9]+ $s impl stress$"
 done
-for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm; do
+for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm adjtimex:tick\\+5us adjtimex:tick-5us; do
 	contains "calibrated-once: caught under ${s//\\/}" "$log.3.log" "^not ok [0-9]+ $s impl stress$"
 done
 contains "calibrated-once: by the bracket, on MONOTONIC" "$log.3.log" "^# monotonic read [0-9]+ ns, not between the syscall's"
