@@ -31,6 +31,7 @@ bug-getrandom-past	length
 bug-getrandom-topbit	statistics
 bug-getrandom-repeat	statistics
 bug-getrandom-counter	statistics
+bug-getrandom-insecure-weak	statistics
 bug-getrandom-nonblock-random	flags
 bug-getrandom-state-seeded	thread-states
 bug-getrandom-needs-fd	no-files
