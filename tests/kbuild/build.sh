@@ -19,7 +19,7 @@
 # (default /usr/src/linux-source-6.12.tar.xz).
 set -euo pipefail
 
-usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64] [PATCH]" >&2; exit 2; }
+usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64|sparc64] [PATCH]" >&2; exit 2; }
 arch=x86_64
 if [ "${1:-}" = --arch ]; then
 	[ $# -ge 2 ] || usage
@@ -34,6 +34,7 @@ case $arch in
 x86_64) karch=x86_64 cross='' pkg=gcc target=bzImage image=arch/x86/boot/bzImage ;;
 powerpc) karch=powerpc cross=powerpc-linux-gnu- pkg=gcc-powerpc-linux-gnu target=vmlinux image=vmlinux ;;
 ppc64) karch=powerpc cross=powerpc64-linux-gnu- pkg=gcc-powerpc64-linux-gnu target=vmlinux image=vmlinux ;;
+sparc64) karch=sparc cross=sparc64-linux-gnu- pkg=gcc-sparc64-linux-gnu target=vmlinux image=vmlinux ;;
 *) usage ;;
 esac
 name=${image##*/}
