@@ -29,6 +29,7 @@
 #define TIME VK_FN_BIT(VK_FN_TIME)
 #define GETCPU VK_FN_BIT(VK_FN_GETCPU)
 #define GETRANDOM VK_FN_BIT(VK_FN_GETRANDOM)
+#define SPARC_FUNCS (VK_FN_BIT(VK_FN_CLOCK_GETTIME) | VK_FN_BIT(VK_FN_GETTIMEOFDAY))
 
 /*
  * Syscall numbers, in enum vk_func's order, from each ABI's <asm/unistd.h>
@@ -37,7 +38,7 @@
  * and riscv64's asm-generic table; riscv32 has its 32-bit half, which
  * has only the time64 calls. mips's are the kernel's syscall_o32.tbl and
  * syscall_n64.tbl past their bases, __NR_Linux 4000 and 5000, and n32's
- * syscall_n32.tbl past 6000.
+ * syscall_n32.tbl past 6000. sparc64 and sparc share one syscall.tbl.
  */
 #define X32(n) (0x40000000L | (n))
 /* <linux/audit.h>'s __AUDIT_ARCH_64BIT and __AUDIT_ARCH_CONVENTION_MIPS64_N32. */
@@ -55,6 +56,8 @@ static const long riscv32_nr[] = { -1, -1, -1, -1, 168, 278, 403, 406 };
 static const long mips64_nr[] = { 5222, 5223, 5094, -1, 5271, 5313, -1, -1 };
 static const long mips_nr[] = { 4263, 4264, 4078, 4013, 4312, 4353, 4403, 4406 };
 static const long mipsn32_nr[] = { 6226, 6227, 6094, -1, 6275, 6317, 6403, 6406 };
+static const long sparc64_nr[] = { 257, 258, 116, -1, 308, 347, -1, -1 };
+static const long sparc_nr[] = { 257, 258, 116, 231, 308, 347, 403, 406 };
 
 static const struct vk_arch arches[] = {
 	{ "x86_64", EM_X86_64, 1, "LINUX_2.6", "__vdso_",
@@ -84,6 +87,11 @@ static const struct vk_arch arches[] = {
 	{ "mips", EM_MIPS, 0, "LINUX_2.6", "__vdso_", TIME32_FUNCS | TIME64_FUNCS, 0, mips_nr, 0, 0, 0 },
 	{ "loongarch64", EM_LOONGARCH, 1, "LINUX_5.10", "__vdso_",
 	  TIME32_FUNCS | GETCPU | GETRANDOM, 0, generic_nr, 0, 0, 0 },
+	/* sparc's own vDSO (arch/sparc/vdso): two calls, also exported
+	 * unprefixed and as *_stick variants the kernel patches in on CPUs
+	 * with %stick. The 32-bit one is the compat vdso32, built v8plus. */
+	{ "sparc64", EM_SPARCV9, 1, "LINUX_2.6", "__vdso_", SPARC_FUNCS, 0, sparc64_nr, 0, 0, 0 },
+	{ "sparc", EM_SPARC32PLUS, 0, "LINUX_2.6", "__vdso_", SPARC_FUNCS, 0, sparc_nr, 0, 0, 0 },
 };
 
 const struct vk_arch *vk_arch_find(uint16_t machine, int is64, uint32_t eflags)
@@ -119,6 +127,10 @@ const struct vk_arch *vk_arch_find(uint16_t machine, int is64, uint32_t eflags)
 #endif
 #elif defined(__loongarch__)
 #define HOST_MACHINE EM_LOONGARCH
+#elif defined(__sparc__) && defined(__arch64__)
+#define HOST_MACHINE EM_SPARCV9
+#elif defined(__sparc__)
+#define HOST_MACHINE EM_SPARC32PLUS
 #else
 #define HOST_MACHINE EM_NONE
 #endif

@@ -54,7 +54,11 @@ struct vk_kts64 {		/* __kernel_timespec, taken by the time64 calls */
 
 struct vk_ktv {			/* __kernel_old_timeval */
 	vk_klong sec;
+#if defined(__sparc__) && defined(__arch64__)
+	int usec;		/* sparc64's __kernel_suseconds_t, as glibc's */
+#else
 	vk_klong usec;
+#endif
 };
 
 typedef int (*vk_clock_fn)(clockid_t clock, void *ts);

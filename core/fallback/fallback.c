@@ -28,6 +28,8 @@
 #define AUDIT_ARCH_LE 0x40000000u
 #define TIMEOUT 5.0
 #define REFUSED "seccomp refused the filter"
+#define NO_ARCH "no seccomp architecture for this ABI"
+#define NO_FILTER "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)"
 #ifndef GRND_NONBLOCK
 #define GRND_NONBLOCK 0x0001	/* <sys/random.h>'s, which older libcs lack */
 #endif
@@ -93,7 +95,11 @@ static unsigned audit_arch(void)
 const char *vk_fallback_unsupported(void)
 {
 	if (!audit_arch())
-		return "no seccomp architecture for this ABI";
+		return NO_ARCH;
+	/* No program: EFAULT where the kernel has filters, EINVAL where it
+	 * was built without them (sparc's cannot have them). */
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) && errno == EINVAL)
+		return NO_FILTER;
 	return NULL;
 }
 
@@ -271,6 +277,7 @@ void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
 	const struct vk_arch *arch = vk_arch_host();
 	struct vk_fallback fb;
 	enum vk_func f = cs ? clock_entry(cs) : VK_FN_CLOCK_GETTIME;
+	const char *why;
 
 	if (cs && arch && no_clock_entry(cs, f)) {
 		si->cs_vdso = VK_NO;
@@ -283,8 +290,11 @@ void vk_fallback_clocksource(const struct vk_callset *cs, struct vk_sysinfo *si)
 	}
 	if (si->cs_vdso != VK_UNKNOWN)
 		return;
-	if (vk_fallback_unsupported()) {
-		si->cs_note = "not in vdsokit's table, and not measured: no seccomp for this ABI";
+	why = vk_fallback_unsupported();
+	if (why) {
+		si->cs_note = !strcmp(why, NO_FILTER) ?
+			"not in vdsokit's table, and not measured: " NO_FILTER :
+			"not in vdsokit's table, and not measured: no seccomp for this ABI";
 		return;
 	}
 	if (!cs) {

@@ -1024,6 +1024,8 @@ const char *vk_elf_machine_name(uint16_t machine)
 	case EM_MIPS: return "mips";
 	case EM_LOONGARCH: return "loongarch";
 	case EM_SPARCV9: return "sparc64";
+	case EM_SPARC32PLUS: return "sparc32plus";
+	case EM_SPARC: return "sparc";
 	case EM_SH: return "sh";
 	case EM_PARISC: return "parisc";
 	case EM_CSKY: return "csky";

@@ -25,7 +25,10 @@
  * 20Kc is R1); 64-bit kernels also run o32 binaries. 32-bit powerpc boots
  * a PowerMac G3 (g3beige, as the nolibc tests do: OpenBIOS loads the
  * vmlinux, one CPU, the ESCC as ttyS0); big-endian ppc64 the pseries of
- * ppc64le. Both are tests/kbuild/build.sh's kernels (contrib/vm-*.config).
+ * ppc64le. sparc64 boots sun4u (an UltraSPARC IIi, one CPU: OpenBIOS
+ * loads the vmlinux), with no VGA, for OpenBIOS writes to a screen if it
+ * has one, and the kernel's console follows it, not the 16550 (ttyS0).
+ * These are tests/kbuild/build.sh's kernels (contrib/vm-*.config).
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
@@ -52,6 +55,8 @@ static const struct vk_vm_arch arches[] = {
 	  EM_MIPS, 0, 0, NULL, NULL },
 	{ "mips64el", "qemu-system-mips64el", "qemu-system-mips", { "-M", "malta", "-cpu", "5KEc" },
 	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
+	{ "sparc64", "qemu-system-sparc64", "qemu-system-sparc", { "-M", "sun4u", "-vga", "none" },
+	  "ttyS0", "", EM_SPARCV9, 1, 1, NULL, NULL },
 };
 
 #define NARCHES ARRAY_SIZE(arches)
@@ -102,8 +107,8 @@ unsigned long vk_vm_max_cpus(const struct vk_vm_arch *a, const struct vk_vm_boar
 {
 	const char *machine = vk_vm_qemu_opt(a, b, "-M"), *cpu = vk_vm_qemu_opt(a, b, "-cpu");
 
-	/* A PowerMac G3 has one CPU: qemu refuses -smp 2 for it. */
-	if (machine && !strcmp(machine, "g3beige"))
+	/* A PowerMac G3 and qemu's sun4u have one CPU: qemu refuses -smp 2. */
+	if (machine && (!strcmp(machine, "g3beige") || !strcmp(machine, "sun4u")))
 		return 1;
 	if (!machine || strcmp(machine, "malta"))
 		return 0;

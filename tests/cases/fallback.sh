@@ -109,3 +109,13 @@ else
 	check "and agrees with info: clock-gettime-monotonic on the vdso path: $want" \
 		test "$(answer clock-gettime-monotonic vdso)" = "$want"
 fi
+
+# A kernel without seccomp filters (CONFIG_SECCOMP_FILTER: sparc's cannot
+# have them) lacks what fallback needs: a SKIP naming the option, not a
+# failed probe per API.
+so=$O/tests/impl/preload-no-seccomp-filter.so
+if preloaded 4 "fallback on a kernel without seccomp filters is a SKIP (4)" "$so" \
+	fallback --format ktap; then
+	contains "naming CONFIG_SECCOMP_FILTER" "$TMP/err" \
+		'^vdsokit fallback: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)$'
+fi

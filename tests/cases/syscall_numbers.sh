@@ -21,7 +21,9 @@ riscv32 243 0 0 gcc-riscv64-linux-gnu riscv64-linux-gnu-gcc -march=rv32gc -mabi=
 mips64 8 1 0 gcc-mips64el-linux-gnuabi64 mips64el-linux-gnuabi64-gcc
 mipsn32 8 0 32 gcc-mips64el-linux-gnuabi64 mips64el-linux-gnuabi64-gcc -mabi=n32
 mips 8 0 0 gcc-mipsel-linux-gnu mipsel-linux-gnu-gcc
-loongarch64 258 1 0 gcc-loongarch64-linux-gnu loongarch64-linux-gnu-gcc"
+loongarch64 258 1 0 gcc-loongarch64-linux-gnu loongarch64-linux-gnu-gcc
+sparc64 43 1 0 gcc-sparc64-linux-gnu sparc64-linux-gnu-gcc
+sparc 18 0 0 gcc-sparc64-linux-gnu sparc64-linux-gnu-gcc -m32"
 
 # In enum vk_func's order.
 names="clock_gettime clock_getres gettimeofday time getcpu getrandom clock_gettime64 clock_getres_time64"

@@ -50,13 +50,15 @@ image mips64el 0 '\177ELF\002\001\001' && printf '\010\000' | dd of="$TMP/mips64
 # tests/kbuild/build.sh's powerpc kernels: big-endian ELF vmlinux files.
 image powerpc 0 '\177ELF\001\002\001' && printf '\000\024' | dd of="$TMP/powerpc" bs=1 seek=18 conv=notrunc status=none
 image ppc64 0 '\177ELF\002\002\001' && printf '\000\025' | dd of="$TMP/ppc64" bs=1 seek=18 conv=notrunc status=none
+# And its sparc64 kernel: a big-endian ELF64 vmlinux, EM_SPARCV9.
+image sparc64 0 '\177ELF\002\002\001' && printf '\000\053' | dd of="$TMP/sparc64" bs=1 seek=18 conv=notrunc status=none
 # With no qemu on PATH, the one vm asks for names the arch it read.
 for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
 	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
 	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
 	 ppc64le:qemu-system-ppc64:qemu-system-ppc mipsel:qemu-system-mipsel:qemu-system-mips \
 	 mips64el:qemu-system-mips64el:qemu-system-mips powerpc:qemu-system-ppc:qemu-system-ppc \
-	 ppc64:qemu-system-ppc64:qemu-system-ppc; do
+	 ppc64:qemu-system-ppc64:qemu-system-ppc sparc64:qemu-system-sparc64:qemu-system-sparc; do
 	IFS=: read -r f q pkg <<<"$c"
 	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
 	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"
@@ -96,6 +98,16 @@ mkdir -p "$TMP/vm-g3" && cp "$TMP/powerpc" "$TMP/vm-g3/vdsokit" &&
 PATH=$TMP/vm-g3:$PATH expect_status 0 "powerpc with --smp 2" \
 	"$VK" vm --dry-run --binary "$TMP/vm-g3/vdsokit" --smp 2 --kernel "$TMP/powerpc" -- info
 contains "boots the G3's one CPU" "$TMP/out" '^[^ ]*qemu-system-ppc -M g3beige -accel tcg -smp 1 '
+# Likewise for sun4u, booted without a VGA, which would take OpenBIOS's
+# output, and the kernel's console with it, from the serial port.
+mkdir -p "$TMP/vm-sun4u" && cp "$TMP/sparc64" "$TMP/vm-sun4u/vdsokit" &&
+	printf '\000\002' | dd of="$TMP/vm-sun4u/vdsokit" bs=1 seek=16 conv=notrunc status=none &&
+	printf '#!/bin/sh\nexit 1\n' >"$TMP/vm-sun4u/qemu-system-sparc64" &&
+	chmod +x "$TMP/vm-sun4u/qemu-system-sparc64"
+PATH=$TMP/vm-sun4u:$PATH expect_status 0 "sparc64 with --smp 2" \
+	"$VK" vm --dry-run --binary "$TMP/vm-sun4u/vdsokit" --smp 2 --kernel "$TMP/sparc64" -- info
+contains "boots sun4u's one CPU, with no VGA, its console ttyS0" "$TMP/out" \
+	'^[^ ]*qemu-system-sparc64 -M sun4u -vga none -accel tcg -smp 1 .*console=ttyS0'
 
 # x32: a 32-bit executable of the 64-bit kernel's own machine, which a
 # kernel with X86_X32_ABI runs (as one with MIPS32_N32 runs n32's).

@@ -63,7 +63,8 @@ for t in qemu-system-aarch64 qemu-system-arm qemu-system-ppc64 qemu-system-s390x
 	qemu-system-riscv64 qemu-system-mipsel qemu-system-mips64el qemu-system-x86_64 \
 	qemu-system-i386 gcc i686-linux-gnu-gcc aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
 	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc riscv64-linux-gnu-gcc mipsel-linux-gnu-gcc \
-	mips64el-linux-gnuabi64-gcc qemu-system-ppc powerpc-linux-gnu-gcc powerpc64-linux-gnu-gcc; do
+	mips64el-linux-gnuabi64-gcc qemu-system-ppc powerpc-linux-gnu-gcc powerpc64-linux-gnu-gcc \
+	qemu-system-sparc64 sparc64-linux-gnu-gcc; do
 	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t"
 done
 # vdsokit vm ... --output DIR ...: each command passed, clock_gettime
@@ -95,6 +96,11 @@ elif [ "${args/vexpress-a9/}" != "$args" ]; then
 else
 	printf 'ok 1 clock-gettime-monotonic vdso fallback\n# userspace\n'
 fi >"$d/fallback.log"
+# A kernel without seccomp filters (sparc's): fallback skips, saying why.
+if [ -n "${FAKE_NO_SECCOMP_FILTER:-}" ]; then
+	echo 4 >"$d/fallback.status"
+	echo 'vdsokit fallback: the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)' >"$d/fallback.log"
+fi
 EOF
 chmod +x "$bin"/*
 
@@ -127,6 +133,17 @@ gate novsyscall VDSOKIT_XARCH_TARGETS=x86_64 FAKE_NO_VSYSCALL=1
 is "an x86_64 boot whose vsyscall page went unchecked fails the gate" 1
 contains "and says so" "$TMP/novsyscall.last" \
 	'^FAILED x86_64: vsyscall: no gettimeofday vsyscall rule passed; .*info says vsyscall: nothing, not xonly$'
+
+# Without seccomp filters, where clock_gettime runs cannot be measured:
+# the clock-vdso cell is a skip with fallback's reason, not a failure.
+name=noseccomp
+gate noseccomp VDSOKIT_XARCH_TARGETS=arm64 FAKE_NO_SECCOMP_FILTER=1
+is "a kernel without seccomp filters: fallback and clock-vdso skip, the gate exits 0" 0
+contains "the cells say skip" "$TMP/noseccomp.out" '^arm64 .* skip +pass 1/0/0 +pass 1/0/0 +skip *$'
+contains "fallback's note says why" "$TMP/noseccomp.out" \
+	'^arm64 fallback skipped: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)$'
+contains "and a note names the option" "$TMP/noseccomp.out" \
+	'arm64 clock_gettime\(CLOCK_MONOTONIC\) on the vDSO: not measured: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)'
 
 gate nofetch FAKE_APT_FAIL=armhf
 is "a kernel not fetched fails the gate" 1
@@ -178,6 +195,7 @@ gate kbuild-all VDSOKIT_XARCH_ALL=1 VDSOKIT_KBUILD_SOURCE=/nonexistent/linux.tar
 contains "make check-xarch-all: powerpc skipped, build.sh's reason given" "$TMP/kbuild-all.last" \
 	'^skipped powerpc: tests/kbuild/build.sh: /nonexistent/linux.tar.xz missing \(package linux-source-6.12\)$'
 contains "and ppc64" "$TMP/kbuild-all.last" '^skipped ppc64: tests/kbuild/build.sh: /nonexistent/'
+contains "and sparc64" "$TMP/kbuild-all.last" '^skipped sparc64: tests/kbuild/build.sh: /nonexistent/'
 name=kbuild-named
 gate kbuild-named VDSOKIT_XARCH_TARGETS=powerpc VDSOKIT_KBUILD_SOURCE=/nonexistent/linux.tar.xz
 is "asked for, a kernel that cannot be built fails the gate" 1

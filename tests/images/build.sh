@@ -207,4 +207,12 @@ abi ppc 32 big __kernel_ LINUX_2.6.15 'powerpc-linux-gnu-gcc' '^powerpc-' \
 	__kernel_clock_gettime64 __kernel_clock_getres __kernel_time \
 	__kernel_get_tbfreq __kernel_sync_dicache __kernel_sigtramp32 \
 	__kernel_sigtramp_rt32 __kernel_getcpu __kernel_getrandom || status=1
+abi sparc64 64 big __vdso_ LINUX_2.6 'sparc64-linux-gnu-gcc' '^sparc64-' \
+	__vdso_clock_gettime __vdso_clock_gettime_stick __vdso_gettimeofday \
+	__vdso_gettimeofday_stick clock_gettime=__vdso_clock_gettime \
+	gettimeofday=__vdso_gettimeofday || status=1
+abi sparc 32 big __vdso_ LINUX_2.6 'sparc64-linux-gnu-gcc -m32' '^sparc64-' \
+	__vdso_clock_gettime __vdso_clock_gettime_stick __vdso_gettimeofday \
+	__vdso_gettimeofday_stick clock_gettime=__vdso_clock_gettime \
+	gettimeofday=__vdso_gettimeofday || status=1
 exit $status

@@ -4,10 +4,13 @@
 # with `make tinyconfig` plus the arch's fragment (contrib/vm.config, or
 # contrib/vm-ARCH.config), with PATCH applied if given, building it on
 # first use. The build's vDSO images (vdso*.so*) are copied beside it,
-# for `info --image` where qemu cannot boot the kernel.
+# for `info --image` where qemu cannot boot the kernel. A source that does
+# not build for ARCH as Debian ships it is fixed by tests/kbuild/fix-ARCH.patch
+# first (each patch says why).
 #
 # Each build is cached under $cache/kbuild/KEY, KEY a hash of the source
-# tarball, the fragment and the patch, and the image appears there last.
+# tarball, the fragment, the fix and the patch, and the image appears
+# there last.
 # A patched build is made in the unpatched one's tree, so only what the
 # patch touches is compiled again. Builds run at nice 10 with
 # $VDSOKIT_KBUILD_JOBS (2) jobs: the first takes about 35 minutes on two
@@ -19,7 +22,7 @@
 # (default /usr/src/linux-source-6.12.tar.xz).
 set -euo pipefail
 
-usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64] [PATCH]" >&2; exit 2; }
+usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64|sparc64] [PATCH]" >&2; exit 2; }
 arch=x86_64
 if [ "${1:-}" = --arch ]; then
 	[ $# -ge 2 ] || usage
@@ -34,11 +37,14 @@ case $arch in
 x86_64) karch=x86_64 cross='' pkg=gcc target=bzImage image=arch/x86/boot/bzImage ;;
 powerpc) karch=powerpc cross=powerpc-linux-gnu- pkg=gcc-powerpc-linux-gnu target=vmlinux image=vmlinux ;;
 ppc64) karch=powerpc cross=powerpc64-linux-gnu- pkg=gcc-powerpc64-linux-gnu target=vmlinux image=vmlinux ;;
+sparc64) karch=sparc cross=sparc64-linux-gnu- pkg=gcc-sparc64-linux-gnu target=vmlinux image=vmlinux ;;
 *) usage ;;
 esac
 name=${image##*/}
 fragment=$here/../../contrib/vm.config
 [ "$arch" = x86_64 ] || fragment=$here/../../contrib/vm-$arch.config
+fix=$here/fix-$arch.patch
+[ -e "$fix" ] || fix=
 patch=${1:+$(realpath "$1")}
 source=${VDSOKIT_KBUILD_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 cache=${VDSOKIT_XARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vdsokit-xarch}/kbuild
@@ -46,7 +52,7 @@ jobs=${VDSOKIT_KBUILD_JOBS:-2}
 kmake() { make ARCH=$karch CROSS_COMPILE=$cross "$@"; }
 
 [ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 3; }
-for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock; do
+for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock ${fix:+patch}; do
 	command -v "$tool" >/dev/null && continue
 	case $tool in "${cross}gcc") ;; xz) pkg=xz-utils ;; flock) pkg=util-linux ;; *) pkg=$tool ;; esac
 	echo "$0: $tool is needed to build a kernel (package $pkg)" >&2
@@ -54,7 +60,7 @@ for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock; do
 done
 
 key_of() { cat "$@" | sha256sum | cut -c1-16; }
-base=$(key_of <(sha256sum <"$source") "$fragment")
+base=$(key_of <(sha256sum <"$source") "$fragment" ${fix:+"$fix"})
 key=$base
 [ -z "$patch" ] || key=$(key_of <(echo "$base") "$patch")
 out=$cache/$key
@@ -116,9 +122,10 @@ if [ ! -d "$out/linux" ]; then
 	mkdir -p "$out/linux.part"
 	tar -xJf "$source" -C "$out/linux.part" --strip-components=1
 	cd "$out/linux.part"
+	[ -z "$fix" ] || patch -p1 <"$fix" >"$log" 2>&1 || fail "${fix##*/} did not apply"
 	{ kmake tinyconfig &&
 	  ARCH=$karch CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh -m .config "$fragment" &&
-	  kmake olddefconfig; } >"$log" 2>&1 || fail "configuring failed"
+	  kmake olddefconfig; } >>"$log" 2>&1 || fail "configuring failed"
 	# An option the kernel dropped (an unmet dependency) is the
 	# fragment's bug, not a kernel to test.
 	while IFS= read -r line; do
@@ -127,7 +134,7 @@ if [ ! -d "$out/linux" ]; then
 	mv "$out/linux.part" "$out/linux"
 fi
 echo "$0: building $out (make -j$jobs at nice 10)" >&2
-echo "${source##*/}, make tinyconfig and ${fragment##*/}" >"$out/package"
+echo "${source##*/}${fix:+ with ${fix##*/}}, make tinyconfig and ${fragment##*/}" >"$out/package"
 make_image "$out/linux" || fail "make $target failed"
 mv "$out/$name.part" "$out/$name"
 echo "$out/$name"
