@@ -14,6 +14,9 @@
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
 
 /*
  * How qemu boots each architecture under TCG, as Debian's kernels need:
@@ -25,7 +28,10 @@
  * 20Kc is R1); 64-bit kernels also run o32 binaries. 32-bit powerpc boots
  * a PowerMac G3 (g3beige, as the nolibc tests do: OpenBIOS loads the
  * vmlinux, one CPU, the ESCC as ttyS0); big-endian ppc64 the pseries of
- * ppc64le. Both are tests/kbuild/build.sh's kernels (contrib/vm-*.config).
+ * ppc64le. Both are tests/kbuild/build.sh's kernels (contrib/vm-*.config),
+ * as is loongarch64's, which boots virt (its 16550 as ttyS0); qemu 7.2
+ * enters it with no firmware and hands it no command line or initramfs
+ * (tests/xarch/FINDINGS.md, 15).
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
@@ -52,6 +58,8 @@ static const struct vk_vm_arch arches[] = {
 	  EM_MIPS, 0, 0, NULL, NULL },
 	{ "mips64el", "qemu-system-mips64el", "qemu-system-mips", { "-M", "malta", "-cpu", "5KEc" },
 	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
+	{ "loongarch64", "qemu-system-loongarch64", "qemu-system-misc", { "-M", "virt" }, "ttyS0", "",
+	  EM_LOONGARCH, 1, 0, "loongarch64", NULL },
 };
 
 #define NARCHES ARRAY_SIZE(arches)
