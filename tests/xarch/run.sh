@@ -106,7 +106,7 @@ declare -A named_only=(
 # Targets that are not booted, each for its reason: their kernel's vDSO
 # images pass info --image and list-apis --image (image_only_row).
 declare -A image_only=(
-	[loongarch64]="qemu 7.2 enters a loongarch kernel with no firmware and hands it no command line, initramfs, device tree or ACPI tables: it stops at its first interrupt controller (tests/xarch/FINDINGS.md, 15); and Debian 12 has no loongarch libc, nor has the kernel's nolibc the pthreads, libm, dlopen or setjmp vdsokit needs"
+	[loongarch64]="qemu 7.2 enters a loongarch kernel with no firmware, and hands it no command line, initramfs, device tree or EFI tables (tests/xarch/FINDINGS.md, 15); and Debian 12 has no loongarch libc, nor has the kernel's nolibc the pthreads, libm, dlopen or setjmp vdsokit needs"
 )
 declare -A cross=(
 	[arm64]=aarch64-linux-gnu- [armhf]=arm-linux-gnueabihf- [ppc64le]=powerpc64le-linux-gnu-
