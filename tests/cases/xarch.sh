@@ -209,7 +209,16 @@ gate loong-noclang VDSOKIT_XARCH_TARGETS=loongarch64 VDSOKIT_KBUILD_SOURCE="$TMP
 is "loongarch64 asked for, without clang-19: the gate fails" 1
 contains "naming build.sh's reason and the package" "$TMP/loong-noclang.last" \
 	'^FAILED loongarch64: not checked: kernel not fetched: tests/kbuild/build.sh: clang-19 is needed to build a kernel \(package clang-19\)$'
-for t in clang-19 ld.lld-19 llvm-ar-19 flex bison bc xz; do
+# Each of LLVM's tools build.sh needs, absent in turn, named with its package.
+for t in clang-19:clang-19 ld.lld-19:lld-19 llvm-ar-19:llvm-19; do
+	IFS=: read -r tool pkg <<<"$t"
+	expect_status 3 "build.sh --arch loongarch64 without $tool exits 3" env -i PATH="$bin" \
+		VDSOKIT_XARCH_CACHE="$TMP/cache" VDSOKIT_KBUILD_SOURCE="$TMP/linux.tar.xz" \
+		bash "$TOP/tests/kbuild/build.sh" --arch loongarch64
+	contains "naming $tool's package, $pkg" "$TMP/err" "$tool is needed to build a kernel \\(package $pkg\\)\$"
+	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$tool" && chmod +x "$bin/$tool"
+done
+for t in flex bison bc xz; do
 	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t" && chmod +x "$bin/$t"
 done
 # gate_loong NAME VAR=VALUE...: the gate on loongarch64, its kernel and
