@@ -14,6 +14,9 @@
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
 
 /*
  * How qemu boots each architecture under TCG, as Debian's kernels need:
@@ -28,7 +31,10 @@
  * ppc64le. sparc64 boots sun4u (an UltraSPARC IIi, one CPU: OpenBIOS
  * loads the vmlinux), with no VGA, for OpenBIOS writes to a screen if it
  * has one, and the kernel's console follows it, not the 16550 (ttyS0).
- * These are tests/kbuild/build.sh's kernels (contrib/vm-*.config).
+ * These are tests/kbuild/build.sh's kernels (contrib/vm-*.config), as is
+ * loongarch64's, which boots virt (its 16550 as ttyS0); qemu 7.2 enters it
+ * with no firmware and hands it no command line or initramfs
+ * (tests/xarch/FINDINGS.md, 16).
  */
 static const struct vk_vm_arch arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
@@ -57,6 +63,8 @@ static const struct vk_vm_arch arches[] = {
 	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
 	{ "sparc64", "qemu-system-sparc64", "qemu-system-sparc", { "-M", "sun4u", "-vga", "none" },
 	  "ttyS0", "", EM_SPARCV9, 1, 1, NULL, NULL },
+	{ "loongarch64", "qemu-system-loongarch64", "qemu-system-misc", { "-M", "virt" }, "ttyS0", "",
+	  EM_LOONGARCH, 1, 0, "loongarch64", NULL },
 };
 
 #define NARCHES ARRAY_SIZE(arches)

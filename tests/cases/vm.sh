@@ -52,13 +52,16 @@ image powerpc 0 '\177ELF\001\002\001' && printf '\000\024' | dd of="$TMP/powerpc
 image ppc64 0 '\177ELF\002\002\001' && printf '\000\025' | dd of="$TMP/ppc64" bs=1 seek=18 conv=notrunc status=none
 # And its sparc64 kernel: a big-endian ELF64 vmlinux, EM_SPARCV9.
 image sparc64 0 '\177ELF\002\002\001' && printf '\000\053' | dd of="$TMP/sparc64" bs=1 seek=18 conv=notrunc status=none
+# Its loongarch64 kernel: a little-endian ELF vmlinux, EM_LOONGARCH (258).
+image loongarch64 0 '\177ELF\002\001\001' && printf '\002\001' | dd of="$TMP/loongarch64" bs=1 seek=18 conv=notrunc status=none
 # With no qemu on PATH, the one vm asks for names the arch it read.
 for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
 	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
 	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
 	 ppc64le:qemu-system-ppc64:qemu-system-ppc mipsel:qemu-system-mipsel:qemu-system-mips \
 	 mips64el:qemu-system-mips64el:qemu-system-mips powerpc:qemu-system-ppc:qemu-system-ppc \
-	 ppc64:qemu-system-ppc64:qemu-system-ppc sparc64:qemu-system-sparc64:qemu-system-sparc; do
+	 ppc64:qemu-system-ppc64:qemu-system-ppc sparc64:qemu-system-sparc64:qemu-system-sparc \
+	 loongarch64:qemu-system-loongarch64:qemu-system-misc; do
 	IFS=: read -r f q pkg <<<"$c"
 	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
 	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"

@@ -12,7 +12,7 @@
 bin=$TMP/bin
 mkdir -p "$bin"
 for t in bash cat cp cut date dirname basename grep head ln ls mkdir mktemp mv \
-	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk; do
+	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk sha256sum; do
 	ln -s "$(command -v "$t")" "$bin/$t" || { not_ok "the tool $t for the stand-ins is on PATH"; exit 0; }
 done
 
@@ -67,12 +67,26 @@ for t in qemu-system-aarch64 qemu-system-arm qemu-system-ppc64 qemu-system-s390x
 	qemu-system-sparc64 sparc64-linux-gnu-gcc; do
 	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t"
 done
+# vdsokit info --image and list-apis --image: loongarch64's ABI and
+# every API exported, but getrandom absent with FAKE_IMAGE_ABSENT.
 # vdsokit vm ... --output DIR ...: each command passed, clock_gettime
 # where the target expects it (the syscall for hpet and on the
 # Cortex-A9). The KVM probe (--accel kvm) fails: x86 runs under TCG.
 cat >"$bin/vdsokit" <<'EOF'
 #!/usr/bin/env bash
 args=" $* "
+case $1 in
+info)
+	printf 'vDSO:          %s\n  ABI:         loongarch64: __vdso_* symbols at version LINUX_5.10\n' "$3"
+	printf '  Linux note:  6.12.0-fake\n'
+	exit 0 ;;
+list-apis)
+	echo "API   function   clock symbol   libc   syscall   vDSO"
+	echo "getcpu  getcpu  -  __vdso_getcpu  sched_getcpu  getcpu(168)  exported"
+	echo "getrandom  getrandom  -  __vdso_getrandom  getrandom  getrandom(278)  ${FAKE_IMAGE_ABSENT:-exported}"
+	printf '\n2 APIs for the loongarch64 ABI; vDSO: %s\n' "$3"
+	exit 0 ;;
+esac
 [ "${args/--accel kvm/}" = "$args" ] || exit 7
 while [ "$1" != --output ]; do shift; done
 d=$2
@@ -196,13 +210,58 @@ contains "make check-xarch-all: powerpc skipped, build.sh's reason given" "$TMP/
 	'^skipped powerpc: tests/kbuild/build.sh: /nonexistent/linux.tar.xz missing \(package linux-source-6.12\)$'
 contains "and ppc64" "$TMP/kbuild-all.last" '^skipped ppc64: tests/kbuild/build.sh: /nonexistent/'
 contains "and sparc64" "$TMP/kbuild-all.last" '^skipped sparc64: tests/kbuild/build.sh: /nonexistent/'
+contains "and loongarch64" "$TMP/kbuild-all.last" '^skipped loongarch64: tests/kbuild/build.sh: /nonexistent/'
 name=kbuild-named
 gate kbuild-named VDSOKIT_XARCH_TARGETS=powerpc VDSOKIT_KBUILD_SOURCE=/nonexistent/linux.tar.xz
 is "asked for, a kernel that cannot be built fails the gate" 1
 contains "naming build.sh's reason" "$TMP/kbuild-named.last" \
 	'^FAILED powerpc: did not boot: kernel not fetched: tests/kbuild/build.sh: /nonexistent/linux.tar.xz missing'
 
-# Two kernels of one suite and arch fetched at once into an empty cache:
+# A target checked from file only (loongarch64: qemu 7.2 cannot boot
+# it): build.sh names LLVM's package where a tool is missing; with its
+# kernel in the cache, its vDSO images pass or fail the gate on what
+# info --image and list-apis --image say, and nothing is booted.
+echo "a kernel source" >"$TMP/linux.tar.xz"
+name=loong-noclang
+gate loong-noclang VDSOKIT_XARCH_TARGETS=loongarch64 VDSOKIT_KBUILD_SOURCE="$TMP/linux.tar.xz"
+is "loongarch64 asked for, without clang-19: the gate fails" 1
+contains "naming build.sh's reason and the package" "$TMP/loong-noclang.last" \
+	'^FAILED loongarch64: not checked: kernel not fetched: tests/kbuild/build.sh: clang-19 is needed to build a kernel \(package clang-19\)$'
+# Each of LLVM's tools build.sh needs, absent in turn, named with its package.
+for t in clang-19:clang-19 ld.lld-19:lld-19 llvm-ar-19:llvm-19; do
+	IFS=: read -r tool pkg <<<"$t"
+	expect_status 3 "build.sh --arch loongarch64 without $tool exits 3" env -i PATH="$bin" \
+		VDSOKIT_XARCH_CACHE="$TMP/cache" VDSOKIT_KBUILD_SOURCE="$TMP/linux.tar.xz" \
+		bash "$TOP/tests/kbuild/build.sh" --arch loongarch64
+	contains "naming $tool's package, $pkg" "$TMP/err" "$tool is needed to build a kernel \\(package $pkg\\)\$"
+	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$tool" && chmod +x "$bin/$tool"
+done
+for t in flex bison bc xz; do
+	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t" && chmod +x "$bin/$t"
+done
+# gate_loong NAME VAR=VALUE...: the gate on loongarch64, its kernel and
+# vDSO images (vdso.so, vdso.so.dbg) already in build.sh's cache.
+gate_loong() {
+	local key c=$TMP/loong-cache
+	key=$( (sha256sum <"$TMP/linux.tar.xz"; cat "$TOP/contrib/vm-loongarch64.config") | sha256sum | cut -c1-16)
+	rm -rf "$c" && mkdir -p "$c/kbuild/$key" && touch "$c/kbuild/$key/"{vmlinux,vdso.so,vdso.so.dbg}
+	gate "$@" VDSOKIT_XARCH_CACHE="$c" VDSOKIT_XARCH_TARGETS=loongarch64 VDSOKIT_KBUILD_SOURCE="$TMP/linux.tar.xz"
+}
+name=loong
+gate_loong loong
+is "loongarch64's images export every API: the gate passes" 0
+contains "its verdict" "$TMP/loong.last" '^check-xarch: 1 targets passed, 0 failed, 0 skipped$'
+contains "its row: the images' release, no command run" "$TMP/loong.out" \
+	'^loongarch64 +6\.12\.0-fake +(image-only +){6}- *$'
+contains "a note says why it is not booted" "$TMP/loong.out" '^loongarch64 not booted: qemu 7\.2 enters '
+contains "and what each image exports" "$TMP/loong.out" '^loongarch64 image vdso\.so\.dbg: 2 APIs for the loongarch64 ABI, each exported$'
+check "nothing is booted" bash -c "! grep -q 'booting loongarch64' '$TMP/loong.out'"
+name=loong-absent
+gate_loong loong-absent FAKE_IMAGE_ABSENT=absent
+is "an API of vdsokit's table absent from the image fails the gate" 1
+contains "naming it" "$TMP/loong-absent.last" \
+	'^FAILED loongarch64: image: list-apis --image vdso\.so: not exported: getrandom $'
+
 # A holds apt's lock; B, started then, must wait for it rather than fail
 # as apt fails (the race that lost armhf's kernels). B is waited for
 # until it exits (it failed) or runs flock after A's (it waits on it).

@@ -22,7 +22,7 @@
 # (default /usr/src/linux-source-6.12.tar.xz).
 set -euo pipefail
 
-usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64|sparc64] [PATCH]" >&2; exit 2; }
+usage() { echo "usage: $0 [--arch x86_64|powerpc|ppc64|sparc64|loongarch64] [PATCH]" >&2; exit 2; }
 arch=x86_64
 if [ "${1:-}" = --arch ]; then
 	[ $# -ge 2 ] || usage
@@ -32,12 +32,15 @@ fi
 [ $# -le 1 ] || usage
 here=$(cd "$(dirname "$0")" && pwd)
 # arch: the kernel's ARCH, the cross compiler's prefix and its Debian
-# package, the make target and the image it leaves.
+# package (or LLVM's version suffix: clang builds every arch), the make
+# target and the image it leaves.
+llvm=''
 case $arch in
 x86_64) karch=x86_64 cross='' pkg=gcc target=bzImage image=arch/x86/boot/bzImage ;;
 powerpc) karch=powerpc cross=powerpc-linux-gnu- pkg=gcc-powerpc-linux-gnu target=vmlinux image=vmlinux ;;
 ppc64) karch=powerpc cross=powerpc64-linux-gnu- pkg=gcc-powerpc64-linux-gnu target=vmlinux image=vmlinux ;;
 sparc64) karch=sparc cross=sparc64-linux-gnu- pkg=gcc-sparc64-linux-gnu target=vmlinux image=vmlinux ;;
+loongarch64) karch=loongarch cross='' llvm=-19 target=vmlinux image=vmlinux ;;
 *) usage ;;
 esac
 name=${image##*/}
@@ -49,12 +52,22 @@ patch=${1:+$(realpath "$1")}
 source=${VDSOKIT_KBUILD_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 cache=${VDSOKIT_XARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vdsokit-xarch}/kbuild
 jobs=${VDSOKIT_KBUILD_JOBS:-2}
-kmake() { make ARCH=$karch CROSS_COMPILE=$cross "$@"; }
+kmake() { make ARCH=$karch CROSS_COMPILE=$cross ${llvm:+LLVM=$llvm} "$@"; }
 
 [ -r "$source" ] || { echo "$0: $source missing (package linux-source-6.12)" >&2; exit 3; }
-for tool in make gcc ${cross:+${cross}gcc} flex bison bc tar xz flock ${fix:+patch}; do
+compilers="gcc ${cross:+${cross}gcc}"
+[ -z "$llvm" ] || compilers="clang$llvm ld.lld$llvm llvm-ar$llvm"
+for tool in make $compilers flex bison bc tar xz flock ${fix:+patch}; do
 	command -v "$tool" >/dev/null && continue
-	case $tool in "${cross}gcc") ;; xz) pkg=xz-utils ;; flock) pkg=util-linux ;; *) pkg=$tool ;; esac
+	case $tool in
+	"${cross}gcc") ;;
+	clang-*) pkg=$tool ;;
+	ld.lld-*) pkg=lld${tool#ld.lld} ;;
+	llvm-*) pkg=llvm$llvm ;;
+	xz) pkg=xz-utils ;;
+	flock) pkg=util-linux ;;
+	*) pkg=$tool ;;
+	esac
 	echo "$0: $tool is needed to build a kernel (package $pkg)" >&2
 	exit 3
 done
@@ -86,7 +99,7 @@ fail() {
 	exit 1
 }
 make_image() { # TREE: the image built in TREE, copied to $out with its vDSOs
-	(cd "$1" && nice -n 10 make ARCH=$karch CROSS_COMPILE="$cross" -j"$jobs" "$target") >>"$log" 2>&1 &&
+	(cd "$1" && nice -n 10 make ARCH=$karch CROSS_COMPILE="$cross" ${llvm:+LLVM=$llvm} -j"$jobs" "$target") >>"$log" 2>&1 &&
 		find "$1/arch/${karch/x86_64/x86}" -name 'vdso*.so*' -exec cp {} "$out/" \; &&
 		cp "$1/$image" "$out/$name.part"
 }

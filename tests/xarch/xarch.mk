@@ -3,7 +3,7 @@
 # tests/xarch/run.sh. run.sh calls this Makefile again per architecture
 # (CROSS_COMPILE=..., STATIC=1, O=build/xarch/ARCH) for the static binaries.
 # make check-xarch-all runs the opt-in targets too (x32, mips64el-n32,
-# powerpc and ppc64 on kernels tests/kbuild/build.sh builds,
+# powerpc, ppc64 and loongarch64 on kernels tests/kbuild/build.sh builds,
 # x86_64-sid, mipsel-34kf), each one's time in its notes.
 
 .PHONY: check-xarch check-xarch-all
