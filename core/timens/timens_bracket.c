@@ -10,7 +10,9 @@ int64_t vk_timens_read_ns(vk_clock_fn fn, int t64, int id)
 {
 	struct vk_ts ts;
 
-	return vk_clock_call(fn, t64, id, &ts) ? VK_TIMENS_NONE : vk_ts_ns(&ts);
+	if (!fn || vk_clock_call(fn, t64, id, &ts))
+		return VK_TIMENS_NONE;
+	return vk_ts_ns(&ts);
 }
 
 void vk_timens_reading_init(struct vk_timens_reading *r)

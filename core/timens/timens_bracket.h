@@ -23,7 +23,8 @@ struct vk_timens_reading {
 	int64_t tightest;	/* the narrowest bracket of all legs, ns */
 };
 
-/* One read of clock id through fn, in ns; VK_TIMENS_NONE where it failed. */
+/* One read of clock id through fn, in ns; VK_TIMENS_NONE where it failed
+ * or there is no fn. */
 int64_t vk_timens_read_ns(vk_clock_fn fn, int t64, int id);
 void vk_timens_reading_init(struct vk_timens_reading *r);
 /* VK_TIMENS_TRIES reads of clock id through fn, each between two of sys. */

@@ -4,18 +4,10 @@
 #include <string.h>
 
 #include "core/base/array.h"
+#include "core/timens/timens_bracket.h"
 #include "core/timens/timens_check.h"
 #include "core/timens/timens_rules.h"
 #include "core/verify/verify.h"
-
-static int64_t read_clock(vk_clock_fn fn, int t64, int id)
-{
-	struct vk_ts ts;
-
-	if (!fn || vk_clock_call(fn, t64, id, &ts))
-		return VK_TIMENS_NONE;
-	return vk_ts_ns(&ts);
-}
 
 #define IMPL_TIMEOUT 5.0
 
@@ -226,8 +218,9 @@ static void inner(void *arg, int fd)
 
 	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++) {
 		for (int k = 0; k < 2; k++)
-			r.ns[i][k] = read_clock(c->cs->fn[vk_timens_read_paths[k]][c->gettime].clock,
-						t64, vk_timens_clocks[i].id);
+			r.ns[i][k] = vk_timens_read_ns(
+				c->cs->fn[vk_timens_read_paths[k]][c->gettime].clock, t64,
+				vk_timens_clocks[i].id);
 	}
 	read_time32(c, &r);
 	read_kernel_offsets(r.kernel_ns);
@@ -246,8 +239,8 @@ static void inner(void *arg, int fd)
 static void read_outside(const struct vk_timens_check *c, int64_t *ns)
 {
 	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++)
-		ns[i] = read_clock(c->cs->fn[VK_PATH_SYSCALL][c->gettime].clock,
-				   vk_funcs[c->gettime].time64, vk_timens_clocks[i].id);
+		ns[i] = vk_timens_read_ns(c->cs->fn[VK_PATH_SYSCALL][c->gettime].clock,
+					  vk_funcs[c->gettime].time64, vk_timens_clocks[i].id);
 }
 
 static void read_own_offsets(char *buf, size_t len)
