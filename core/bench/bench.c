@@ -419,11 +419,12 @@ int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, en
 	struct timespec window = { (time_t)b->seconds,
 				   (long)((b->seconds - (time_t)b->seconds) * 1e9) };
 	int opened = 0, started = 0, pinned = 0;
+	const char *refused = vk_threads_refused();
 
 	*per_s = 0;
-	if (vk_threads_refused()) {
+	if (refused) {
 		free(run);
-		r->skipped = vk_threads_refused();
+		r->skipped = refused;
 		return -1;
 	}
 	if (!run) {

@@ -488,6 +488,7 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 		  char *err, size_t len)
 {
 	static struct vk_fault_step steps[VK_STRESS_MAX_STEPS];
+	const char *refused;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	int threads = st->threads ? st->threads : online > 0 ? (int)online : 1;
 	size_t size;
@@ -500,8 +501,8 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 		snprintf(err, len, "%s", vk_no_reference(st->cs, VK_FN_CLOCK_GETTIME));
 		return -1;
 	}
-	if (vk_threads_refused()) {
-		snprintf(err, len, "%s", vk_threads_refused());
+	if ((refused = vk_threads_refused())) {
+		snprintf(err, len, "%s", refused);
 		return -1;
 	}
 	if (threads > VK_STRESS_MAX_THREADS)

@@ -483,6 +483,7 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	};
 
 	int stateful = p == VK_PATH_VDSO || p == VK_PATH_IMPL;
+	const char *refused = vk_threads_refused();
 	static const char *const rules[] = {
 		"length", "flags", "statistics", "differs", "fork", "no-files", "thread-states",
 		"fork-drawing", "straddle",
@@ -513,8 +514,8 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	}
 	/* A crash in one rule must not take the others' results with it. */
 	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
-		if (vk_threads_refused() && (steps[i] == thread_states || steps[i] == fork_drawing))
-			vk_result_skip(add(&g, rules[i]), "%s", vk_threads_refused());
+		if (refused && (steps[i] == thread_states || steps[i] == fork_drawing))
+			vk_result_skip(add(&g, rules[i]), "%s", refused);
 		else
 			steps[i](&g);
 		vk_verify_settled(v);

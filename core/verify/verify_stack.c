@@ -204,12 +204,13 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	struct vk_isolated out;
 	struct answer a;
 	struct vk_result *r;
+	const char *refused;
 	char name[40], why[64];
 
 	stack_name(name, sizeof(name), t);
 	r = vk_results_add(v->rs, name, p, "stack");
-	if (vk_threads_refused()) {
-		vk_result_skip(r, "%s", vk_threads_refused());
+	if ((refused = vk_threads_refused())) {
+		vk_result_skip(r, "%s", refused);
 		return;
 	}
 	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)

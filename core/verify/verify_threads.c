@@ -276,6 +276,7 @@ static int is_threads_clock(int id)
 void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	int cpus[MAX_THREADS], n = 0, nthreads = v->threads;
+	const char *refused = vk_threads_refused();
 	struct vk_result *r;
 	struct vk_ts ts;
 	char api[40];
@@ -306,8 +307,8 @@ void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_p
 		atomic_init(&s.stop, 0);
 		vk_clock_api(api, sizeof(api), t->func, &t->clocks[i]);
 		r = vk_results_add(v->rs, api, p, "threads");
-		if (vk_threads_refused())
-			vk_result_skip(r, "%s", vk_threads_refused());
+		if (refused)
+			vk_result_skip(r, "%s", refused);
 		else
 			run_clock(v, r, &s, nthreads);
 	}
