@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,7 @@ struct outcome {
 	int sig, code;
 	uintptr_t addr;
 	int inside[3];		/* bytes written in each valid object, getrandom's output aside */
+	int padding;		/* bytes written in the objects' padding */
 	int outside;		/* bytes written elsewhere in the canary page */
 	int first_outside;	/* the first such byte's offset, or -1 */
 };
@@ -139,6 +141,20 @@ static size_t object_size(enum vk_func f, int arg)
 	case VK_SHAPE_TIME: return sizeof(vk_klong);
 	case VK_SHAPE_GETCPU: return arg < 2 ? sizeof(unsigned) : 128;
 	default: return 16;
+	}
+}
+
+/*
+ * Where an object has padding, [*lo, *hi): sparc64's timeval, an int
+ * tv_usec after a long tv_sec. A store to a struct may change its padding
+ * (C11 6.2.6.1), so those bytes are counted apart from its value's.
+ */
+static void object_padding(enum vk_func f, int arg, long *lo, long *hi)
+{
+	*lo = *hi = 0;
+	if (vk_funcs[f].shape == VK_SHAPE_TV_TZ && arg == 0) {
+		*lo = offsetof(struct vk_ktv, usec) + sizeof(((struct vk_ktv *)0)->usec);
+		*hi = sizeof(struct vk_ktv);
 	}
 }
 
@@ -183,34 +199,41 @@ static void random_output(const struct vk_abi_case *c, long ret)
 	child_state.output_hi = ret < n - start ? start + ret : n;
 }
 
-static int in_object(long off, int *which)
+/* Which valid object the canary byte at off is in, or -1; *pad whether
+ * it is that object's padding. */
+static int in_object(long off, int *pad)
 {
 	const struct vk_abi_case *c = child_state.c;
+	long lo, hi;
 
 	for (int i = 0; i < 3; i++) {
 		long start = SLOT_OFF(i) + (c->ptr[i] == VK_PTR_MISALIGNED);
 
 		if ((c->ptr[i] == VK_PTR_VALID || c->ptr[i] == VK_PTR_MISALIGNED) &&
 		    off >= start && off < start + (long)object_size(c->func, i)) {
-			*which = i;
-			return 1;
+			object_padding(c->func, i, &lo, &hi);
+			*pad = off - start >= lo && off - start < hi;
+			return i;
 		}
 	}
-	return 0;
+	return -1;
 }
 
 static void finish(void)
 {
 	struct outcome *o = &child_state.out;
 	long n = arena.page < 4096 ? arena.page : 4096;
-	int which;
+	int which, pad;
 
 	scan();
 	o->first_outside = -1;
 	for (long i = 0; i < n; i++) {
 		if (!child_state.written[i])
 			continue;
-		if (in_object(i, &which)) {
+		which = in_object(i, &pad);
+		if (which >= 0 && pad) {
+			o->padding++;
+		} else if (which >= 0) {
 			o->inside[which]++;
 		} else {
 			o->outside++;
@@ -373,6 +396,8 @@ static void describe(char *buf, size_t len, const struct outcome *o)
 		n = snprintf(buf, len, "returned -%s (%ld)", vk_errno_name(-o->ret), o->ret);
 	else
 		n = snprintf(buf, len, "returned %ld", o->ret);
+	if (n > 0 && (size_t)n < len && o->padding)
+		n += snprintf(buf + n, len - n, ", wrote %d bytes of padding", o->padding);
 	if (n > 0 && (size_t)n < len && o->outside)
 		snprintf(buf + n, len - n, ", wrote %d bytes outside its objects (first at +%d)",
 			 o->outside, o->first_outside);
@@ -387,7 +412,9 @@ static int same_return(const struct vk_abi_case *c, const struct outcome *p,
 	return c->func == VK_FN_TIME || p->ret == s->ret;
 }
 
-static int same_writes(const struct outcome *p, const struct outcome *s)
+/* The same bytes of each object's value, and nothing more outside them;
+ * padding aside. */
+static int same_values(const struct outcome *p, const struct outcome *s)
 {
 	for (int i = 0; i < 3; i++) {
 		if (p->inside[i] != s->inside[i])
@@ -466,7 +493,9 @@ static int libc_tz_only(const struct vk_abi_case *c, const struct outcome *p,
  * refuses may fault instead. getrandom's state is the vDSO's alone (the
  * syscall has none) and is trusted, but one that crosses a page boundary
  * is refused with EFAULT. libc may fault on a NULL it declares __nonnull,
- * and may write a non-NULL tz as it likes.
+ * and may write a non-NULL tz as it likes. A struct's padding takes any
+ * value when it is stored to (C11 6.2.6.1), so writing it or not is no
+ * divergence when every other byte and the return value agree.
  */
 static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 			   const struct outcome *p, const struct outcome *s)
@@ -483,6 +512,8 @@ static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 		return "getrandom-state-straddle";
 	if (bad_state && faulted(c, p))
 		return "getrandom-state-is-vdso-only";
+	if (p->done == 1 && s->done == 1 && same_return(c, p, s) && same_values(p, s))
+		return "padding-unspecified";
 	return NULL;
 }
 
@@ -534,7 +565,8 @@ static void classify(struct vk_results *rs, struct vk_result *r, const char *lib
 	describe(dp, sizeof(dp), p);
 	describe(ds, sizeof(ds), s);
 	r->calls = 2;
-	if (p->done == 1 && s->done == 1 && same_return(c, p, s) && same_writes(p, s))
+	if (p->done == 1 && s->done == 1 && same_return(c, p, s) && same_values(p, s) &&
+	    p->padding == s->padding)
 		snprintf(r->detail, sizeof(r->detail), "identical: %s", dp);
 	else if ((rule = allowed(c, path, p, s)))
 		snprintf(r->detail, sizeof(r->detail), "allowed (%s): %s %s; syscall %s", rule,
