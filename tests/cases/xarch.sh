@@ -12,7 +12,7 @@
 bin=$TMP/bin
 mkdir -p "$bin"
 for t in bash cat cp cut date dirname basename grep head ln ls mkdir mktemp mv \
-	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk sha256sum; do
+	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk sha256sum seq timeout strings; do
 	ln -s "$(command -v "$t")" "$bin/$t" || { not_ok "the tool $t for the stand-ins is on PATH"; exit 0; }
 done
 
@@ -256,6 +256,31 @@ contains "its row: the images' release, no command run" "$TMP/loong.out" \
 contains "a note says why it is not booted" "$TMP/loong.out" '^loongarch64 not booted: qemu 7\.2 enters '
 contains "and what each image exports" "$TMP/loong.out" '^loongarch64 image vdso\.so\.dbg: 2 APIs for the loongarch64 ABI, each exported$'
 check "nothing is booted" bash -c "! grep -q 'booting loongarch64' '$TMP/loong.out'"
+contains "nor tried without its qemu, which is named" "$TMP/loong.out" \
+	'^loongarch64 tried: console 0 bytes; the kernel.s log ends: not tried: no qemu-system-loongarch64 \(package qemu-system-misc\) '
+# The try: a qemu that saves a kernel log that ends in a panic where the
+# monitor's pmemsave asks, and records the address; nm gives __log_buf at
+# loongarch's direct-mapped 0x9000000000000000 + its physical address.
+cat >"$bin/qemu-system-loongarch64" <<EOF
+#!/usr/bin/env bash
+while read -r cmd addr size file; do
+	[ "\$cmd" = pmemsave ] || exit 0
+	echo "\$addr \$size" >>"$TMP/pmemsave"
+	f=\${file#\"} && f=\${f%\"}
+	printf 'Linux version 6.12.0-fake\0Kernel panic - not syncing: fake\0---[ end Kernel panic - not syncing: fake ]---\0' >"\$f"
+done
+EOF
+printf '#!/usr/bin/env bash\necho "90000000006e4ef8 b __log_buf"\n' >"$bin/nm"
+chmod +x "$bin/qemu-system-loongarch64" "$bin/nm"
+rm -f "$TMP/pmemsave"
+name=loong-try
+gate_loong loong-try
+is "a kernel tried for the record does not change the verdict" 0
+contains "the note ends with the panic read from its memory" "$TMP/loong-try.out" \
+	'^loongarch64 tried: console 0 bytes; the kernel.s log ends: ---\[ end Kernel panic - not syncing: fake \]--- '
+contains "read at its physical address, the low 48 bits" "$TMP/pmemsave" '^0x6e4ef8 131072$'
+contains "its whole log kept" "$TMP/xarch/results/loongarch64/kernel-log.txt" '^Linux version 6\.12\.0-fake$'
+rm -f "$bin/qemu-system-loongarch64" "$bin/nm"
 name=loong-absent
 gate_loong loong-absent FAKE_IMAGE_ABSENT=absent
 is "an API of vdsokit's table absent from the image fails the gate" 1

@@ -2,9 +2,10 @@
 # other architectures with `vdsokit vm` and run vdsokit on each; see
 # tests/xarch/run.sh. run.sh calls this Makefile again per architecture
 # (CROSS_COMPILE=..., STATIC=1, O=build/xarch/ARCH) for the static binaries.
-# make check-xarch-all runs the opt-in targets too (x32, mips64el-n32,
-# powerpc, ppc64 and loongarch64 on kernels tests/kbuild/build.sh builds,
-# x86_64-sid, mipsel-34kf), each one's time in its notes.
+# make check-xarch-all runs the opt-in targets too (x32, mips64el-n32;
+# powerpc, powerpc-notime32, ppc64, sparc64 and loongarch64 on kernels
+# tests/kbuild/build.sh builds; x86_64-sid, mipsel-34kf), each one's time
+# in its notes.
 
 .PHONY: check-xarch check-xarch-all
 check-xarch: $(BIN)
