@@ -5,21 +5,11 @@
  * __vdso_getcpu is only an ecall (arch/riscv/kernel/vdso/getcpu.S), which
  * fallback proved on Debian's 6.12 kernel.
  */
-#include <elf.h>
 #include <stddef.h>
 
 #include "core/base/array.h"
+#include "core/base/elf_ids.h"
 #include "core/base/arch.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EM_LOONGARCH
-#define EM_LOONGARCH 258
-#endif
-#ifndef EF_MIPS_ABI2
-#define EF_MIPS_ABI2 0x20
-#endif
 
 #define TIME32_FUNCS                                                            \
 	(VK_FN_BIT(VK_FN_CLOCK_GETTIME) | VK_FN_BIT(VK_FN_CLOCK_GETRES) |      \

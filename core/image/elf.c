@@ -5,23 +5,13 @@
  * is bounded by a count derived from the view, and every string is checked
  * to end inside its string table before it is handed out.
  */
-#include <elf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/base/array.h"
+#include "core/base/elf_ids.h"
 #include "core/image/elf.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EM_LOONGARCH
-#define EM_LOONGARCH 258
-#endif
-#ifndef EM_CSKY
-#define EM_CSKY 252
-#endif
 
 /* Tags of the dynamic section that the reader uses, indexed for lookup. */
 enum dyn_slot {

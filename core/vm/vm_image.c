@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,15 +7,9 @@
 #include <unistd.h>
 
 #include "core/base/array.h"
+#include "core/base/elf_ids.h"
 #include "core/base/file.h"
 #include "core/vm/vm.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EM_LOONGARCH
-#define EM_LOONGARCH 258
-#endif
 
 /*
  * How qemu boots each architecture under TCG, as Debian's kernels need:
