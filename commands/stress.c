@@ -27,8 +27,8 @@ static const char head[] =
 	"It CHANGES THIS MACHINE'S CLOCK, so it runs only where the kernel's command\n"
 	"line has vdsokit.vm=1, as in 'vdsokit vm', or with --i-accept-clock-changes.\n"
 	"It needs root. It restores the clocksource, the frequency and tick, the CPUs\n"
-	"online and REALTIME it found, even on SIGINT or SIGTERM, and says whether it\n"
-	"could.\n\n"
+	"online, REALTIME, adjtimex's status and TAI offset and the timezone it found,\n"
+	"even on SIGINT or SIGTERM, and says whether it could.\n\n"
 	"APIs: clock-gettime-CLOCK rows of 'vdsokit list-apis' and getcpu (default:\n"
 	"realtime, monotonic, monotonic-raw, boottime, the coarse ones, tai, getcpu).\n\n";
 
@@ -51,7 +51,7 @@ static enum vk_opt_result parse_faults(const char *cmd, const char *arg, void *f
 {
 	if (vk_stress_faults_parse(arg, faults))
 		return vk_opt_error(cmd, "--faults: '%s' is not a list of clocksource, settime, "
-				    "slew, hotplug, timens, pause, all, none", arg);
+				    "slew, hotplug, timens, pause, leap, timezone, all, none", arg);
 	return VK_OPT_OK;
 }
 
@@ -62,12 +62,12 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "the whole run, shared by the faults (default 60)", &o->seconds),
 		VK_OPT(0, "faults", VK_OPT_CALL, "LIST",
 		  "clocksource,settime,slew,hotplug,timens,pause,\n"
-		  "all (default) or none; a baseline 'none' first.\n"
-		  "clocksource: each in turn; settime: REALTIME by\n"
-		  "hours, to just before 2^31 s; slew: +-500 ppm by\n"
-		  "frequency and by tick,\n"
-		  "ADJ_SETOFFSET +-10 s; hotplug: the last CPU; timens:\n"
-		  "a new time namespace; pause: vm stops the guest", &o->faults, .call = parse_faults),
+		  "leap,timezone, all (default), none; baseline 'none'\n"
+		  "first. clocksource: each; settime: REALTIME by hours,\n"
+		  "to before 2^31 s; slew: +-500 ppm (frequency, tick),\n"
+		  "ADJ_SETOFFSET +-10 s; hotplug: last CPU; timens: a\n"
+		  "namespace; pause: vm stops the guest; leap: 23:59:60;\n"
+		  "timezone: set, read back on each path", &o->faults, .call = parse_faults),
 		VK_OPT(0, "pause", VK_OPT_SECONDS, "SECONDS", "how long the pause lasts (default 3)",
 		  &o->pause, .lo = 1, .hi = 60),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N", "reader threads (default: one per CPU online)",

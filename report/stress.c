@@ -18,8 +18,10 @@ static const char *restored(char *buf, size_t size, const struct vk_stress_end *
 {
 	if (e->restored)
 		snprintf(buf, size, "restored: clocksource %s, frequency %ld, tick %ld us, CPUs online, "
-			 "REALTIME", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
-			 e->saved.freq, e->saved.tick);
+			 "REALTIME%s%s", e->saved.clocksource[0] ? e->saved.clocksource : "(none)",
+			 e->saved.freq, e->saved.tick,
+			 e->saved.faults & (1u << VK_FAULT_LEAP) ? ", adjtimex status and TAI offset" : "",
+			 e->saved.faults & (1u << VK_FAULT_TIMEZONE) ? ", timezone" : "");
 	else
 		snprintf(buf, size, "NOT RESTORED: %s", e->restore_err);
 	return buf;

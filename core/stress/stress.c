@@ -44,7 +44,7 @@ struct shared {
 	int64_t latest[VK_NPATHS][VK_STRESS_MAX_CLOCKS];	/* across threads */
 	int injected[VK_STRESS_MAX_STEPS];	/* 1 done, 2 and broke a rule, 3 and a rule
 						 * could not be tested, -1 failed */
-	char why[VK_STRESS_MAX_STEPS][128];
+	char why[VK_STRESS_MAX_STEPS][320];
 	struct cell cells[];	/* [thread][step][path] */
 };
 
@@ -232,7 +232,8 @@ static void sleep_for(double s)
 		;
 }
 
-/* A slew step's outcome from vk_fault_rate(): see injected[]. */
+/* A slew or leap step's outcome from vk_fault_rate() or vk_fault_leap():
+ * see injected[]. */
 static int rated(int rate)
 {
 	return rate > 0 ? 2 : rate < 0 ? 3 : 1;
@@ -269,7 +270,15 @@ static void child(const struct vk_stress *parent, struct shared *sh,
 
 			sh->injected[i] = got < 0 ? -1 : got ? 2 : 1;
 		}
-		__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
+		if (s[i].op == VK_OP_TIMEZONE && sh->injected[i] == 1)
+			sh->injected[i] = rated(vk_fault_timezone(st->cs, st->paths, &s[i], sh->why[i],
+								  sizeof(sh->why[i])));
+		/* The leap's watch judges the readers again once it is past. */
+		if (s[i].op == VK_OP_LEAP && sh->injected[i] == 1)
+			sh->injected[i] = rated(vk_fault_leap(st->cs, st->paths, &sh->gen, saved,
+							      sh->why[i], sizeof(sh->why[i])));
+		else
+			__atomic_add_fetch(&sh->gen, 1, __ATOMIC_ACQ_REL);
 		if ((s[i].op == VK_OP_FREQ || s[i].op == VK_OP_TICK) && sh->injected[i] == 1)
 			sh->injected[i] = rated(vk_fault_rate(&s[i], st->seconds / n, sh->why[i],
 							      sizeof(sh->why[i])));
@@ -471,7 +480,7 @@ static void result(const struct vk_stress *st, const struct shared *sh, int thre
 	else if (sh->injected[i] < 0)
 		vk_result_skip(r, "could not be injected: %s", sh->why[i]);
 	else if (sh->injected[i] == 2)
-		vk_result_fail(rs, r, "%s", more);
+		vk_result_fail(rs, r, "%s%s%s", m.first, bad ? "; " : "", more);
 	else if (bad)
 		vk_result_fail(rs, r, "%s; %s", m.first, more);
 	else if (what[0] && i == sh->step && strcmp(what, "interrupted"))
@@ -513,7 +522,7 @@ int vk_stress_run(const struct vk_stress *st, struct vk_results *rs, struct vk_s
 		snprintf(err, len, "mmap: %s", strerror(errno));
 		return -1;
 	}
-	if (vk_stress_save(&end->saved, err, len)) {
+	if (vk_stress_save(&end->saved, st->faults, err, len)) {
 		munmap(sh, size);
 		return -1;
 	}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct vk_stress;
+struct vk_callset;
 
 /* The fault kinds, bits of the --faults mask. */
 enum vk_fault_kind {
@@ -20,6 +21,8 @@ enum vk_fault_kind {
 	VK_FAULT_HOTPLUG,	/* a CPU offline and back */
 	VK_FAULT_PAUSE,		/* vdsokit vm's host stops the whole guest */
 	VK_FAULT_TIMENS,	/* a time namespace entered */
+	VK_FAULT_LEAP,		/* a leap second inserted at a UTC midnight */
+	VK_FAULT_TIMEZONE,	/* the kernel's timezone set by settimeofday */
 	VK_NFAULTS
 };
 
@@ -30,18 +33,23 @@ struct vk_stress_saved {
 	long tick;		/* adjtimex's, us per USER_HZ tick */
 	int64_t real_ns, mono_ns;	/* read together */
 	uint64_t online;	/* CPUs 1..63 online (bit n: cpu n) */
+	unsigned faults;	/* the kinds the run injects: what restore puts back */
+	int status, tai;	/* adjtimex's, for leap */
+	int tz[2];		/* minuteswest, dsttime, for timezone */
 };
 
 /* Why stress may not run here (NULL: it may): checked before anything. */
 const char *vk_stress_refusal(int accepted);
-/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause,timens" or
- * "all"; -1: unknown. */
+/* Fault kinds by name, "clocksource,settime,slew,hotplug,pause,timens,leap,
+ * timezone" or "all"; -1: unknown. */
 int vk_stress_faults_parse(const char *list, unsigned *mask);
 const char *vk_fault_name(enum vk_fault_kind k);
-/* Note what the machine is like now; 0, or -1 and what failed. */
-int vk_stress_save(struct vk_stress_saved *s, char *err, size_t len);
+/* Note what the machine is like now, for the faults of mask; 0, or -1
+ * and what failed. */
+int vk_stress_save(struct vk_stress_saved *s, unsigned mask, char *err, size_t len);
 /* Put back the clocksource, the frequency, the tick and REALTIME (advanced by the
- * MONOTONIC time since the save); 0, or -1 and what failed. */
+ * MONOTONIC time since the save), and where the run set them adjtimex's
+ * status and TAI offset and the timezone; 0, or -1 and what failed. */
 int vk_stress_restore(const struct vk_stress_saved *s, char *err, size_t len);
 
 enum vk_fault_op {
@@ -58,6 +66,8 @@ enum vk_fault_op {
 	VK_OP_CPU_ONLINE,
 	VK_OP_PAUSE,		/* vdsokit vm's host stops the guest for arg s */
 	VK_OP_TIMENS,		/* read the clocks in a new time namespace */
+	VK_OP_LEAP,		/* REALTIME just before a midnight, a leap second armed */
+	VK_OP_TIMEZONE,		/* settimeofday(NULL, {arg, dsttime}), read back */
 };
 
 struct vk_fault_step {
@@ -66,6 +76,7 @@ struct vk_fault_step {
 	enum vk_fault_op op;
 	int64_t arg;
 	double ppm;		/* a rate step's: MONOTONIC against MONOTONIC_RAW */
+	int dsttime;		/* a timezone step's */
 	char cs[64];
 	char skip[96];		/* why this step is not injected, or "" */
 };
@@ -85,6 +96,20 @@ int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
  * what was measured in err each way.
  */
 int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
+/*
+ * Watch the leap second a VK_OP_LEAP step armed go by, reading REALTIME
+ * through the syscall and each path of paths. gen is odd on entry, as the arming left it, and made
+ * even once the step back is seen: no reader judges a bracket the step
+ * may fall in. Then put the time, the status and the TAI offset back.
+ * 0, 1 if a rule broke, -1 if one could not be tested; what was seen in
+ * err.
+ */
+int vk_fault_leap(const struct vk_callset *cs, unsigned paths, unsigned *gen,
+		  const struct vk_stress_saved *saved, char *err, size_t len);
+/* Read back the timezone a VK_OP_TIMEZONE step set, through the syscall
+ * and each path of paths: 0, or 1 and the path that read another. */
+int vk_fault_timezone(const struct vk_callset *cs, unsigned paths, const struct vk_fault_step *s,
+		      char *err, size_t len);
 /* The time namespace step, as vk_fault_apply (core/stress/stress_timens.c). */
 int vk_stress_timens(const struct vk_stress *st, char *err, size_t len);
 

@@ -58,3 +58,12 @@ int vk_stress_rate_judge(double want_ppm, double got_ppm, double uncertainty_ppm
 		return VK_STRESS_ORDER;
 	return uncertainty_ppm > VK_STRESS_RATE_TOLERANCE_PPM ? -1 : 0;
 }
+
+int vk_stress_leap_judge(int64_t real_ns, int64_t tai_ns, int64_t within)
+{
+	int64_t off = real_ns + 1000000000;
+
+	if (off > within || -off > within || tai_ns > within || -tai_ns > within)
+		return VK_STRESS_ORDER;
+	return 0;
+}

@@ -39,6 +39,13 @@ int vk_stress_pause_judge(int64_t sec, int64_t rtc_s, int64_t mono_ns);
 double vk_stress_rate_ppm(int64_t mono_ns, int64_t raw_ns);
 double vk_stress_rate_uncertainty_ppm(int64_t bracket0, int64_t bracket1, int64_t raw_ns);
 int vk_stress_rate_judge(double want_ppm, double got_ppm, double uncertainty_ppm);
+/*
+ * An inserted leap second, from how REALTIME - MONOTONIC (real_ns) and
+ * TAI - MONOTONIC (tai_ns) moved across it, each known to within ns:
+ * 0 if REALTIME went back exactly 1 s and TAI did not move, else
+ * VK_STRESS_ORDER.
+ */
+int vk_stress_leap_judge(int64_t real_ns, int64_t tai_ns, int64_t within);
 /* Whether a clock must never step back. */
 int vk_stress_monotonic(int clock);
 

@@ -17,7 +17,7 @@
 expect_status 0 "--help exits 0" "$VK" stress --help
 contains "--help names the option that accepts clock changes" "$TMP/out" '--i-accept-clock-changes'
 expect_status 2 "--faults bogus is a usage error" "$VK" stress --faults bogus
-contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, timens, pause"
+contains "and names the faults" "$TMP/err" "'bogus' is not a list of clocksource, settime, slew, hotplug, timens, pause, leap, timezone"
 expect_status 2 "--pause 0 is a usage error" "$VK" stress --pause 0
 expect_status 2 "--duration 0 is a usage error" "$VK" stress --duration 0
 expect_status 2 "--threads 0 is a usage error" "$VK" stress --threads 0
@@ -54,8 +54,13 @@ vm() { tcg_vm 900 "$@"; }
 # A slew whose rate a busy host let stress read too loosely to judge is a
 # SKIP that says so (tests/unit/stress_judge.c): no pass, no failure.
 rate_skip="( # SKIP MONOTONIC's rate not tested, .*)?\$"
+# So is a leap second the fault thread missed part of (each adjtimex
+# state lasts a second, and it must read REALTIME on both sides of the
+# step within one), below.
+step_skip="( # SKIP (MONOTONIC's rate not tested, |not tested, the fault thread missed ).*)?\$"
 mkdir -p "$TMP/stress-all"
-vm --output "$TMP/stress-all" -- stress -d 20 --format ktap -- stress -d 3 --faults settime --format json -- all \
+vm --output "$TMP/stress-all" -- stress -d 26 --format ktap -- stress -d 3 --faults settime --format json \
+	-- stress -d 6 --faults leap,timezone --format ktap clock-gettime-realtime clock-gettime-monotonic clock-gettime-tai -- all \
 	>"$TMP/stress-all.out" 2>"$TMP/stress-all.err" || tail -n 3 "$TMP/stress-all.err" | sed "s/^/# /"
 log=$TMP/stress-all/stress.log
 contains "every fault: stress exits 0 or 1" "$TMP/stress-all/stress.status" '^[01]$'
@@ -64,9 +69,11 @@ for s in none 'clocksource:tsc(-early)?' clocksource:hpet clocksource:acpi_pm 'c
 	 settimeofday:\\+3600s settimeofday:-7200s clock_settime:\\+3600s 'clock_settime:2\^31s' \
 	 clock_settime:back adjtimex:setoffset\\+10s adjtimex:setoffset-10s cpu1:offline cpu1:online \
 	 adjtimex:freq\\+500ppm adjtimex:freq-500ppm 'adjtimex:freq\(back\)' \
-	 adjtimex:tick\\+5us adjtimex:tick-5us 'adjtimex:tick\(back\)' timens:enter vm-pause:3s; do
-	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$rate_skip"
-	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$rate_skip"
+	 adjtimex:tick\\+5us adjtimex:tick-5us 'adjtimex:tick\(back\)' timens:enter vm-pause:3s \
+	 timezone:\\+0min,dst1 timezone:-600min,dst0 timezone:\\+300min,dst1 timezone:-900min,dst0 \
+	 timezone:\\+900min,dst3 timezone:back leap:23:59:60; do
+	contains "every fault: $s was injected and reported on vdso" "$log" "^(not )?ok [0-9]+ $s vdso stress$step_skip"
+	contains "every fault: $s was injected and reported on libc" "$log" "^(not )?ok [0-9]+ $s libc stress$step_skip"
 done
 grep -A1 '^not ok' "$log" | sed -n 's/^# /# finding: /p' | head -n 3
 # The pause: the guest asked on the console, the host stopped it (QMP)
@@ -86,6 +93,24 @@ contains "timens: read in the namespace, each right" "$log" '^# in a namespace o
 contains "every fault: REALTIME's largest step back is the 2 h one" "$log" '^# max step back: realtime 7[0-9]{12} ns'
 contains "every fault: KTAP totals" "$log" '^# Totals: pass:[0-9]+ fail:[0-9]+ xfail:0 xpass:0 skip:0 error:0$'
 contains "every fault: the clock is said to be restored" "$log" '^# restored: clocksource tsc(-early)?, frequency 0, tick 10000 us,'
+# The leap second and the timezones, on the fine clocks (the coarse ones
+# are the kernel's finding above). Each adjtimex state of the leap lasts
+# a second: one the fault thread was kept off the CPU for is a SKIP that
+# says so, no pass.
+log3=$TMP/stress-all/stress.3.log
+contains "leap: stress exits 0" "$TMP/stress-all/stress.3.status" '^0$'
+for p in vdso libc; do
+	contains "leap: survived on $p" "$log3" "^ok [0-9]+ leap:23:59:60 $p stress$step_skip"
+	contains "timezone: each read back on $p" "$log3" "^ok [0-9]+ timezone:-600min,dst0 $p stress$"
+done
+if grep -q '^ok [0-9]* leap:23:59:60 vdso stress$' "$log3"; then
+	contains "leap: REALTIME went back 1 s once on every path, TAI not, TAI - UTC 36 -> 37" "$log3" \
+		'^# adjtimex INS OOP WAIT, TAI 36 -> 37; REALTIME -[01]\.[0-9]{6} s, TAI [-+]0\.[0-9]{6} s against MONOTONIC \(\+-[0-9]+ ns\); vdso REALTIME back 1x, by [01]\.[0-9]+ s; libc REALTIME back 1x, by [01]\.[0-9]+ s; syscall REALTIME back 1x'
+else
+	skip "leap: REALTIME went back 1 s once on every path" "$(grep -m1 'leap:23:59:60 vdso' "$log3")"
+fi
+contains "leap: the kernel inserted it" "$TMP/stress-all/console.log" 'Clock: inserting leap second 23:59:60 UTC'
+contains "timezone: read back on vdso, libc and the syscall" "$log3" '^# tz \{-900, 0\} read back on vdso libc syscall;'
 contains "json: stress exits 0 or 1" "$TMP/stress-all/stress.2.status" '^[01]$'
 contains "json: the clocksource found" "$TMP/stress-all/stress.2.log" '^    "clocksource": "tsc(-early)?",$'
 contains "json: restored" "$TMP/stress-all/stress.2.log" '^  "restored": true,$'
@@ -153,10 +178,12 @@ fine="clock-gettime-realtime clock-gettime-monotonic clock-gettime-monotonic-raw
 	-- stress -d 8 --faults settime --format ktap --paths impl --impl ./stress-cached-offset.so $fine \
 	-- stress -d 8 --faults slew,timens --format ktap --paths impl --impl stress-cached-offset.so $fine \
 	-- stress -d 12 --faults settime,slew --format ktap --paths impl -I stress-calibrated-once.so $fine \
-	-- stress -d 20 --format ktap --paths impl --impl=passthrough.so $fine getcpu) \
+	-- stress -d 20 --format ktap --paths impl --impl=passthrough.so $fine getcpu \
+	-- stress -d 4 --faults timezone --format ktap --paths impl --impl stress-tz-stale.so clock-gettime-realtime \
+	-- stress -d 4 --faults leap --format ktap --paths impl --impl stress-cached-offset.so clock-gettime-realtime) \
 	>"$TMP/stress-impl.out" 2>"$TMP/stress-impl.err" || tail -n 3 "$TMP/stress-impl.err" | sed "s/^/# /"
 log=$TMP/stress-impl/stress
-for run in "" .2 .3 .4; do
+for run in "" .2 .3 .4 .5 .6; do
 	contains "impl$run: stress ran" "$log$run.status" '^[01]$'
 	contains "impl$run: its baseline survives" "$log$run.log" '^ok [0-9]+ none impl stress$'
 done
@@ -179,5 +206,16 @@ for s in adjtimex:freq\\+500ppm adjtimex:freq-500ppm adjtimex:tick\\+5us adjtime
 done
 contains "calibrated-once: by the bracket, on MONOTONIC" "$log.3.log" "^# monotonic read [0-9]+ ns, not between the syscall's"
 contains "passthrough: every fault survived" "$log.4.log" '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:[0-9]+ error:0$'
-check "passthrough: and skipped nothing but a rate it could not read closely" \
-	sh -c "! grep ' # SKIP ' '$log.4.log' | grep -v \"# SKIP MONOTONIC's rate not tested, \""
+check "passthrough: and skipped nothing but a rate or a leap's state it could not see" \
+	sh -c "! grep ' # SKIP ' '$log.4.log' | grep -Ev \"# SKIP (MONOTONIC's rate not tested, |not tested, the fault thread missed )\""
+# tz-stale: a gettimeofday with a copy of the timezone made at load,
+# right for verify (which sets none), caught by each timezone set, and
+# right again when the timezone is put back.
+for s in timezone:\\+0min,dst1 timezone:-600min,dst0 timezone:\\+300min,dst1 timezone:-900min,dst0 timezone:\\+900min,dst3; do
+	contains "tz-stale: caught after ${s//\\/}" "$log.5.log" "^not ok [0-9]+ $s impl stress$"
+done
+contains "tz-stale: by the timezone it read" "$log.5.log" "^# settimeofday set tz \{-600, 0\}, impl's gettimeofday read \{0, 0\};"
+contains "tz-stale: right again once put back" "$log.5.log" '^ok [0-9]+ timezone:back impl stress$'
+# cached-offset never steps back: the leap's watch sees its REALTIME not go back.
+contains "cached-offset: caught by the leap second" "$log.6.log" '^not ok [0-9]+ leap:23:59:60 impl stress$'
+contains "cached-offset: its REALTIME never went back" "$log.6.log" '; impl REALTIME back 0x, by 0\.000000 s; syscall REALTIME back 1x'

@@ -153,5 +153,13 @@ int main(void)
 	CHECK(vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 560 * US, S), 20) == 0 &&
 	      vk_stress_rate_judge(500, vk_stress_rate_ppm(S + 580 * US, S), 20) == VK_STRESS_ORDER,
 	      "the uncertainty widens the tolerance only by itself");
+	/* An inserted leap second: REALTIME back 1 s against MONOTONIC, TAI not. */
+	CHECK(!vk_stress_leap_judge(-S + 2 * US, -US, 3 * US),
+	      "REALTIME back 1 s and TAI still, within the reads' 3 us, is the leap");
+	CHECK(vk_stress_leap_judge(0, 0, 3 * US) == VK_STRESS_ORDER, "no leap is caught");
+	CHECK(vk_stress_leap_judge(-2 * S, 0, 3 * US) == VK_STRESS_ORDER, "a second repeated twice is caught");
+	CHECK(vk_stress_leap_judge(-S, -S, 3 * US) == VK_STRESS_ORDER, "TAI stepped back with it is caught");
+	CHECK(vk_stress_leap_judge(-S + 4 * US, 0, 3 * US) == VK_STRESS_ORDER,
+	      "off by more than the reads' width is caught");
 	return test_exit();
 }
