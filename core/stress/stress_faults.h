@@ -97,8 +97,14 @@ int vk_fault_apply(const struct vk_stress *st, const struct vk_fault_step *s,
  */
 int vk_fault_rate(const struct vk_fault_step *s, double seconds, char *err, size_t len);
 /*
- * Watch the leap second a VK_OP_LEAP step armed go by, reading REALTIME
- * through the syscall and each path of paths. gen is odd on entry, as the arming left it, and made
+ * The leap second (core/stress/stress_leap.c). VK_OP_LEAP's step, as
+ * vk_fault_apply: REALTIME just before a midnight, an inserted leap armed.
+ */
+int vk_fault_leap_arm(char *err, size_t len);
+/*
+ * Watch the leap second the step armed go by, reading REALTIME through
+ * the syscall and each path of paths. gen is odd on entry, as the arming
+ * left it, and made
  * even once the step back is seen: no reader judges a bracket the step
  * may fall in. Then put the time, the status and the TAI offset back.
  * 0, 1 if a rule broke, -1 if one could not be tested; what was seen in
