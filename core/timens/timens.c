@@ -97,8 +97,9 @@ static int write_offsets(const struct vk_timens_set *s)
 
 /*
  * In the first child: make the namespace (for its children), then fork
- * the child that lives in it. It writes a status word first: 0, or the
- * errno of unshare() (positive) or of writing the offsets (negative).
+ * the child that lives in it, or run fn here, outside it. It writes a
+ * status word first: 0, or the errno of unshare() (positive) or of
+ * writing the offsets (negative).
  */
 static void outer(void *ctx, int fd)
 {
