@@ -38,13 +38,21 @@ static void take_off(int64_t *sec, int64_t *nsec, int64_t off)
 	*nsec = ns % 1000000000LL;
 }
 
+/* Whether this is the process's first thread (gettid() is glibc 2.30's). */
+static int first_thread(void)
+{
+	static const long none[6];
+
+	return preload_real_syscall(SYS_gettid, none) == getpid();
+}
+
 long syscall(long n, ...)
 {
 	long a[6], ret;
 
 	PRELOAD_ARGS(n, a);
 	ret = preload_real_syscall(n, a);
-	if (ret || gettid() == getpid() || (a[0] != CLOCK_MONOTONIC && a[0] != CLOCK_BOOTTIME))
+	if (ret || first_thread() || (a[0] != CLOCK_MONOTONIC && a[0] != CLOCK_BOOTTIME))
 		return ret;
 #ifdef SYS_clock_gettime64
 	if (n == SYS_clock_gettime64) {
