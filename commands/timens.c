@@ -14,19 +14,19 @@
 static const char head[] =
 	"Usage: vdsokit timens [--monotonic SEC] [--boottime SEC] [-d SEC] [--impl LIB.so]\n"
 	"                      [--format FMT] [--verbose]\n\n"
-	"Check the vDSO inside time namespaces, as containers use them. For each set\n"
-	"of offsets (by default: small, a fraction of a second either way, near and\n"
-	"past 2^31 s, and the most negative the kernel accepts, to the ns), a child\n"
-	"in a new time namespace checks every clock on the vdso path against the\n"
-	"syscall as verify does; the clocks read inside differ from the same clocks\n"
-	"outside by exactly the offset for MONOTONIC(_COARSE, _RAW) and BOOTTIME(_ALARM)\n"
-	"and by nothing for any other clock; the kernel shows the offsets as written\n"
-	"(/proc/self/timens_offsets); the parent's namespace is unaffected; a process\n"
-	"moved out with setns() and back, and one exec()ed inside, read the\n"
-	"namespace's time; in the first set, the other functions are verified too,\n"
-	"and a call that stays in userspace outside stays there. On a 32-bit ABI,\n"
-	"each time32 entry is read past 2^31 s (y2038): the vDSO's must do what the\n"
-	"kernel's time32 syscall does (wrap tv_sec), libc's fail (EOVERFLOW) or be right.\n\n";
+	"Check the vDSO inside time namespaces, as containers use them. For each set of\n"
+	"offsets (by default: small, a fraction of a second either way, near and past\n"
+	"2^31 s, the most negative the kernel takes, to the ns), a child in a new time\n"
+	"namespace checks every clock on the vdso path as verify does; the clocks inside\n"
+	"differ from those outside by exactly the offset for MONOTONIC(_COARSE, _RAW)\n"
+	"and BOOTTIME(_ALARM), by nothing for the others; the kernel shows the offsets\n"
+	"as written; the parent's namespace is unaffected; a process moved out with\n"
+	"setns() and back, vdsokit exec()ed inside or by a vfork()ed child of the\n"
+	"namespace's maker (which keeps its own time), and a thread of that vdsokit read\n"
+	"the right namespace's time; in the first set, the other functions are verified\n"
+	"too, and a call that stays in userspace outside stays there. On a 32-bit ABI,\n"
+	"each time32 entry is read past 2^31 s: the vDSO's must do what the time32\n"
+	"syscall does (wrap tv_sec), libc's fail (EOVERFLOW) or be right.\n\n";
 
 static const char tail[] =
 	"\n"

@@ -846,6 +846,31 @@ static void random_case(struct builder *b, enum vk_ptr buf, size_t len, unsigned
 	snprintf(c->args, sizeof(c->args), "%s", what);
 }
 
+/*
+ * A NULL buffer with each flag LTP's getrandom01 passes, and INSECURE,
+ * asking for nothing and for 16 bytes: a flag may send the vDSO another
+ * way (RANDOM to the syscall) before it looks at the buffer.
+ */
+static void null_buffer_cases(struct builder *b)
+{
+	static const struct { unsigned flags; const char *name; } fl[] = {
+		{ 0, "" }, { GRND_NONBLOCK, ",flags:NONBLOCK" }, { GRND_RANDOM, ",flags:RANDOM" },
+		{ GRND_INSECURE, ",flags:INSECURE" },
+		{ GRND_RANDOM | GRND_NONBLOCK, ",flags:RANDOM|NONBLOCK" },
+	};
+	char what[48];
+
+	for (size_t i = 0; i < ARRAY_SIZE(fl); i++) {
+		snprintf(what, sizeof(what), "buf:NULL,len:0%s", fl[i].name);
+		random_case(b, VK_PTR_NULL, 0, fl[i].flags, VK_PTR_VALID, 0, what);
+		/* buf:NULL is the one with flags 0 and 16 bytes. */
+		if (!fl[i].flags)
+			continue;
+		snprintf(what, sizeof(what), "buf:NULL%s", fl[i].name);
+		random_case(b, VK_PTR_NULL, 16, fl[i].flags, VK_PTR_VALID, 0, what);
+	}
+}
+
 static void getrandom_cases(struct builder *b)
 {
 	static const enum vk_ptr states[] = { VK_PTR_NULL, VK_PTR_STRADDLE, VK_PTR_UNMAPPED,
@@ -856,6 +881,7 @@ static void getrandom_cases(struct builder *b)
 		snprintf(what, sizeof(what), "buf:%s", vk_ptr_name(p));
 		random_case(b, p, 16, 0, VK_PTR_VALID, 0, what);
 	}
+	null_buffer_cases(b);
 	/* A huge length into a buffer that ends at a hole: both paths must stop
 	 * there, not write on through the process's memory. */
 	random_case(b, VK_PTR_STRADDLE, SIZE_MAX, 0, VK_PTR_VALID, 0, "len:SIZE_MAX");

@@ -72,6 +72,7 @@ struct outer {
 	const struct vk_timens_set *set;
 	void (*fn)(void *ctx, int fd);
 	void *ctx;
+	int inside;		/* fn runs in a child inside, else in the maker */
 };
 
 /* The offsets must be written before any task enters the namespace, as
@@ -96,8 +97,9 @@ static int write_offsets(const struct vk_timens_set *s)
 
 /*
  * In the first child: make the namespace (for its children), then fork
- * the child that lives in it. It writes a status word first: 0, or the
- * errno of unshare() (positive) or of writing the offsets (negative).
+ * the child that lives in it, or run fn here, outside it. It writes a
+ * status word first: 0, or the errno of unshare() (positive) or of
+ * writing the offsets (negative).
  */
 static void outer(void *ctx, int fd)
 {
@@ -112,6 +114,10 @@ static void outer(void *ctx, int fd)
 	vk_write_all(fd, &status, sizeof(status));
 	if (status)
 		return;
+	if (!o->inside) {
+		o->fn(o->ctx, fd);
+		return;
+	}
 	pid = vk_fork();
 	if (pid == 0) {
 		o->fn(o->ctx, fd);
@@ -135,14 +141,14 @@ static void refused(const struct vk_timens_set *s, int err, char *why, size_t le
 		 err == EPERM ? " (needs CAP_SYS_TIME)" : "", *bounds ? ": " : "", bounds);
 }
 
-int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
-		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err)
+static int isolate(struct outer *o, double timeout, struct vk_isolated *out, char *why,
+		   size_t len, int *err)
 {
-	struct outer o = { set, fn, ctx };
+	const struct vk_timens_set *set = o->set;
 	int status;
 
 	*err = 0;
-	if (vk_isolate(outer, &o, timeout, out)) {
+	if (vk_isolate(outer, o, timeout, out)) {
 		snprintf(why, len, "could not fork");
 		return -1;
 	}
@@ -168,4 +174,21 @@ int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int
 	memmove(out->data, out->data + sizeof(status), out->len - sizeof(status));
 	out->len -= sizeof(status);
 	return 0;
+}
+
+int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
+		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err)
+{
+	struct outer o = { set, fn, ctx, 1 };
+
+	return isolate(&o, timeout, out, why, len, err);
+}
+
+int vk_timens_isolate_maker(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd),
+			    void *ctx, double timeout, struct vk_isolated *out, char *why,
+			    size_t len, int *err)
+{
+	struct outer o = { set, fn, ctx, 0 };
+
+	return isolate(&o, timeout, out, why, len, err);
 }

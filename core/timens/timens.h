@@ -28,4 +28,11 @@ int vk_timens_default_sets(struct vk_timens_set *sets, int max);
 int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
 		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err);
 
+/* As that, but fn runs in the process that made the namespace, which
+ * stays in its own: its children enter the new one (a vfork()ed one when
+ * it exec()s). */
+int vk_timens_isolate_maker(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd),
+			    void *ctx, double timeout, struct vk_isolated *out, char *why,
+			    size_t len, int *err);
+
 #endif /* VK_TIMENS_H */

@@ -284,6 +284,7 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	read_outside(c, o.after);
 	read_own_offsets(own_after, sizeof(own_after));
 	vk_timens_judge(rs, &o, out.data, out.len);
+	vk_timens_vfork_exec(c, s, rs);
 	if (!c->sets_run)
 		vk_timens_refusals(rs);
 	c->sets_run++;

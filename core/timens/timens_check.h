@@ -63,10 +63,18 @@ void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
 
 /* In the namespace, whose MONOTONIC and BOOTTIME offsets the kernel shows
  * as offsets[]: vdsokit exec()ed with c->exec_argv reads each one's time
- * through the new image's vDSO; each a result "exec" (timens_exec.c). */
+ * through the new image's vDSO, in a thread it starts too; each a result
+ * "exec", "exec-thread" (timens_exec.c). */
 void vk_timens_exec(const struct vk_timens_check *c, const int64_t offsets[2],
 		    struct vk_results *rs);
-/* What the exec()ed vdsokit does: read those clocks, write them to fd. */
+/* The set's namespace made by a process that stays outside it: its
+ * clocks stay its own while a vfork()ed child exec()s vdsokit inside, and
+ * that vdsokit, and a thread it starts, read the namespace's time; each
+ * a result "SET:vfork-exec", "SET:vfork-exec-thread" (timens_vfork.c). */
+void vk_timens_vfork_exec(const struct vk_timens_check *c, const struct vk_timens_set *s,
+			  struct vk_results *rs);
+/* What the exec()ed vdsokit does: read those clocks, in a thread it
+ * starts too, write them to fd. */
 void vk_timens_exec_read(int fd);
 
 #endif /* VK_TIMENS_CHECK_H */

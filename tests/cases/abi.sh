@@ -74,6 +74,17 @@ for i in 1 2 3; do
 done
 contains "output equal to the canaries is identical" "$TMP/out" '^ok [0-9]+ getrandom impl buf:valid$'
 planted abi-random-past 'wrote 1 bytes outside its objects' 1 getrandom
+# A NULL buffer with each of LTP getrandom01's flags, and INSECURE, of no
+# bytes and of 16: one that says EAGAIN there before it looks at the
+# buffer is caught, with NONBLOCK alone and with RANDOM.
+planted abi-null-nonblock 'impl returned -EAGAIN .*; syscall returned (-EFAULT|0)' 1 getrandom
+if [ -f "$O/tests/impl/abi-null-nonblock.so" ]; then
+	check "on its four NULL-buffer cases with NONBLOCK" \
+		test "$(grep -cE '^not ok [0-9]+ getrandom impl buf:NULL(,len:0)?,flags:(RANDOM\|)?NONBLOCK$' "$TMP/out")" = 4
+	for c in "buf:NULL" "buf:NULL,len:0" "buf:NULL,flags:RANDOM" "buf:NULL,len:0,flags:INSECURE"; do
+		contains "and no other: $c passes" "$TMP/out" "^ok [0-9]+ getrandom impl $c\$"
+	done
+fi
 check "abi leaves no zombie behind" sh -c "! ps -o stat= --ppid $$ | grep -q Z"
 
 expect_status 2 "an unknown API is a usage error" "$VK" abi bogus
