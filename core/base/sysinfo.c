@@ -326,6 +326,16 @@ int vk_time32_missing(void)
 #endif
 }
 
+int vk_kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma < major || (ma == major && mi < minor);
+}
+
 const char *vk_threads_refused(void)
 {
 #if defined(__GLIBC__) && defined(SYS_futex_time64) && defined(SYS_futex)

@@ -75,5 +75,11 @@ int vk_time32_missing(void);
  * futex syscall and aborts where the kernel refuses it.
  */
 const char *vk_threads_refused(void);
+/*
+ * Whether the running kernel's release (uname) is older than
+ * major.minor: for a behaviour the kernel changed on purpose in that
+ * release, where the older one is no bug. 0 if the release is unreadable.
+ */
+int vk_kernel_before(int major, int minor);
 
 #endif /* VK_SYSINFO_H */

@@ -156,6 +156,22 @@ if preloaded 1 "a thread that reads the parent's time fails both thread rules" \
 	contains "and says so" "$TMP/out" \
 		"^# in a thread after vfork\\(\\) and exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns"
 fi
+# vfork() refused with EINVAL: by design on a release before 6.2, which
+# gave vfork() no way into another time namespace (a SKIP naming it), and
+# a failure on a later one, which promises it.
+so=$O/tests/impl/preload-vfork-refused.so
+if [ -z "$(preload_why "$so")" ]; then
+	VK_FAKE_RELEASE=6.1.0-fake LD_PRELOAD=$so "$VK" timens -d 0.05 --format ktap >"$TMP/out" 2>&1
+	fail_counts "vfork() refused on 6.1" 0 0 0 0 0
+	check "the vfork rules SKIP on 6.1, naming why" test "$(grep -cE \
+		'^ok [0-9]+ clock-gettime(64)?-(monotonic|boottime) vdso [^ ]+:vfork-exec(-thread)? # SKIP the kernel refuses vfork\(\) in the process that made the namespace \(EINVAL\), as kernels before 6\.2 do$' \
+		"$TMP/out")" = 20
+	VK_FAKE_RELEASE=6.2.0-fake LD_PRELOAD=$so "$VK" timens -d 0.05 --format ktap >"$TMP/out" 2>&1
+	fail_counts "vfork() refused on 6.2" 0 0 0 10 10
+	contains "and says so" "$TMP/out" '^# vfork\(\) in the process that made the namespace: Invalid argument'
+else
+	skip "vfork() refused: a SKIP before 6.2, a failure after" "$(preload_why "$so")"
+fi
 # A thread that could not start is a failure, named; one this build
 # cannot wait for (vk_threads_refused) would be a SKIP saying why.
 if preloaded 1 "an exec()ed vdsokit that can start no thread fails the thread rules" \
