@@ -280,6 +280,14 @@ contains "the note ends with the panic read from its memory" "$TMP/loong-try.out
 	'^loongarch64 tried: console 0 bytes; the kernel.s log ends: ---\[ end Kernel panic - not syncing: fake \]--- '
 contains "read at its physical address, the low 48 bits" "$TMP/pmemsave" '^0x6e4ef8 131072$'
 contains "its whole log kept" "$TMP/xarch/results/loongarch64/kernel-log.txt" '^Linux version 6\.12\.0-fake$'
+# A qemu that cannot run it: the note says what qemu said.
+printf '#!/usr/bin/env bash\necho "qemu-system-loongarch64: unsupported machine type" >&2\nexit 1\n' \
+	>"$bin/qemu-system-loongarch64"
+name=loong-noqemu
+gate_loong loong-noqemu
+is "a kernel qemu could not run is no verdict either" 0
+contains "the note says what qemu said" "$TMP/loong-noqemu.out" \
+	'^loongarch64 tried: console 0 bytes; the kernel.s log ends: nothing read from its memory: qemu said qemu-system-loongarch64: unsupported machine type '
 rm -f "$bin/qemu-system-loongarch64" "$bin/nm"
 name=loong-absent
 gate_loong loong-absent FAKE_IMAGE_ABSENT=absent

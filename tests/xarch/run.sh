@@ -307,8 +307,13 @@ try_boot() { # TARGET
 		done
 		echo quit
 	} | timeout 90 "${qemu_of[$t]}" -M virt -m 1G -display none -no-reboot \
-		-serial "file:$dir/console.log" -monitor stdio -kernel "$kernel" >/dev/null 2>&1
-	strings -n 4 "$dir/log_buf" >"$dir/kernel-log.txt" 2>/dev/null
+		-serial "file:$dir/console.log" -monitor stdio -kernel "$kernel" >"$dir/qemu.log" 2>&1
+	if [ -s "$dir/log_buf" ]; then
+		strings -n 4 "$dir/log_buf" >"$dir/kernel-log.txt"
+	else
+		echo "nothing read from its memory: qemu said $(tail -n 1 "$dir/qemu.log" | tr -d '\r')" \
+			>"$dir/kernel-log.txt"
+	fi
 	rm -f "$dir/log_buf"
 }
 
