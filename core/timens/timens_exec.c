@@ -159,7 +159,7 @@ void vk_timens_judge_thread(const struct vk_timens_exec_read *e, const char *con
 		vk_timens_judge_exec(&e->thread, leg, i, before, after, offset, res, rs);
 }
 
-static void read_sys(const struct vk_timens_check *c, int64_t *ns)
+void vk_timens_exec_read_sys(const struct vk_timens_check *c, int64_t ns[2])
 {
 	for (size_t i = 0; i < 2; i++)
 		ns[i] = vk_timens_read_ns(c->cs->fn[VK_PATH_SYSCALL][c->gettime].clock,
@@ -191,9 +191,9 @@ void vk_timens_exec(const struct vk_timens_check *c, const int64_t offsets[2],
 
 	if (!c->exec_argv || !vk_callset_has(c->cs, VK_PATH_VDSO, c->gettime))
 		return;
-	read_sys(c, before);
+	vk_timens_exec_read_sys(c, before);
 	run_exec(c, &e, died, sizeof(died));
-	read_sys(c, after);
+	vk_timens_exec_read_sys(c, after);
 	for (size_t i = 0; i < 2; i++) {
 		struct vk_result *res, *th;
 

@@ -34,6 +34,8 @@ struct vk_timens_exec_read {
 	int thread_err;		/* 0, pthread_create's errno, or -1: refused here */
 };
 
+/* Each clock of vk_timens_exec_ids by this process's syscall. */
+void vk_timens_exec_read_sys(const struct vk_timens_check *c, int64_t ns[2]);
 /* Why an exec()ed vdsokit (who, "vdsokit exec()ed ...") wrote nothing. */
 void vk_timens_exec_died(const struct vk_isolated *out, const char *who, double timeout,
 			 char *died, size_t len);

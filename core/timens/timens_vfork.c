@@ -40,13 +40,6 @@ struct vfork_read {
 	int refused;		/* vfork() refused as kernels before 6.2 do */
 };
 
-static void read_sys(const struct vk_timens_check *c, int64_t *ns)
-{
-	for (size_t i = 0; i < 2; i++)
-		ns[i] = vk_timens_read_ns(c->cs->fn[VK_PATH_SYSCALL][c->gettime].clock,
-					  vk_funcs[c->gettime].time64, vk_timens_exec_ids[i]);
-}
-
 static void read_own(const struct vk_timens_check *c, int leg, struct vfork_read *v)
 {
 	enum vk_func f = c->gettime;
@@ -124,9 +117,9 @@ static void maker(void *arg, int fd)
 	for (size_t i = 0; i < 2; i++)
 		vk_timens_reading_init(&v.own[i]);
 	read_own(c, 0, &v);
-	read_sys(c, v.pre);
+	vk_timens_exec_read_sys(c, v.pre);
 	vfork_exec(c, &v);
-	read_sys(c, v.post);
+	vk_timens_exec_read_sys(c, v.post);
 	read_own(c, 1, &v);
 	vk_write_all(fd, &v, sizeof(v));
 }
@@ -204,7 +197,7 @@ void vk_timens_vfork_exec(const struct vk_timens_check *c, const struct vk_timen
 
 	if (!c->exec_argv || !vk_callset_has(c->cs, VK_PATH_VDSO, c->gettime))
 		return;
-	read_sys(c, before);
+	vk_timens_exec_read_sys(c, before);
 	if (vk_timens_isolate_maker(s, maker, (void *)c, MAKER_TIMEOUT, &out, why, sizeof(why), &err)) {
 		snprintf(v.died, sizeof(v.died), "not tested: %.140s", why);
 	} else {
@@ -218,6 +211,6 @@ void vk_timens_vfork_exec(const struct vk_timens_check *c, const struct vk_timen
 		}
 		vk_isolated_free(&out);
 	}
-	read_sys(c, after);
+	vk_timens_exec_read_sys(c, after);
 	judge(c, s, &v, before, after, rs);
 }
