@@ -208,7 +208,7 @@ passing_bounds() {
 	contains "$what: the text report sums them up in one line" "$TMP/bounds.txt" \
 		'^Tested: ordering to within [0-9.]+(-[0-9.]+)? us on [1-9][0-9]* clocks?(, cross-CPU skew to within [0-9.]+(-[0-9.]+)? us on [1-9][0-9]* clocks?)? \(each: --verbose\)$'
 	contains "$what: --verbose lists each" "$TMP/bounds-v.txt" \
-		'^  clock-gettime-monotonic-coarse vdso [a-z0-9^:-]*ordered: the tightest bracket was [0-9]+ ns: an error over that was tested$'
+		'^  clock-gettime(64)?-monotonic-coarse vdso [a-z0-9^:-]*ordered: the tightest bracket was [0-9]+ ns: an error over that was tested$'
 	want=$(tested_line "$TMP/bounds-v.txt")
 	if [ -n "$want" ] && grep -qxF -- "$want" "$TMP/bounds-v.txt"; then
 		ok "$what: --verbose's one line is the range of the bounds it lists"

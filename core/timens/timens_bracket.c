@@ -20,18 +20,25 @@ void vk_timens_reading_init(struct vk_timens_reading *r)
 	*r = (struct vk_timens_reading){ .bad_leg = -1, .tightest = INT64_MAX };
 }
 
+#define Y2038_NS ((INT64_C(1) << 31) * 1000000000)
+
 void vk_timens_read_leg(vk_clock_fn sys, vk_clock_fn fn, int t64, int id, int leg,
 			struct vk_timens_reading *r)
 {
 	for (int i = 0; i < VK_TIMENS_TRIES; i++) {
-		int64_t a = vk_timens_read_ns(sys, t64, id);
+		int64_t a = vk_timens_read_ns(sys, VK_TIME32_ABI, id);
 		int64_t x = vk_timens_read_ns(fn, t64, id);
-		int64_t b = vk_timens_read_ns(sys, t64, id);
+		int64_t b = vk_timens_read_ns(sys, VK_TIME32_ABI, id);
 
+		if (!t64 && VK_TIME32_ABI && b >= Y2038_NS) {
+			r->past_y2038++;
+			continue;
+		}
 		if (b - a < r->tightest)
 			r->tightest = b - a;
 		if (r->bad_leg < 0 && (x < a || x > b || a == VK_TIMENS_NONE)) {
-			*r = (struct vk_timens_reading){ leg, a, x, b, r->tightest };
+			*r = (struct vk_timens_reading){ .bad_leg = leg, .a = a, .x = x, .b = b,
+							.tightest = r->tightest };
 			return;
 		}
 	}
@@ -52,6 +59,9 @@ void vk_timens_judge_reading(const struct vk_timens_reading *r, const char *cons
 		vk_result_fail(rs, res, "%s: %s by the syscall %lld ns, then %s %lld ns, then the syscall %lld ns",
 			       legs[r->bad_leg], clock, (long long)r->a, path, (long long)r->x,
 			       (long long)r->b);
+	else if (r->tightest == INT64_MAX && r->past_y2038)
+		vk_result_skip(res, "%s was past 2^31 s at every read, which a time32 tv_sec cannot hold (the y2038 rule judges that)",
+			       clock);
 	else if (r->tightest >= llabs(offset))
 		vk_result_skip(res, "the tightest bracket was %lld ns, not under the offset of %lld ns: a read of the other namespace's time was not tested",
 			       (long long)r->tightest, (long long)offset);

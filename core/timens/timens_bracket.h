@@ -21,13 +21,17 @@ struct vk_timens_reading {
 	int bad_leg;		/* -1: every read lay between its syscall reads */
 	int64_t a, x, b;	/* the syscall, the path, the syscall */
 	int64_t tightest;	/* the narrowest bracket of all legs, ns */
+	int past_y2038;		/* reads a time32 entry could not give: past 2^31 s */
 };
 
 /* One read of clock id through fn, in ns; VK_TIMENS_NONE where it failed
  * or there is no fn. */
 int64_t vk_timens_read_ns(vk_clock_fn fn, int t64, int id);
 void vk_timens_reading_init(struct vk_timens_reading *r);
-/* VK_TIMENS_TRIES reads of clock id through fn, each between two of sys. */
+/* VK_TIMENS_TRIES reads of clock id through fn (a time64 entry if t64),
+ * each between two of sys, this ABI's 64-bit-time clock_gettime: fn may
+ * be a 32-bit ABI's time32 entry, whose reads past 2^31 s are left to the
+ * y2038 rule. */
 void vk_timens_read_leg(vk_clock_fn sys, vk_clock_fn fn, int t64, int id, int leg,
 			struct vk_timens_reading *r);
 /* A result that passed fails where a read left its bracket (legs[] names

@@ -97,7 +97,9 @@ static void read_kernel_offsets(int64_t ns[2])
 		fclose(f);
 }
 
-/* The function and clock of stays[i]; -1 if this ABI has no such call. */
+/* The function and clock of stays[i]; -1 if this ABI has no such call:
+ * the 64-bit-time clock_gettime, then a 32-bit ABI's time32 one, each of
+ * three clocks, then the other functions. */
 static enum vk_func stay(const struct vk_timens_check *c, int i, int *clock)
 {
 	static const int clocks[] = { CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME };
@@ -105,8 +107,15 @@ static enum vk_func stay(const struct vk_timens_check *c, int i, int *clock)
 					       VK_FN_GETRANDOM };
 	struct vk_api probe;
 
-	*clock = i < 3 ? clocks[i] : 0;
-	probe.func = i < 3 ? c->gettime : others[i - 3];
+	*clock = i < 6 ? clocks[i % 3] : 0;
+	if (i < 3)
+		probe.func = c->gettime;
+	else if (i < 6 && VK_TIME32_ABI)
+		probe.func = VK_FN_CLOCK_GETTIME;
+	else if (i < 6)
+		return (enum vk_func)-1;
+	else
+		probe.func = others[i - 6];
 	return vk_api_applies(&probe, sizeof(void *) == 8) ? probe.func : (enum vk_func)-1;
 }
 

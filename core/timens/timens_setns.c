@@ -34,6 +34,7 @@ static const int ids[2] = { CLOCK_MONOTONIC, CLOCK_BOOTTIME };
 struct moves {
 	const struct vk_timens_check *c;
 	enum vk_path p;
+	enum vk_func f;		/* c->gettime, or a 32-bit ABI's time32 entry */
 	int fd[2];		/* the parent's namespace, this one */
 	int err;		/* errno of what failed: opening fd[], or setns() */
 	int in_setns;
@@ -47,7 +48,7 @@ static void mover(void *arg, int fd)
 	struct moves *m = arg;
 	struct vk_callset loaded;
 	const struct vk_callset *cs = vk_callset_child(m->c->cs, VK_PATH_BIT(m->p), &loaded);
-	enum vk_func f = m->c->gettime;
+	enum vk_func f = m->f, sys = m->c->gettime;
 
 	for (int leg = 0; leg < NLEGS && !m->err; leg++) {
 		if (leg && setns(m->fd[leg == 1 ? 0 : 1], CLONE_NEWTIME)) {
@@ -55,7 +56,7 @@ static void mover(void *arg, int fd)
 			m->in_setns = 1;
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(ids) && !m->err; i++)
-			vk_timens_read_leg(cs->fn[VK_PATH_SYSCALL][f].clock, cs->fn[m->p][f].clock,
+			vk_timens_read_leg(cs->fn[VK_PATH_SYSCALL][sys].clock, cs->fn[m->p][f].clock,
 					   vk_funcs[f].time64, ids[i], leg, &m->r[i]);
 	}
 	vk_write_all(fd, m, sizeof(*m));
@@ -69,7 +70,7 @@ static void judge(const struct moves *m, int i, int64_t offset, const char *died
 	char api[40];
 
 	snprintf(clock.name, sizeof(clock.name), "%s", vk_clock_name(ids[i]));
-	vk_clock_api(api, sizeof(api), m->c->gettime, &clock);
+	vk_clock_api(api, sizeof(api), m->f, &clock);
 	res = vk_results_add(rs, api, m->p, "setns");
 	res->calls = NLEGS * VK_TIMENS_TRIES;
 	if (*died)
@@ -109,17 +110,29 @@ static void move(struct moves *m, char *died, size_t len)
 	vk_isolated_free(&out);
 }
 
+/* The clock_gettime entries of this ABI: its 64-bit-time one and, on a
+ * 32-bit ABI, the time32 one, which the kernel's vDSO has too. */
+static int entries(const struct vk_timens_check *c, enum vk_func f[2])
+{
+	f[0] = c->gettime;
+	f[1] = VK_FN_CLOCK_GETTIME;
+	return VK_TIME32_ABI ? 2 : 1;
+}
+
 /*
  * In the namespace, whose offsets the kernel shows as offsets[]
  * (MONOTONIC's, BOOTTIME's): each clock whose offset is 1 ms or more, on
- * the vdso and impl paths. The parent's namespace is that of this
- * process's parent, which made this one for its children.
+ * the vdso and impl paths, through each clock_gettime entry. The
+ * parent's namespace is that of this process's parent, which made this
+ * one for its children.
  */
 void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
 		     struct vk_results *rs)
 {
 	static const enum vk_path paths[] = { VK_PATH_VDSO, VK_PATH_IMPL };
 	struct moves m = { .c = c };
+	enum vk_func f[2];
+	int nf = entries(c, f);
 	char parent[64], died[160];
 
 	snprintf(parent, sizeof(parent), "/proc/%d/ns/time", (int)getppid());
@@ -128,13 +141,16 @@ void vk_timens_setns(const struct vk_timens_check *c, const int64_t offsets[2],
 	if (m.fd[0] < 0 || m.fd[1] < 0)
 		m.err = errno;
 	for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
-		if (!vk_callset_has(c->cs, paths[k], c->gettime))
-			continue;
-		m.p = paths[k];
-		move(&m, died, sizeof(died));
-		for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
-			if (offsets[i] != VK_TIMENS_NONE && llabs(offsets[i]) >= 1000000)
-				judge(&m, i, offsets[i], died, rs);
+		for (int e = 0; e < nf; e++) {
+			if (!vk_callset_has(c->cs, paths[k], f[e]))
+				continue;
+			m.p = paths[k];
+			m.f = f[e];
+			move(&m, died, sizeof(died));
+			for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+				if (offsets[i] != VK_TIMENS_NONE && llabs(offsets[i]) >= 1000000)
+					judge(&m, i, offsets[i], died, rs);
+			}
 		}
 	}
 	for (int k = 0; k < 2; k++)
