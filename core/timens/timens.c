@@ -29,6 +29,24 @@ const char *vk_timens_unsupported(void)
 
 #define NSEC 1000000000LL
 
+void vk_timens_read_offsets(int64_t ns[2])
+{
+	static const char *const names[2] = { "monotonic", "boottime" };
+	FILE *f = fopen("/proc/self/timens_offsets", "re");
+	char name[16];
+	long long sec, nsec;
+
+	ns[0] = ns[1] = VK_TIMENS_NONE;
+	while (f && fscanf(f, "%15s %lld %lld", name, &sec, &nsec) == 3) {
+		for (int k = 0; k < 2; k++) {
+			if (!strcmp(name, names[k]))
+				ns[k] = sec * NSEC + nsec;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 static int64_t now_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -76,17 +94,26 @@ struct outer {
 };
 
 /* The offsets must be written before any task enters the namespace, as
- * the kernel takes them: seconds (floored) and 0 to 999999999 ns. */
+ * the kernel takes them: seconds (floored) and 0 to 999999999 ns, on top
+ * of those it inherited (vdsokit's own namespace's, in a container). */
 static int write_offsets(const struct vk_timens_set *s)
 {
-	int64_t ms = vk_timens_floor_sec(s->mono_ns), bs = vk_timens_floor_sec(s->boot_ns);
+	int64_t base[2], mono, boot, ms, bs;
 	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "monotonic %lld %lld\nboottime %lld %lld\n",
-			 (long long)ms, (long long)(s->mono_ns - ms * NSEC), (long long)bs,
-			 (long long)(s->boot_ns - bs * NSEC));
-	FILE *f = fopen("/proc/self/timens_offsets", "we");
-	int ok;
+	FILE *f;
+	int n, ok;
 
+	vk_timens_read_offsets(base);
+	if (base[0] == VK_TIMENS_NONE || base[1] == VK_TIMENS_NONE)
+		return -(errno ? errno : EIO);
+	if (__builtin_add_overflow(base[0], s->mono_ns, &mono) ||
+	    __builtin_add_overflow(base[1], s->boot_ns, &boot))
+		return -ERANGE;
+	ms = vk_timens_floor_sec(mono);
+	bs = vk_timens_floor_sec(boot);
+	n = snprintf(buf, sizeof(buf), "monotonic %lld %lld\nboottime %lld %lld\n", (long long)ms,
+		     (long long)(mono - ms * NSEC), (long long)bs, (long long)(boot - bs * NSEC));
+	f = fopen("/proc/self/timens_offsets", "we");
 	if (!f)
 		return -errno;
 	ok = fwrite(buf, 1, n, f) == (size_t)n;

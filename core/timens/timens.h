@@ -14,6 +14,13 @@
 
 #define VK_TIMENS_NSETS 5
 
+/* MONOTONIC's and BOOTTIME's offsets in ns as /proc/self/timens_offsets
+ * shows them, against the initial time namespace, for this process's
+ * children (VK_TIMENS_NONE where unread). A new namespace starts with
+ * its maker's, and what is written there is against the initial one
+ * too: a set's offsets, relative to vdsokit's own namespace, are
+ * written on top of these. */
+void vk_timens_read_offsets(int64_t ns[2]);
 /* Whether time namespaces can be made here; NULL if they can. */
 const char *vk_timens_unsupported(void);
 /* The VK_TIMENS_NSETS default sets: small, a fraction of a second either

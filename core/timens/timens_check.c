@@ -78,25 +78,6 @@ static void read_time32(const struct vk_timens_check *c, struct vk_timens_readin
 	}
 }
 
-/* The namespace's offsets as the kernel shows them: "monotonic SEC NSEC". */
-static void read_kernel_offsets(int64_t ns[2])
-{
-	static const char *const names[2] = { "monotonic", "boottime" };
-	FILE *f = fopen("/proc/self/timens_offsets", "re");
-	char name[16];
-	long long sec, nsec;
-
-	ns[0] = ns[1] = VK_TIMENS_NONE;
-	while (f && fscanf(f, "%15s %lld %lld", name, &sec, &nsec) == 3) {
-		for (int k = 0; k < 2; k++) {
-			if (!strcmp(name, names[k]))
-				ns[k] = sec * 1000000000 + nsec;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 /* The function and clock of stays[i]; -1 if this ABI has no such call:
  * the 64-bit-time clock_gettime, then a 32-bit ABI's time32 one, each of
  * three clocks, then the other functions. */
@@ -224,6 +205,7 @@ static void inner(void *arg, int fd)
 			       .paths = VK_PATH_BIT(VK_PATH_VDSO), .mono_offset = c->mono_offset };
 	int t64 = vk_funcs[c->gettime].time64;
 	struct vk_timens_readings r;
+	int64_t rel[2];		/* the offsets against vdsokit's own namespace */
 
 	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++) {
 		for (int k = 0; k < 2; k++)
@@ -232,13 +214,15 @@ static void inner(void *arg, int fd)
 				vk_timens_clocks[i].id);
 	}
 	read_time32(c, &r);
-	read_kernel_offsets(r.kernel_ns);
+	vk_timens_read_offsets(r.kernel_ns);
+	for (int k = 0; k < 2; k++)
+		rel[k] = r.kernel_ns[k] == VK_TIMENS_NONE ? VK_TIMENS_NONE : r.kernel_ns[k] - c->base_ns[k];
 	vk_write_all(fd, &r, sizeof(r));
 	for (int i = 0; i < (c->sets_run ? c->nclocks : c->nt); i++)
 		vk_verify_run(&v, &c->t[i]);
 	vk_timens_sleep(&rs);
-	vk_timens_setns(c, r.kernel_ns, &rs);
-	vk_timens_exec(c, r.kernel_ns, &rs);
+	vk_timens_setns(c, rel, &rs);
+	vk_timens_exec(c, rel, &rs);
 	if (!c->sets_run)
 		judge_stays(c, &rs);
 	for (size_t i = 0; i < rs.n; i++)
@@ -286,6 +270,8 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 	c->mono_offset = vk_timens_floor_sec(s->mono_ns);
 	if (!c->sets_run)
 		probe_stays(c, c->outside, NULL);
+	vk_timens_read_offsets(c->base_ns);
+	memcpy(o.base_ns, c->base_ns, sizeof(o.base_ns));
 	read_own_offsets(own_before, sizeof(own_before));
 	read_outside(c, o.before);
 	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))

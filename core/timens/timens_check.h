@@ -31,6 +31,8 @@ struct vk_timens_check {
 	 * stdout (argv for /proc/self/exe), or NULL: no exec rule. */
 	char *const *exec_argv;
 	int64_t mono_offset;	/* the set's, in seconds */
+	int64_t base_ns[2];	/* vdsokit's own namespace's offsets, which
+				 * the set's are written on top of */
 	int nclocks;		/* t[0..nclocks) are the clock APIs, checked in
 				 * every set; the rest in the first that runs */
 	int sets_run;

@@ -145,17 +145,20 @@ static void check_offsets(struct vk_results *rs, const struct vk_timens_outside 
 	}
 }
 
-/* The kernel took the offsets as written, to the ns. */
-static void check_kernel(struct vk_results *rs, const struct vk_timens_set *s,
+/* The kernel took the offsets as written, to the ns: the set's on top of
+ * vdsokit's own namespace's. */
+static void check_kernel(struct vk_results *rs, const struct vk_timens_outside *o,
 			 const struct vk_timens_readings *r)
 {
+	const struct vk_timens_set *s = o->set;
+	int64_t mono = o->base_ns[0] + s->mono_ns, boot = o->base_ns[1] + s->boot_ns;
 	char fail[192], b[4][32];
-	int same = r->kernel_ns[0] == s->mono_ns && r->kernel_ns[1] == s->boot_ns;
+	int same = r->kernel_ns[0] == mono && r->kernel_ns[1] == boot;
 
 	snprintf(fail, sizeof(fail), "/proc/self/timens_offsets says MONOTONIC %s s, BOOTTIME %s s inside; written: %s s, %s s",
 		 r->kernel_ns[0] == VK_TIMENS_NONE ? "?" : vk_timens_seconds(b[0], 32, r->kernel_ns[0]),
 		 r->kernel_ns[1] == VK_TIMENS_NONE ? "?" : vk_timens_seconds(b[1], 32, r->kernel_ns[1]),
-		 vk_timens_seconds(b[2], 32, s->mono_ns), vk_timens_seconds(b[3], 32, s->boot_ns));
+		 vk_timens_seconds(b[2], 32, mono), vk_timens_seconds(b[3], 32, boot));
 	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "kernel-offsets", same ? NULL : fail);
 }
 
@@ -265,7 +268,7 @@ void vk_timens_judge(struct vk_results *rs, const struct vk_timens_outside *o,
 		return;
 	}
 	memcpy(&r, data, sizeof(r));
-	check_kernel(rs, o->set, &r);
+	check_kernel(rs, o, &r);
 	check_offsets(rs, o, &r);
 	check_y2038(rs, o, &r);
 	check_impl(rs, o, &r);

@@ -65,6 +65,7 @@ struct vk_timens_readings {
 struct vk_timens_outside {
 	const struct vk_timens_set *set;
 	int64_t before[VK_TIMENS_NCLOCKS], after[VK_TIMENS_NCLOCKS];	/* ns */
+	int64_t base_ns[2];	/* vdsokit's own namespace's offsets (timens.h) */
 	unsigned paths;		/* the paths that have a clock_gettime */
 	int time32;		/* a 32-bit ABI: its time32 entries are judged */
 	const char *impl;	/* --impl's library, to name it */

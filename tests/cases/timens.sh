@@ -180,6 +180,24 @@ if preloaded 1 "an exec()ed vdsokit that can start no thread fails the thread ru
 	contains "and says why" "$TMP/out" \
 		"^# not tested: in a thread after exec\\(\\): the exec\\(\\)ed vdsokit could not start a thread: Resource temporarily unavailable"
 fi
+# In a time namespace that already has offsets (a container's, a nested
+# `unshare --time`), a new one starts with them and its offsets are
+# written against the initial namespace's clocks: timens must report
+# what it reports here, its sets taken against the clocks it runs under.
+nested() { unshare --time --fork --monotonic 100000 --boottime 200000 "$@"; }
+if nested true 2>/dev/null; then
+	"$VK" timens -d 0.05 --format ktap >"$TMP/host.ktap" 2>&1
+	host=$?
+	nested "$VK" timens -d 0.05 --format ktap >"$TMP/nested.ktap" 2>"$TMP/err"
+	got=$?
+	check "in a namespace with offsets, timens exits as here ($host)" test "$got" = "$host"
+	failing() { sed -En 's/^not ok [0-9]+ //p' "$1" | sort; }
+	check "and fails what it fails here" diff <(failing "$TMP/host.ktap") <(failing "$TMP/nested.ktap")
+	contains "and the kernel shows the offsets on top of the inherited ones" "$TMP/nested.ktap" \
+		'^ok [0-9]+ timens syscall small:kernel-offsets$'
+else
+	skip "timens in a namespace with offsets" "unshare --time --monotonic cannot make one here"
+fi
 # setns is read through each clock_gettime entry the API table gives
 # this ABI: a 32-bit one has its time32 entry beside the time64 one.
 entries=1
