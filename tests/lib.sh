@@ -54,6 +54,20 @@ need() {
 	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || return 1; done
 }
 
+# vdso_exports API: whether this process's vDSO exports API's function,
+# as list-apis says; an older kernel's lacks some (i386's getcpu came in
+# 6.3, x86_64's getrandom in 6.11), so a test of it is for that kernel.
+vdso_exports() {
+	"$VK" list-apis | awk -v api="$1" '$1 == api { f = $NF } END { exit f != "exported" }'
+}
+
+# kernel_before MAJOR MINOR: whether this kernel's release is older.
+kernel_before() {
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -lt "$1" ] || { [ "$maj" = "$1" ] && [ "${min%%[!0-9]*}" -lt "$2" ]; }
+}
+
 # schema_python: the first python3 with the jsonschema module (Debian's,
 # which .ci/run installs, or PATH's), or nothing.
 schema_python() {

@@ -84,6 +84,8 @@ fi
 # (as vm.sh does) when no earlier case has, as on a fresh clone.
 if [ "$(uname -m)" != x86_64 ]; then
 	skip "vm --dtb refuses what is not a regular file" "this host is not x86_64: no guest vdsokit to give vm"
+elif [ ! -x "$static" ] && ! need make; then
+	skip "vm --dtb refuses what is not a regular file" "make is not installed: no static vdsokit for the guest"
 elif [ ! -x "$static" ] && ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
 	make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
 	not_ok "make cross ARCH=x86_64, for vm --dtb" "$(tail -n 5 "$TMP/cross.log")"

@@ -128,6 +128,10 @@ fail_counts() {
 		fi
 	done
 }
+# A kernel before 6.2 refuses vfork() in the namespace's maker by design:
+# its vfork rules SKIP, and a bug planted there alone cannot show.
+vf=10
+kernel_before 6 2 && vf=0
 exec 9</proc/self/ns/time
 if preloaded 1 "an exec() that leaves the namespace fails the exec rules" \
 	"$O/tests/impl/preload-exec-outside.so" timens -d 0.05 --format ktap; then
@@ -138,13 +142,15 @@ if preloaded 1 "an exec() that leaves the namespace fails the exec rules" \
 		"^# after exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns: the exec\\(\\)ed process is not in the namespace"
 fi
 exec 9<&-
-if preloaded 1 "a vfork()ed child the kernel left outside at exec() fails vfork-exec" \
+if [ $vf = 0 ]; then
+	skip "vfork() bugs planted alone" "this kernel, before 6.2, refuses vfork() in the namespace's maker"
+elif preloaded 1 "a vfork()ed child the kernel left outside at exec() fails vfork-exec" \
 	"$O/tests/impl/preload-vfork-child-outside.so" timens -d 0.05 --format ktap; then
 	fail_counts "a child left outside" 0 0 0 10 10
 	contains "and says so" "$TMP/out" \
 		"^# after vfork\\(\\) and exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns: the exec\\(\\)ed process is not in the namespace"
 fi
-if preloaded 1 "a maker of the namespace that follows its vfork()ed child in fails vfork-exec" \
+if [ $vf != 0 ] && preloaded 1 "a maker of the namespace that follows its vfork()ed child in fails vfork-exec" \
 	"$O/tests/impl/preload-maker-follows.so" timens -d 0.05 --format ktap; then
 	fail_counts "a maker that followed" 0 0 0 10 0
 	contains "and says so" "$TMP/out" \
@@ -152,9 +158,11 @@ if preloaded 1 "a maker of the namespace that follows its vfork()ed child in fai
 fi
 if preloaded 1 "a thread that reads the parent's time fails both thread rules" \
 	"$O/tests/impl/preload-thread-outside.so" timens -d 0.05 --format ktap; then
-	fail_counts "a thread outside" 0 0 10 0 10
+	fail_counts "a thread outside" 0 0 10 0 $vf
+	via='vfork\(\) and '
+	[ $vf = 0 ] && via=
 	contains "and says so" "$TMP/out" \
-		"^# in a thread after vfork\\(\\) and exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns"
+		"^# in a thread after ${via}exec\\(\\): monotonic by the syscall [0-9]+ ns, where this namespace read [0-9]+ then [0-9]+ ns"
 fi
 # vfork() refused with EINVAL: by design on a release before 6.2, which
 # gave vfork() no way into another time namespace (a SKIP naming it), and
@@ -176,7 +184,7 @@ fi
 # cannot wait for (vk_threads_refused) would be a SKIP saying why.
 if preloaded 1 "an exec()ed vdsokit that can start no thread fails the thread rules" \
 	"$O/tests/impl/preload-no-threads.so" timens -d 0.05 --format ktap; then
-	fail_counts "no threads" 0 0 10 0 10
+	fail_counts "no threads" 0 0 10 0 $vf
 	contains "and says why" "$TMP/out" \
 		"^# not tested: in a thread after exec\\(\\): the exec\\(\\)ed vdsokit could not start a thread: Resource temporarily unavailable"
 fi
