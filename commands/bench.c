@@ -31,11 +31,13 @@ static const char head[] =
 
 static const char tail[] =
 	"\n"
-	"Exit status: 0 measured, 1 a worker process died (the call crashed it),\n"
-	"exited before its last row, sent nothing for 30 s plus four times a\n"
-	"row's share of the budget (the call hung: it is killed) or could not\n"
-	"start, 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
-	"--output file not written, 4 nothing could be measured.\n";
+	"Exit status: 0 measured, 1 a timed call failed otherwise than the\n"
+	"syscall does (its row names the call, the errno and how often, with no\n"
+	"figure), or a worker process died (the call crashed it), exited before\n"
+	"its last row, sent nothing for 30 s plus four times a row's share of\n"
+	"the budget (the call hung: it is killed) or could not start; 2 usage\n"
+	"error, an --impl that cannot be loaded (see verify) or an --output file\n"
+	"not written, 4 nothing could be measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
@@ -288,7 +290,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
 	struct vk_doc doc = { .command = "bench" };
-	size_t measured = 0;
+	size_t measured = 0, failed = 0;
 	long vol0, invol0;
 	int status;
 
@@ -297,8 +299,10 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	status = vk_bench_workers(cmd, o, timer, &rows, step);
 	if (status)
 		return status;
-	for (size_t i = 0; i < rep.n; i++)
+	for (size_t i = 0; i < rep.n; i++) {
 		measured += !res[i].skipped;
+		failed += res[i].failed != 0;
+	}
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
 	if (o->threads)
@@ -310,6 +314,9 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);
+	/* A call that failed is the code under test's failure, as a crash is. */
+	if (failed)
+		return VK_EXIT_FAIL;
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 

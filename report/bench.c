@@ -116,6 +116,15 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 	}
 }
 
+/* A row whose calls failed: how often, and how. */
+static void json_failed(struct vk_json *j, const struct vk_bench_result *r)
+{
+	vk_json_uint(j, VK_BF_FAILED, r->failed);
+	vk_json_uint(j, VK_BF_CALLS, r->failed_of);
+	vk_json_str(j, VK_BF_CALL, r->call);
+	vk_json_int(j, VK_BF_ERRNO, r->err);
+}
+
 static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold)
 {
 	vk_json_object(j, NULL);
@@ -123,6 +132,8 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 	vk_json_str(j, VK_BF_PATH, row->path);
 	if (row->skipped) {
 		vk_json_str(j, VK_BF_SKIPPED, row->skipped);
+		if (row->r && row->r->failed)
+			json_failed(j, row->r);
 		vk_json_end(j);
 		return;
 	}
@@ -272,8 +283,10 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		vk_ktap_result(k, r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS, i + 1, r->skipped,
-			       "%s %s", r->api, vk_path_name(r->path));
+		vk_ktap_result(k, r->failed ? VK_KTAP_FAIL : r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
+			       i + 1, r->skipped, "%s %s", r->api, vk_path_name(r->path));
+		if (r->failed)
+			vk_ktap_diag(k, "%s", r->skipped);
 		if (r->skipped)
 			continue;
 		if (isfinite(r->ci_lo))

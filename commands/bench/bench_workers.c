@@ -35,6 +35,10 @@ int vk_bench_worker_timer(const char *arg, struct vk_timer *t)
 
 static void print_row(size_t i, const struct vk_bench_result *r)
 {
+	if (r->failed) {
+		printf("fail %zu %llu %llu %d\n", i, r->failed, r->failed_of, r->err);
+		return;
+	}
 	if (r->skipped) {
 		printf("skip %zu %s\n", i, r->skipped);
 		return;

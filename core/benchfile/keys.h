@@ -55,6 +55,9 @@
 #define VK_BF_API "api"
 #define VK_BF_PATH "path"
 #define VK_BF_SKIPPED "skipped"
+#define VK_BF_FAILED "failed_calls"	/* with skipped: the calls failed, */
+#define VK_BF_CALL "call"		/* the function, */
+#define VK_BF_ERRNO "errno"		/* the last one's errno */
 #define VK_BF_MEDIAN "median_ns"
 #define VK_BF_MIN "min_ns"
 #define VK_BF_CI_LOW "ci95_low_ns"

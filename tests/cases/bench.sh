@@ -261,3 +261,59 @@ expect_status 0 "vdsotest's 'API verify' works, options after" "$VK" getcpu veri
 expect_status 2 "vdsotest's -d 0 is refused, not a hang" "$VK" $api bench -d 0
 expect_status 0 "vdsotest's 'API abi' works" "$VK" time abi
 expect_status 2 "an unknown vdsotest test type is an error" "$VK" $api frobnicate
+
+# A call that fails is no figure: its time is the failure's (an -EINVAL
+# returned at once, a syscall refused). Its row names the call, the errno
+# and how often, and the run exits 1 (issue 47, part 2).
+fail=$O/tests/impl/fail-einval.so
+if [ -f "$fail" ]; then
+	expect_status 1 "bench of a library whose clock_gettime fails exits 1" "$VK" bench -d 0.02 \
+		--processes 2 --impl "$fail" clock-gettime-monotonic --paths vdso,impl
+	contains "its row names the call, the errno and how often, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +- +\(clock_gettime failed: Invalid argument \(errno 22\), ([0-9]+) of \1 calls\)$'
+	contains "the vdso row beside it is measured" "$TMP/out" '^clock-gettime-monotonic +vdso +[0-9.]+ '
+	expect_status 1 "and in JSON" "$VK" bench -d 0.02 --processes 2 --impl "$fail" \
+		clock-gettime-monotonic --paths impl --format json
+	if need python3; then
+		check "the JSON row has no figure, and says the call, errno and count" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert "median_ns" not in r and "samples_ns" not in r, r
+assert r["call"] == "clock_gettime" and r["errno"] == 22, r
+assert 0 < r["failed_calls"] == r["calls"], r
+assert r["skipped"].startswith("clock_gettime failed: "), r
+' "$TMP/out"
+	fi
+	schema_valid "a failed row is valid against bench.json" bench "$TMP/out"
+	expect_status 1 "and in KTAP, where it is not ok" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$fail" clock-gettime-monotonic --paths impl --format ktap
+	contains "not ok, the failure as its diagnostic" "$TMP/out" '^not ok 1 clock-gettime-monotonic impl$'
+	contains "the failure as its diagnostic" "$TMP/out" '^# clock_gettime failed: Invalid argument'
+	expect_status 1 "--threads: a library failing its calls exits 1" "$VK" bench -d 0.02 \
+		--processes 1 --threads 2 --impl "$fail" clock-gettime-monotonic --paths impl
+fi
+late=$O/tests/impl/fail-late.so
+if [ -f "$late" ]; then
+	expect_status 1 "a call failing once in 4096 fails the row" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$late" clock-gettime-monotonic --paths impl
+	contains "and says how often" "$TMP/out" \
+		'\(clock_gettime failed: Resource temporarily unavailable \(errno 11\), [0-9]+ of [0-9]+ calls\)$'
+fi
+threads=$O/tests/impl/fail-threads.so
+if [ -f "$threads" ]; then
+	expect_status 1 "--threads: calls that fail only in the threads exit 1" "$VK" bench -d 0.02 \
+		--processes 1 --threads 2 --impl "$threads" clock-gettime-monotonic --paths impl
+	contains "and the row says so, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +- +\(clock_gettime failed: Invalid argument'
+fi
+# The launcher issue 47 asks for: the clock_gettime syscall refused by
+# seccomp, as sandboxes do. The syscall row is the refusal's time, no figure.
+if "$O/tests/tools/refuse" clock_gettime -- true 2>/dev/null; then
+	expect_status 1 "clock_gettime refused by seccomp: bench exits 1" \
+		"$O/tests/tools/refuse" clock_gettime -- "$VK" bench -d 0.02 --processes 2 clock-gettime-monotonic
+	contains "its syscall row says EPERM, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +syscall +- +\(clock_gettime failed: Operation not permitted \(errno 1\), '
+	contains "and the vDSO's row is measured" "$TMP/out" '^clock-gettime-monotonic +vdso +[0-9.]+ '
+else
+	skip "clock_gettime refused by seccomp" "seccomp filters cannot be installed here"
+fi
