@@ -31,13 +31,12 @@ static const char head[] =
 
 static const char tail[] =
 	"\n"
-	"Exit status: 0 measured, 1 a timed call failed otherwise than the\n"
-	"syscall does (its row names the call, the errno and how often, with no\n"
-	"figure), or a worker process died (the call crashed it), exited before\n"
-	"its last row, sent nothing for 30 s plus four times a row's share of\n"
-	"the budget (the call hung: it is killed) or could not start; 2 usage\n"
-	"error, an --impl that cannot be loaded (see verify) or an --output file\n"
-	"not written, 4 nothing could be measured.\n";
+	"Exit status: 0 measured, 1 a call failed otherwise than the syscall (its\n"
+	"row names it, the errno and how often, with no figure) or a worker process\n"
+	"died (the call crashed it), exited before its last row, sent nothing for\n"
+	"30 s plus four times a row's share of the budget (the call hung: it is\n"
+	"killed) or could not start, 2 usage error, an --impl that cannot be loaded\n"
+	"(see verify) or an --output file not written, 4 nothing could be measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
