@@ -116,13 +116,15 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 	}
 }
 
-/* A row whose calls failed: how often, and how. */
-static void json_failed(struct vk_json *j, const struct vk_bench_result *r)
+/* A row whose calls failed: how often, and how where this run measured it. */
+static void json_failed(struct vk_json *j, const struct vk_bench_row *row)
 {
-	vk_json_uint(j, VK_BF_FAILED, r->failed);
-	vk_json_uint(j, VK_BF_CALLS, r->failed_of);
-	vk_json_str(j, VK_BF_CALL, r->call);
-	vk_json_int(j, VK_BF_ERRNO, r->err);
+	vk_json_uint(j, VK_BF_FAILED, row->failed);
+	if (!row->r)
+		return;
+	vk_json_uint(j, VK_BF_CALLS, row->r->failed_of);
+	vk_json_str(j, VK_BF_CALL, row->r->call);
+	vk_json_int(j, VK_BF_ERRNO, row->r->err);
 }
 
 static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold)
@@ -132,8 +134,8 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 	vk_json_str(j, VK_BF_PATH, row->path);
 	if (row->skipped) {
 		vk_json_str(j, VK_BF_SKIPPED, row->skipped);
-		if (row->r && row->r->failed)
-			json_failed(j, row->r);
+		if (row->failed)
+			json_failed(j, row);
 		vk_json_end(j);
 		return;
 	}
@@ -151,7 +153,8 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 static struct vk_bench_row result_row(const struct vk_bench_result *r)
 {
 	return (struct vk_bench_row){
-		.api = r->api, .path = vk_path_name(r->path), .skipped = r->skipped, .r = r,
+		.api = r->api, .path = vk_path_name(r->path), .skipped = r->skipped,
+		.failed = r->failed, .r = r,
 		.samples = r->samples, .n = r->n, .group_n = r->group_n, .ngroups = r->ngroups,
 	};
 }

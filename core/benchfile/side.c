@@ -236,6 +236,11 @@ static int merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 				to->path = s->path;
 				to->skipped = s->skipped;
 			}
+			/* A boot whose calls failed fails the row, as a worker does. */
+			if (s->failed) {
+				to->failed += s->failed;
+				to->skipped = s->skipped;
+			}
 			if (s->ns && append(to, s))
 				goto nomem;
 			if (s->ns)
@@ -396,7 +401,8 @@ int vk_compare_runs_report(const struct vk_compare_runs *r, struct vk_bench_repo
 		}
 		/* The reader refuses a row with neither samples nor why it has none. */
 		rows[i] = (struct vk_bench_row){ .api = s->api, .path = s->path,
-						 .skipped = s->ns ? NULL : s->skipped,
+						 .skipped = s->ns && !s->failed ? NULL : s->skipped,
+						 .failed = s->failed,
 						 .samples = s->ns, .n = s->n, .ngroups = s->ngroups,
 						 .group_n = s->group_n };
 	}

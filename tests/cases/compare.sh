@@ -454,6 +454,37 @@ expect_status 2 "side by side: a missing library" side --impl ./nonexistent.so t
 contains "side by side: a missing library is said" "$TMP/err" 'nonexistent\.so'
 expect_status 2 "side by side: an unknown API" side --impl ./copy.so no-such-api
 expect_status 2 "side by side: a bad --samples" side --impl ./copy.so -n 1 time
+# A side whose calls fail has no figure and no verdict: its time is the
+# failure's (issue 47, part 2). The row names the call, the errno and how
+# often, and compare exits 1.
+if [ -f "$IMPL/fail-einval.so" ]; then
+	expect_status 1 "side by side: a library whose clock_gettime fails exits 1" \
+		side --copies 2 -n 8 --impl "$IMPL/fail-einval.so" clock-gettime-monotonic time
+	contains "its row names the call, the errno and how often, with no verdict" "$TMP/out" \
+		'^clock-gettime-monotonic +vdso:impl +no figure, no verdict: on the new side, clock_gettime failed: Invalid argument \(errno 22\), ([0-9]+) of \1 calls$'
+	check "no improvement is claimed" sh -c "! grep -Eq ' improvement$' '$TMP/out'"
+	contains "stderr says so too" "$TMP/err" 'clock-gettime-monotonic on the new side: clock_gettime failed'
+	expect_status 1 "side by side: every row failed still exits 1, with a report" \
+		side --copies 2 -n 8 --format json --impl "$IMPL/fail-einval.so" clock-gettime-monotonic
+	schema_valid "its JSON, with the failed row, follows compare.json" compare "$TMP/out"
+	contains "the JSON names the failed row" "$TMP/out" '"why": "clock_gettime failed: Invalid argument'
+	expect_status 1 "side by side, ktap: the failed row is not ok" \
+		side --copies 2 -n 8 --format ktap --impl "$IMPL/fail-einval.so" clock-gettime-monotonic
+	contains "not ok, named" "$TMP/out" '^not ok 1 clock-gettime-monotonic vdso:impl$'
+	# Files: a bench run whose calls failed has no figure there; merged
+	# with runs that measured the row (vm's A/B boots too), it still fails.
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/fail-einval.so" --paths impl \
+		clock-gettime-monotonic time --format json >failed.json
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/passthrough.so" --paths impl \
+		clock-gettime-monotonic time --format json >fine.json
+	expect_status 1 "files: a run whose calls failed exits 1" "$VK" compare fine.json failed.json
+	contains "its row names the failure, with no verdict" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +no figure, no verdict: on the new side, clock_gettime failed: Invalid argument \(errno 22\)'
+	contains "the other row is compared" "$TMP/out" '^time +impl +[0-9.]+ ns'
+	expect_status 1 "files: one failed run among a side's fails the row" "$VK" compare \
+		fine.json failed.json --vs fine.json fine.json
+	contains "on the old side" "$TMP/out" '^clock-gettime-monotonic +impl +no figure, no verdict: on the old side'
+fi
 if [ -f "$IMPL/no-vdso.so" ]; then
 	expect_status 4 "side by side: a library with no __vdso_ functions exits 4" side --impl "$IMPL/no-vdso.so" time
 	contains "side by side: nothing on both sides is said" "$TMP/err" 'have no API and path with samples in both'
