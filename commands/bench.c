@@ -199,6 +199,7 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	double load[1] = { 0 };
 
 	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	vk_bench_run_id(rep->run_id, sizeof(rep->run_id));
 	uname(&rep->uts);
 	if (vk_env_cpuinfo("", "model name", rep->cpu_model, sizeof(rep->cpu_model)))
 		snprintf(rep->cpu_model, sizeof(rep->cpu_model), "unknown");

@@ -227,6 +227,8 @@ void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *
 	vk_json_init(&j, f);
 	vk_doc_begin(&j, NULL, &d);
 	vk_json_str(&j, VK_BF_TIME, rep->time);
+	if (rep->run_id[0])
+		vk_json_str(&j, VK_BF_RUN_ID, rep->run_id);
 	vk_json_object(&j, VK_BF_TIMER);
 	vk_json_str(&j, VK_BF_TIMER_NAME, rep->timer->name);
 	vk_json_double(&j, VK_BF_TIMER_GHZ, 1 / rep->timer->ns_per_tick);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -304,6 +305,21 @@ void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
 
 	for (int k = 0; k < VK_REF_KINDS; k++)
 		ref->ns[k] = fastest(b, kind[k].loop, kind[k].steps);
+}
+
+void vk_bench_run_id(char *buf, size_t len)
+{
+	uint64_t x[2];
+
+	/* Where getrandom is refused (seccomp), the clock and pid still tell runs apart. */
+	if (getrandom(x, sizeof(x), GRND_NONBLOCK) != sizeof(x)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x[0] = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+		x[1] = ((uint64_t)getpid() << 32) ^ vk_tick_start();
+	}
+	snprintf(buf, len, "%016llx%016llx", (unsigned long long)x[0], (unsigned long long)x[1]);
 }
 
 /*

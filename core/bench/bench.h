@@ -93,6 +93,8 @@ struct vk_bench_ref {
 void vk_bench_failed_why(struct vk_bench_result *r);
 
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);
+/* A random id for a bench run, 32 hex digits, into buf (33 bytes or more). */
+void vk_bench_run_id(char *buf, size_t len);
 void vk_bench_free(struct vk_bench *b);
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
 		  struct vk_bench_result *r);

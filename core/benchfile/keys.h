@@ -37,6 +37,7 @@
 #define VK_BF_FIX "fix"
 /* the content */
 #define VK_BF_TIME "time"
+#define VK_BF_RUN_ID "run_id"		/* one bench run's, that compare counts once */
 #define VK_BF_TIMER "timer"
 #define VK_BF_TIMER_NAME "name"
 #define VK_BF_TIMER_GHZ "ghz"

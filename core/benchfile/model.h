@@ -33,6 +33,7 @@ struct vk_bench_report {
 	const char *version;
 	const char *build;	/* the writer's, or NULL: this process's */
 	char time[32];		/* ISO 8601, UTC */
+	char run_id[40];	/* random, this run's (vk_bench_run_id); "": none */
 	struct utsname uts;
 	char cpu_model[128];
 	char clocksource[64];

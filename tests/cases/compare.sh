@@ -16,7 +16,8 @@
 # the same in every file, and getrandom's libc path was skipped. The
 # reference loop took REFERENCE (1.0) ns per step, a load LOAD (0.25) ns
 # and getppid SYSCALL (100) ns. Escapes, exponents and
-# unknown keys are there for the reader to get past.
+# unknown keys are there for the reader to get past. Each file is a run of
+# its own (its run_id from its name), though its samples are another's.
 bench() {
 	local flat procs
 	flat=$(samples "$2" "${5:-8}" ", ")
@@ -26,6 +27,7 @@ bench() {
   "schema": "vdsokit-bench/1",
   "tool_version": "0.1.0",
   "time": "2026-12-02T11:55:00Z",
+  "run_id": "$(printf %s "$1" | md5sum | cut -c1-32)",
   "kernel": {"release": "6.18.44", "machine": "${3:-x86_64}"},
   "cpu_model": "AMD EPYC 9R45 \u0028\"Turin\"\u0029",
   "clocksource": "tsc",
@@ -175,6 +177,22 @@ expect_status 2 "--vs twice" "$VK" compare old.json --vs same.json --vs slower.j
 contains "--vs twice: said" "$TMP/err" '--vs is given once'
 expect_status 2 "--vs with --impl" "$VK" compare --impl "$O/tests/impl/passthrough.so" --vs clock-gettime-monotonic
 contains "--vs with --impl: said" "$TMP/err" '--vs compares files, not --impl'
+# A run given twice in a side would count its processes twice: a
+# 2-process run given 4 times a side passed the 7-process minimum and got
+# a verdict (issue 47, part 3). Refused, whether the copies are one file
+# or copies of it; a file from before run_id is told by its samples.
+"$VK" bench -d 0.02 --processes 2 time --paths vdso --format json >two.json
+cp two.json two-copy.json
+expect_status 2 "a bench run given twice in a side is refused" \
+	"$VK" compare two.json two.json two.json two.json --vs two.json two.json two.json two.json
+contains "saying which files are one run" "$TMP/err" \
+	'two\.json and two\.json are one bench run: its processes would count twice'
+expect_status 2 "a copy of a bench run in a side is refused, by its run_id" \
+	"$VK" compare two.json two-copy.json --vs two.json
+contains "naming both" "$TMP/err" 'two\.json and two-copy\.json are one bench run'
+expect_status 2 "a file from before run_id given twice is refused, by its samples" \
+	"$VK" compare legacy-old.json legacy-old.json --vs legacy-new.json
+expect_status 0 "one run a side, the same on both sides, is still compared" "$VK" compare two.json two.json
 expect_status 2 "a missing file in a side" "$VK" compare old.json --vs same.json no-such.json
 contains "a missing file in a side: named" "$TMP/err" 'no-such\.json: No such file or directory'
 many=$(for i in $(seq 1 65); do printf 'old.json '; done)
@@ -481,8 +499,10 @@ if [ -f "$IMPL/fail-einval.so" ]; then
 	contains "its row names the failure, with no verdict" "$TMP/out" \
 		'^clock-gettime-monotonic +impl +no figure, no verdict: on the new side, clock_gettime failed: Invalid argument \(errno 22\)'
 	contains "the other row is compared" "$TMP/out" '^time +impl +[0-9.]+ ns'
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/passthrough.so" --paths impl \
+		clock-gettime-monotonic time --format json >fine2.json
 	expect_status 1 "files: one failed run among a side's fails the row" "$VK" compare \
-		fine.json failed.json --vs fine.json fine.json
+		fine.json failed.json --vs fine.json fine2.json
 	contains "on the old side" "$TMP/out" '^clock-gettime-monotonic +impl +no figure, no verdict: on the old side'
 fi
 if [ -f "$IMPL/no-vdso.so" ]; then
