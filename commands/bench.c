@@ -95,6 +95,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
 		     int clock)
 {
+	/* An API named twice, or by its name and its id, is one row. */
+	for (size_t i = 0; i < *n; i++) {
+		if (cs[i].func == f && cs[i].clock == clock)
+			return;
+	}
 	if (*n >= VK_BENCH_MAX_CASES)
 		return;
 	snprintf(cs[*n].api, sizeof(cs[*n].api), "%s", name);

@@ -201,8 +201,11 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
 	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
+	# A second run: one run given twice in a side is refused (compare.sh).
+	"$VK" bench -d 0.02 --processes 2 --threads 2 --impl "$lock" clock-gettime-monotonic \
+		--paths vdso,impl --format json >"$TMP/threads2.json"
 	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
-		"$TMP/threads.json" "$TMP/threads.json" --vs "$TMP/threads.json"
+		"$TMP/threads.json" "$TMP/threads2.json" --vs "$TMP/threads.json"
 	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	if need python3; then
 		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
@@ -317,3 +320,9 @@ if "$O/tests/tools/refuse" clock_gettime -- true 2>/dev/null; then
 else
 	skip "clock_gettime refused by seccomp" "seccomp filters cannot be installed here"
 fi
+
+# An API named twice, or by its name and its clock id, is one row (issue 47, part 8).
+expect_status 0 "bench getcpu getcpu exits 0" "$VK" bench -d 0.01 --processes 1 getcpu getcpu \
+	clock-gettime-monotonic clock-gettime-id:1 --paths vdso --format csv
+check "each API is one row" test "$(grep -c ',vdso,' "$TMP/out")" = 2
+contains "under the name given first" "$TMP/out" '^clock-gettime-monotonic,vdso,'
