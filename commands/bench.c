@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/base/array.h"
+#include "core/base/safe.h"
 #include "core/bench/stats.h"
 #include "core/base/sysinfo.h"
 #include "core/call/targets.h"
@@ -333,7 +334,7 @@ static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
 	char err[256];
 
 	if (vk_callset_init(&cs, im, impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	return VK_EXIT_OK;
@@ -391,7 +392,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 	    sched_setaffinity(0, sizeof(set), &set))
 		return vk_usage_error(cmd, "--worker is bench's own, for its worker processes");
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	/* A worker is bench's child: the library is loaded here, not in bench. */

@@ -10,6 +10,7 @@
 #include "core/bench/bench.h"
 #include "core/bench/compare.h"
 #include "core/base/isolate.h"
+#include "core/base/safe.h"
 #include "core/benchfile/benchfile.h"
 #include "report/compare.h"
 #include "commands/commands.h"
@@ -171,12 +172,12 @@ static int load_copies(const char *cmd, const struct compare *c, const struct vk
 		name = sd->name[l][j];
 		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(sd->name[l][j])) : -1;
 		if (j && sd->fd[l][j] < 0) {
-			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, c->impl[l],
+			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, vk_safe(c->impl[l]),
 				strerror(errno));
 			return VK_EXIT_USAGE;
 		}
 		if (vk_callset_init(&sd->cs[l][j], im, j ? name : c->impl[l], err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, err);
+			fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 			if (j)
 				close(sd->fd[l][j]);
 			return VK_EXIT_USAGE;
@@ -337,7 +338,7 @@ static void side_name(char *buf, size_t len, const struct compare *c, int k)
 	if (!k && c->nimpl == 1)
 		snprintf(buf, len, "the kernel's vDSO");
 	else
-		snprintf(buf, len, "--impl %s", c->impl[k ? c->nimpl - 1 : 0]);
+		snprintf(buf, len, "--impl %s", vk_safe(c->impl[k ? c->nimpl - 1 : 0]));
 }
 
 /*

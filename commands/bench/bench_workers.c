@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/safe.h"
 #include "commands/bench_cmd.h"
 
 #define MAX_ARGS (28 + VK_BENCH_MAX_CASES)
@@ -236,7 +237,7 @@ static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
 	if (r && r->api[0])
 		fprintf(stderr, " while measuring %s on %s", r->api, vk_path_name(r->path));
 	if (r && r->api[0] && r->path == VK_PATH_IMPL)
-		fprintf(stderr, " (%s)", o->call.impl);
+		fprintf(stderr, " (%s)", vk_safe(o->call.impl));
 	fputc('\n', stderr);
 }
 

@@ -326,3 +326,16 @@ expect_status 0 "bench getcpu getcpu exits 0" "$VK" bench -d 0.01 --processes 1 
 	clock-gettime-monotonic clock-gettime-id:1 --paths vdso --format csv
 check "each API is one row" test "$(grep -c ',vdso,' "$TMP/out")" = 2
 contains "under the name given first" "$TMP/out" '^clock-gettime-monotonic,vdso,'
+# The --impl path is anyone's bytes: its control characters are shown, as
+# everywhere else (vk_safe), never sent to the terminal.
+if [ -f "$O/tests/impl/hostile-segv.so" ]; then
+	esc=$(printf '\033')
+	ln -sf "$O/tests/impl/hostile-segv.so" "$TMP/x${esc}[31m.so"
+	expect_status 1 "an --impl named with an ESC that crashes" "$VK" bench -d 0.01 --processes 1 \
+		--impl "$TMP/x${esc}[31m.so" time --paths impl
+	contains "its name on stderr shows the ESC as \\x1b" "$TMP/err" 'x\\x1b\[31m\.so'
+	check "and holds no raw ESC" sh -c "! grep -q '$esc' '$TMP/err'"
+	expect_status 2 "an --impl named with an ESC that does not exist" "$VK" bench -d 0.01 \
+		--impl "$TMP/no${esc}[31m.so" time
+	contains "its name shows the ESC as \\x1b" "$TMP/err" 'no\\x1b\[31m\.so'
+fi
