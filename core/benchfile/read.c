@@ -277,6 +277,11 @@ static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_j
 	if (!s->api || !s->path)
 		return bad_file(e, f, VK_BF_RESULTS "[%zu] has no \"%s\" string", i,
 				s->api ? VK_BF_PATH : VK_BF_API);
+	/* A \u0000 would cut the name there, and the cut name match another. */
+	if (strlen(s->api) != vk_jget(r, VK_BF_API)->len ||
+	    strlen(s->path) != vk_jget(r, VK_BF_PATH)->len)
+		return bad_file(e, f, VK_BF_RESULTS "[%zu].%s holds a NUL (\\u0000)", i,
+				strlen(s->api) != vk_jget(r, VK_BF_API)->len ? VK_BF_API : VK_BF_PATH);
 	for (size_t k = 0; k < i; k++) {
 		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
 			return bad_file(e, f, VK_BF_RESULTS "[%zu] repeats %s on %s", i, vk_safe(s->api),

@@ -193,6 +193,11 @@ contains "naming both" "$TMP/err" 'two\.json and two-copy\.json are one bench ru
 expect_status 2 "a file from before run_id given twice is refused, by its samples" \
 	"$VK" compare legacy-old.json legacy-old.json --vs legacy-new.json
 expect_status 0 "one run a side, the same on both sides, is still compared" "$VK" compare two.json two.json
+# An API name with a NUL in it would be cut there and matched as "time".
+printf '%s\n' '{"schema": "vdsokit-bench/2", "results": [{"api": "time\u0000x", "path": "vdso",' \
+	' "samples_ns": [1.3], "process_samples_ns": [[1.3]]}]}' >nul.json
+expect_status 2 "an API name holding a NUL is refused" "$VK" compare nul.json nul.json
+contains "saying where" "$TMP/err" 'nul\.json: results\[0\]\.api holds a NUL \(\\u0000\)'
 expect_status 2 "a missing file in a side" "$VK" compare old.json --vs same.json no-such.json
 contains "a missing file in a side: named" "$TMP/err" 'no-such\.json: No such file or directory'
 many=$(for i in $(seq 1 65); do printf 'old.json '; done)
