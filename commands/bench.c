@@ -303,7 +303,8 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	switches(&vol0, &invol0);
 	rows.n = rep.n = name_rows(o, cases, ncases, res);
 	status = vk_bench_workers(cmd, o, timer, &rows, step);
-	if (status)
+	/* A worker that died is in the document, beside what the others measured. */
+	if (status && status != VK_EXIT_FAIL)
 		return status;
 	for (size_t i = 0; i < rep.n; i++) {
 		measured += !res[i].skipped;
@@ -321,7 +322,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	if (step)
 		keep(step, &rep, res);
 	/* A call that failed is the code under test's failure, as a crash is. */
-	if (failed)
+	if (failed || status)
 		return VK_EXIT_FAIL;
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }

@@ -136,6 +136,8 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 		vk_json_str(j, VK_BF_SKIPPED, row->skipped);
 		if (row->failed)
 			json_failed(j, row);
+		if (row->r && row->r->crashed)
+			vk_json_bool(j, VK_BF_CRASHED, 1);
 		vk_json_end(j);
 		return;
 	}
@@ -288,9 +290,10 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		vk_ktap_result(k, r->failed ? VK_KTAP_FAIL : r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
+		vk_ktap_result(k, r->failed || r->crashed ? VK_KTAP_FAIL :
+				  r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
 			       i + 1, r->skipped, "%s %s", r->api, vk_path_name(r->path));
-		if (r->failed)
+		if (r->failed || r->crashed)
 			vk_ktap_diag(k, "%s", r->skipped);
 		if (r->skipped)
 			continue;

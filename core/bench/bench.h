@@ -41,6 +41,7 @@ struct vk_bench_result {
 	unsigned long long failed, failed_of;
 	int err;
 	const char *call;
+	int crashed;		/* its worker process died measuring it: why says how */
 	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in %; NAN: one group */
 	double p90, p99;	/* --cold only */
 	int n;			/* samples */

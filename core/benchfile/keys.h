@@ -59,6 +59,7 @@
 #define VK_BF_FAILED "failed_calls"	/* with skipped: the calls failed, */
 #define VK_BF_CALL "call"		/* the function, */
 #define VK_BF_ERRNO "errno"		/* the last one's errno */
+#define VK_BF_CRASHED "crashed"		/* with skipped: its worker process died */
 #define VK_BF_MEDIAN "median_ns"
 #define VK_BF_MIN "min_ns"
 #define VK_BF_CI_LOW "ci95_low_ns"

@@ -250,7 +250,22 @@ if [ -f "$O/tests/impl/crash-getcpu.so" ]; then
 	expect_status 1 "a worker that dies: exit 1" "$VK" bench -d 0.02 --impl "$O/tests/impl/crash-getcpu.so" time getcpu
 	contains "a worker that dies: named, with its signal, API, path and library" "$TMP/err" \
 		'^vdsokit bench: worker process 1 of 10 was killed by signal 11 \(Segmentation fault\) while measuring getcpu on impl \(.*/crash-getcpu\.so\)$'
-	check "a worker that dies: no report on stdout" test ! -s "$TMP/out"
+	# The document is written, with the crash in it (issue 47, part 6).
+	contains "a worker that dies: the report holds the crash in its row" "$TMP/out" \
+		'^getcpu +impl +- +\(worker process 1 of 10 was killed by signal 11 \(Segmentation fault\)\)$'
+	contains "and the rows the workers measured" "$TMP/out" '^time +vdso +[0-9.]+ '
+	for fmt in json ktap csv vdsotest openmetrics; do
+		expect_status 1 "a worker that dies, --format $fmt: exit 1" "$VK" bench -d 0.02 \
+			--processes 2 --impl "$O/tests/impl/crash-getcpu.so" time getcpu --format $fmt
+		check "a worker that dies, --format $fmt: the report is written" test -s "$TMP/out"
+	done
+	expect_status 1 "a worker that dies, --format ktap" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$O/tests/impl/crash-getcpu.so" time getcpu --format ktap
+	contains "KTAP: the crashed row is not ok" "$TMP/out" '^not ok [0-9]+ getcpu impl$'
+	expect_status 1 "a worker that dies, --format json" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$O/tests/impl/crash-getcpu.so" time getcpu --format json
+	contains "JSON: the crashed row says so" "$TMP/out" '"crashed": true'
+	schema_valid "JSON: a crashed row follows bench.json" bench "$TMP/out"
 else
 	skip "a worker that dies: exit 1" "$O/tests/impl/crash-getcpu.so is not built (a static build has no --impl)"
 fi
