@@ -109,6 +109,30 @@ void vk_files_flush(struct vk_files *s)
 	}
 }
 
+/* File i cannot be written (err): none of the set is replaced. */
+static int refuse(struct vk_files *s, size_t i, int err)
+{
+	fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i].path, strerror(err),
+		s->n > 1 ? "none of its set was replaced" : "it was not replaced");
+	vk_files_drop(s);
+	return VK_EXIT_USAGE;
+}
+
+/*
+ * Whether a file can be renamed onto path: not onto a directory, which
+ * rename() refuses only when its turn comes, after the set's others.
+ */
+static int replaceable(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return 0;
+	}
+	return 1;
+}
+
 int vk_files_commit(struct vk_files *s)
 {
 	vk_files_flush(s);
@@ -120,13 +144,13 @@ int vk_files_commit(struct vk_files *s)
 		file->f = NULL;
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->file[i].err) {
-			fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i].path,
-				strerror(s->file[i].err),
-				s->n > 1 ? "none of its set was replaced" : "it was not replaced");
-			vk_files_drop(s);
-			return VK_EXIT_USAGE;
-		}
+		if (s->file[i].err)
+			return refuse(s, i, s->file[i].err);
+	}
+	/* Every one before any: the set is replaced whole or not at all. */
+	for (size_t i = 0; i < s->n; i++) {
+		if (!replaceable(s->file[i].path))
+			return refuse(s, i, errno);
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		if (rename(s->file[i].tmp, s->file[i].path)) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/base/array.h"
+#include "core/base/safe.h"
 #include "core/bench/stats.h"
 #include "core/base/sysinfo.h"
 #include "core/call/targets.h"
@@ -31,11 +32,12 @@ static const char head[] =
 
 static const char tail[] =
 	"\n"
-	"Exit status: 0 measured, 1 a worker process died (the call crashed it),\n"
-	"exited before its last row, sent nothing for 30 s plus four times a\n"
-	"row's share of the budget (the call hung: it is killed) or could not\n"
-	"start, 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
-	"--output file not written, 4 nothing could be measured.\n";
+	"Exit status: 0 measured, 1 a call failed otherwise than the syscall (its\n"
+	"row names it, the errno and how often, with no figure) or a worker process\n"
+	"died (the call crashed it), exited before its last row, sent nothing for\n"
+	"30 s plus four times a row's share of the budget (the call hung: it is\n"
+	"killed) or could not start, 2 usage error, an --impl that cannot be loaded\n"
+	"(see verify) or an --output file not written, 4 nothing could be measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
@@ -94,6 +96,11 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 static void add_case(struct vk_bench_case *cs, size_t *n, const char *name, enum vk_func f,
 		     int clock)
 {
+	/* An API named twice, or by its name and its id, is one row. */
+	for (size_t i = 0; i < *n; i++) {
+		if (cs[i].func == f && cs[i].clock == clock)
+			return;
+	}
 	if (*n >= VK_BENCH_MAX_CASES)
 		return;
 	snprintf(cs[*n].api, sizeof(cs[*n].api), "%s", name);
@@ -198,6 +205,7 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	double load[1] = { 0 };
 
 	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	vk_bench_run_id(rep->run_id, sizeof(rep->run_id));
 	uname(&rep->uts);
 	if (vk_env_cpuinfo("", "model name", rep->cpu_model, sizeof(rep->cpu_model)))
 		snprintf(rep->cpu_model, sizeof(rep->cpu_model), "unknown");
@@ -288,17 +296,20 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
 	struct vk_doc doc = { .command = "bench" };
-	size_t measured = 0;
+	size_t measured = 0, failed = 0;
 	long vol0, invol0;
 	int status;
 
 	switches(&vol0, &invol0);
 	rows.n = rep.n = name_rows(o, cases, ncases, res);
 	status = vk_bench_workers(cmd, o, timer, &rows, step);
-	if (status)
+	/* A worker that died is in the document, beside what the others measured. */
+	if (status && status != VK_EXIT_FAIL)
 		return status;
-	for (size_t i = 0; i < rep.n; i++)
+	for (size_t i = 0; i < rep.n; i++) {
 		measured += !res[i].skipped;
+		failed += res[i].failed != 0;
+	}
 	reference(&rep, &rows);
 	describe_run(&rep, vol0, invol0);
 	if (o->threads)
@@ -310,6 +321,9 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);
+	/* A call that failed is the code under test's failure, as a crash is. */
+	if (failed || status)
+		return VK_EXIT_FAIL;
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 
@@ -321,7 +335,7 @@ static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
 	char err[256];
 
 	if (vk_callset_init(&cs, im, impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	return VK_EXIT_OK;
@@ -379,7 +393,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 	    sched_setaffinity(0, sizeof(set), &set))
 		return vk_usage_error(cmd, "--worker is bench's own, for its worker processes");
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	/* A worker is bench's child: the library is loaded here, not in bench. */

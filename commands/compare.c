@@ -10,6 +10,7 @@
 #include "core/bench/bench.h"
 #include "core/bench/compare.h"
 #include "core/base/isolate.h"
+#include "core/base/safe.h"
 #include "core/benchfile/benchfile.h"
 #include "report/compare.h"
 #include "commands/commands.h"
@@ -36,10 +37,11 @@ static const char head[] =
 static const char tail[] =
 	"\n"
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
-	"or with --impl a side that crashed, exited or hung (30 s plus 8 times -d)\n"
-	"while measured in its child, named with the API; 2 usage error, a bad\n"
-	"file, an --impl that cannot be loaded (see verify) or an --output file\n"
-	"not written, 4 nothing could be measured.\n";
+	"a row whose calls failed on a side (no verdict: it names the call, the\n"
+	"errno and how often), or with --impl a side that crashed, exited or hung\n"
+	"(30 s plus 8 times -d) while measured in its child, named with the API;\n"
+	"2 usage error, a bad file, an --impl that cannot be loaded (see verify)\n"
+	"or an --output file not written, 4 nothing could be measured.\n";
 
 struct compare {
 	struct vk_compare_report rep;
@@ -53,6 +55,7 @@ struct compare {
 	char *args[2 * VK_COMPARE_MAX_RUNS + VK_BENCH_MAX_CASES];	/* files, or APIs */
 	int nargs;
 	int vs;			/* files before --vs: the old side; -1 without it */
+	struct vk_compare_failed *failed;	/* with --impl: room for a row a side */
 };
 /* A row for each API and path with samples on both sides, in OLD's order. */
 static int build_rows(const char *cmd, struct compare *c, const struct vk_series *old,
@@ -63,7 +66,8 @@ static int build_rows(const char *cmd, struct compare *c, const struct vk_series
 		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 		return VK_EXIT_USAGE;
 	}
-	if (vk_compare_build_rows(&c->rep, c->rows, old, nold, new, nnew))
+	/* Rows whose calls failed are reported, though none is compared. */
+	if (vk_compare_build_rows(&c->rep, c->rows, old, nold, new, nnew) || c->rep.nfailed)
 		return VK_EXIT_OK;
 	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", cmd,
 		c->rep.old, c->rep.new);
@@ -112,11 +116,22 @@ static int compare_files(const char *cmd, struct compare *c, enum vk_format form
 	c->rep.old_runs = c->vs;
 	c->rep.new_runs = c->nargs - c->vs;
 	if (!status) {
+		c->failed = calloc(a.n + b.n + 1, sizeof(*c->failed));
+		status = c->failed ? VK_EXIT_OK : VK_EXIT_USAGE;
+		if (status)
+			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+	}
+	if (!status) {
 		vk_compare_runs_context(&c->rep, &a, &b, warn_mismatch, (void *)cmd);
+		vk_compare_failed_rows(&c->rep, c->failed, a.s, a.n, b.s, b.n);
 		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
 		status = report(cmd, c, format);
+	/* A run whose calls failed has no figure there: the runs' failure, as a crash is. */
+	if (status == VK_EXIT_OK && c->rep.nfailed)
+		status = VK_EXIT_FAIL;
+	free(c->failed);
 	free(c->rows);
 	vk_compare_free_runs(&a);
 	vk_compare_free_runs(&b);
@@ -157,12 +172,12 @@ static int load_copies(const char *cmd, const struct compare *c, const struct vk
 		name = sd->name[l][j];
 		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(sd->name[l][j])) : -1;
 		if (j && sd->fd[l][j] < 0) {
-			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, c->impl[l],
+			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, vk_safe(c->impl[l]),
 				strerror(errno));
 			return VK_EXIT_USAGE;
 		}
 		if (vk_callset_init(&sd->cs[l][j], im, j ? name : c->impl[l], err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, err);
+			fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
 			if (j)
 				close(sd->fd[l][j]);
 			return VK_EXIT_USAGE;
@@ -201,6 +216,40 @@ static void progress(size_t i, size_t n, const struct vk_bench_case *bc)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, n, bc->api);
 }
 
+/* Side k's first copy whose calls failed, or NULL. */
+static const struct vk_bench_result *failed_copy(const struct vk_bench_result *res, int k,
+						 int copies)
+{
+	for (int j = 0; j < copies; j++) {
+		if (res[2 * j + k].failed)
+			return &res[2 * j + k];
+	}
+	return NULL;
+}
+
+/*
+ * A side whose calls failed has no series: its time is the failure's.
+ * The row says which call failed, how and how often, on stderr too.
+ */
+static void note_failed(const char *cmd, struct compare *c, const char *api, const char *path,
+			const struct vk_bench_result *res)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct vk_bench_result *r = failed_copy(res, k, c->copies);
+		struct vk_compare_failed *f = &c->failed[c->rep.nfailed];
+
+		if (!r)
+			continue;
+		*f = (struct vk_compare_failed){ .api = api, .path = path,
+						 .side = k ? "new" : "old" };
+		snprintf(f->why, sizeof(f->why), "%s", r->why);
+		c->rep.nfailed++;
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[K");
+		fprintf(stderr, "%s: %s on the %s side: %s; no verdict\n", cmd, api, f->side, f->why);
+	}
+}
+
 /*
  * Side k's copies (res[k], res[k + 2], ...) as one series, a group a copy;
  * the new side's also with each copy's ratio to the old side's.
@@ -211,7 +260,7 @@ static int fill_series(struct vk_series *s, const char *api, const char *path,
 	size_t n = 0;
 
 	*s = (struct vk_series){ .api = api, .path = path };
-	if (res[k].skipped)
+	if (res[k].skipped || failed_copy(res, k, copies))
 		return 0;
 	s->ns = calloc(copies * res[k].n, sizeof(double));
 	s->group_med = calloc(copies, sizeof(double));
@@ -289,12 +338,13 @@ static void side_name(char *buf, size_t len, const struct compare *c, int k)
 	if (!k && c->nimpl == 1)
 		snprintf(buf, len, "the kernel's vDSO");
 	else
-		snprintf(buf, len, "--impl %s", c->impl[k ? c->nimpl - 1 : 0]);
+		snprintf(buf, len, "--impl %s", vk_safe(c->impl[k ? c->nimpl - 1 : 0]));
 }
 
 /*
  * A case ended the child that measured both sides: each side's first copy
- * is measured alone, briefly, to name the one that dies; 0 if neither did.
+ * is measured alone, briefly, to name the one that dies; the sides that
+ * did, bit k for side k, 0 if neither did.
  */
 static int blame(const char *cmd, const struct compare *c, const struct vk_timer *timer,
 		 const struct vk_bench_case *bc, const struct vk_bench_side *side)
@@ -312,30 +362,42 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
 		side_name(name, sizeof(name), c, k);
 		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
 			strncmp(why, "killed", 6) ? "" : "was ", why);
-		named = 1;
+		named |= 1 << k;
 	}
 	return named;
 }
 
-/* The case's results on every side, or a failure that names what died. */
-static int measure_case(const char *cmd, const struct compare *c, struct vk_bench *b,
-			const struct vk_bench_case *bc, const struct sides *sd,
+/*
+ * The case's results on every side: 0; or -1 when the child that measured
+ * them died, said on stderr and kept as the case's failed row, on the side
+ * that dies alone ("both" if neither or each does).
+ */
+static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
+			const struct vk_bench_case *bc, const char *path, const struct sides *sd,
 			struct vk_bench_result *res)
 {
+	static const char *const sides[4] = { "both", "old", "new", "both" };
 	struct measure m = { b, bc, sd->side, 2 * c->copies, res };
 	/* Far more than the sides' budget, as a call that never returns would. */
 	double timeout = 30 + 8 * c->m.seconds;
+	struct vk_compare_failed *f = &c->failed[c->rep.nfailed];
 	char why[64];
+	int died;
 
 	if (!measure_isolated(&m, timeout, why, sizeof(why)))
-		return VK_EXIT_OK;
+		return 0;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", cmd, bc->api,
 		strncmp(why, "killed", 6) ? "" : "was ", why);
-	if (!blame(cmd, c, b->timer, bc, sd->side))
+	died = blame(cmd, c, b->timer, bc, sd->side);
+	if (!died)
 		fprintf(stderr, "%s: neither side died when measured alone\n", cmd);
-	return VK_EXIT_FAIL;
+	*f = (struct vk_compare_failed){ .api = bc->api, .path = path, .side = sides[died] };
+	snprintf(f->why, sizeof(f->why), "the child that measured it %s%s",
+		 strncmp(why, "killed", 6) ? "" : "was ", why);
+	c->rep.nfailed++;
+	return -1;
 }
 
 /* Measure each case on both sides; their results become the two series. */
@@ -359,9 +421,15 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	path = c->nimpl == 2 ? "impl" : "vdso:impl";
 	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
-		status = measure_case(cmd, c, &b, &cases[i], sd, res);
-		if (!status && (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
-		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies))) {
+		/* A case that crashed is a row of its own, with no series. */
+		if (measure_case(cmd, c, &b, &cases[i], path, sd, res)) {
+			ser[i] = (struct vk_series){ .api = cases[i].api, .path = path };
+			ser[ncases + i] = ser[i];
+			continue;
+		}
+		note_failed(cmd, c, cases[i].api, path, res);
+		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
+		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
@@ -385,7 +453,9 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 
 	if (!status) {
 		ser = calloc(2 * n, sizeof(*ser));
-		if (!ser) {
+		c->failed = calloc(2 * n, sizeof(*c->failed));
+		c->rep.failed = c->failed;
+		if (!ser || !c->failed) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
@@ -397,6 +467,10 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 		/* Nothing measured on both sides is not a bad argument. */
 		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(cmd, c, format);
 	}
+	/* A call that failed is the code under test's failure, as a crash is. */
+	if ((status == VK_EXIT_OK || status == VK_EXIT_SKIP) && c->rep.nfailed)
+		status = VK_EXIT_FAIL;
+	free(c->failed);
 	free(c->rows);
 	for (size_t i = 0; ser && i < 2 * n; i++) {
 		free(ser[i].ns);

@@ -116,6 +116,17 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 	}
 }
 
+/* A row whose calls failed: how often, and how where this run measured it. */
+static void json_failed(struct vk_json *j, const struct vk_bench_row *row)
+{
+	vk_json_uint(j, VK_BF_FAILED, row->failed);
+	if (!row->r)
+		return;
+	vk_json_uint(j, VK_BF_CALLS, row->r->failed_of);
+	vk_json_str(j, VK_BF_CALL, row->r->call);
+	vk_json_int(j, VK_BF_ERRNO, row->r->err);
+}
+
 static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold)
 {
 	vk_json_object(j, NULL);
@@ -123,6 +134,10 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 	vk_json_str(j, VK_BF_PATH, row->path);
 	if (row->skipped) {
 		vk_json_str(j, VK_BF_SKIPPED, row->skipped);
+		if (row->failed)
+			json_failed(j, row);
+		if (row->r && row->r->crashed)
+			vk_json_bool(j, VK_BF_CRASHED, 1);
 		vk_json_end(j);
 		return;
 	}
@@ -140,7 +155,8 @@ static void json_row(struct vk_json *j, const struct vk_bench_row *row, int cold
 static struct vk_bench_row result_row(const struct vk_bench_result *r)
 {
 	return (struct vk_bench_row){
-		.api = r->api, .path = vk_path_name(r->path), .skipped = r->skipped, .r = r,
+		.api = r->api, .path = vk_path_name(r->path), .skipped = r->skipped,
+		.failed = r->failed, .r = r,
 		.samples = r->samples, .n = r->n, .group_n = r->group_n, .ngroups = r->ngroups,
 	};
 }
@@ -213,6 +229,8 @@ void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *
 	vk_json_init(&j, f);
 	vk_doc_begin(&j, NULL, &d);
 	vk_json_str(&j, VK_BF_TIME, rep->time);
+	if (rep->run_id[0])
+		vk_json_str(&j, VK_BF_RUN_ID, rep->run_id);
 	vk_json_object(&j, VK_BF_TIMER);
 	vk_json_str(&j, VK_BF_TIMER_NAME, rep->timer->name);
 	vk_json_double(&j, VK_BF_TIMER_GHZ, 1 / rep->timer->ns_per_tick);
@@ -272,8 +290,11 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		vk_ktap_result(k, r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS, i + 1, r->skipped,
-			       "%s %s", r->api, vk_path_name(r->path));
+		vk_ktap_result(k, r->failed || r->crashed ? VK_KTAP_FAIL :
+				  r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
+			       i + 1, r->skipped, "%s %s", r->api, vk_path_name(r->path));
+		if (r->failed || r->crashed)
+			vk_ktap_diag(k, "%s", r->skipped);
 		if (r->skipped)
 			continue;
 		if (isfinite(r->ci_lo))

@@ -49,10 +49,13 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 
 const char *vk_report_compare_oneline(char *buf, size_t size, const struct vk_compare_report *c)
 {
-	char more[48] = "";
+	char more[80] = "";
+	size_t at = 0;
 
 	if (c->no_verdict)
-		snprintf(more, sizeof(more), ", %zu without a verdict", c->no_verdict);
+		at += snprintf(more, sizeof(more), ", %zu without a verdict", c->no_verdict);
+	if (c->nfailed)
+		snprintf(more + at, sizeof(more) - at, ", %zu failed", c->nfailed);
 	snprintf(buf, size, "%zu faster, %zu slower, %zu unchanged%s; geometric mean %.3f",
 		 c->improvements, c->regressions, c->unchanged, more, c->geomean);
 	return buf;
@@ -126,10 +129,20 @@ void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_repo
 		if ((int)strlen(vk_safe(r->old->path)) > wpath)
 			wpath = strlen(vk_safe(r->old->path));
 	}
+	for (size_t i = 0; i < c->nfailed; i++) {
+		if ((int)strlen(vk_safe(c->failed[i].api)) > wapi)
+			wapi = strlen(vk_safe(c->failed[i].api));
+		if ((int)strlen(vk_safe(c->failed[i].path)) > wpath)
+			wpath = strlen(vk_safe(c->failed[i].path));
+	}
 	fprintf(f, "%-*s  %-*s  %11s  %11s  %7s  %-15s  %-7s  %s\n", wapi, "api", wpath, "path",
 		"old median", "new median", "ratio", "95% CI", "p", "verdict");
 	for (size_t i = 0; i < c->nrows; i++)
 		print_row(f, &c->rows[i], wapi, wpath);
+	for (size_t i = 0; i < c->nfailed; i++)
+		fprintf(f, "%-*s  %-*s  no figure, no verdict: on the %s side, %s\n", wapi,
+			vk_safe(c->failed[i].api), wpath, vk_safe(c->failed[i].path), c->failed[i].side,
+			c->failed[i].why);
 	fprintf(f, "\n%zu compared at a threshold of %g%%: %zu regression%s, %zu improvement%s, "
 		"%zu within the threshold (%zu significant)",
 		c->nrows, c->threshold, c->regressions, plural(c->regressions), c->improvements,
@@ -139,6 +152,8 @@ void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_repo
 	if (c->not_compared)
 		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
 			c->not_compared, plural(c->not_compared));
+	if (c->nfailed)
+		fprintf(f, "; %zu failed: no figure, no verdict", c->nfailed);
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
@@ -156,6 +171,9 @@ void vk_report_compare_markdown(const struct vk_out *o, const struct vk_compare_
 		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", vk_safe(r->old->api),
 			vk_safe(r->old->path), r->old_med, r->new_med, r->med_ratio, r->verdict);
 	}
+	for (size_t i = 0; i < c->nfailed; i++)
+		fprintf(f, "| %s | %s | | | | %s side: %s |\n", vk_safe(c->failed[i].api),
+			vk_safe(c->failed[i].path), c->failed[i].side, c->failed[i].why);
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
@@ -174,6 +192,21 @@ static void json_environments(struct vk_json *j, const struct vk_compare_report 
 		vk_json_object(j, c->env[i].key);
 		vk_json_str(j, "old", c->env[i].old);
 		vk_json_str(j, "new", c->env[i].new);
+		vk_json_end(j);
+	}
+	vk_json_end(j);
+}
+
+/* The rows whose calls failed on a side, or that crashed: no figure, no verdict. */
+static void json_failed(struct vk_json *j, const struct vk_compare_report *c)
+{
+	vk_json_array(j, "failed");
+	for (size_t i = 0; i < c->nfailed; i++) {
+		vk_json_object(j, NULL);
+		vk_json_str(j, "api", c->failed[i].api);
+		vk_json_str(j, "path", c->failed[i].path);
+		vk_json_str(j, "side", c->failed[i].side);
+		vk_json_str(j, "why", c->failed[i].why);
 		vk_json_end(j);
 	}
 	vk_json_end(j);
@@ -238,6 +271,8 @@ void vk_report_compare_json(const struct vk_out *o, const struct vk_compare_repo
 		vk_json_end(&j);
 	}
 	vk_json_end(&j);
+	if (c->nfailed)
+		json_failed(&j, c);
 	vk_json_object(&j, "summary");
 	vk_json_uint(&j, "compared", c->nrows);
 	vk_json_uint(&j, "regressions", c->regressions);
@@ -257,7 +292,7 @@ void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_repo
 
 	vk_ktap_header(k);
 	vk_ktap_diag(k, "vdsokit %s compare %s %s", c->version, vk_safe(c->old), vk_safe(c->new));
-	vk_ktap_plan(k, c->nrows);
+	vk_ktap_plan(k, c->nrows + c->nfailed);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct vk_compare_row *r = &c->rows[i];
 		enum vk_ktap_result res = r->call == VK_CALL_REGRESSION ? VK_KTAP_FAIL :
@@ -269,6 +304,11 @@ void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_repo
 		vk_ktap_diag(k, "new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s%s", r->ratio, r->lo,
 			     r->hi, r->p, r->verdict, beyond(note, sizeof(note), r));
 	}
+	for (size_t i = 0; i < c->nfailed; i++) {
+		vk_ktap_result(k, VK_KTAP_FAIL, c->nrows + i + 1, NULL, "%s %s",
+			       vk_safe(c->failed[i].api), vk_safe(c->failed[i].path));
+		vk_ktap_diag(k, "on the %s side, %s: no verdict", c->failed[i].side, c->failed[i].why);
+	}
 	vk_ktap_diag(k, "%s", vk_report_compare_oneline(line, sizeof(line), c));
-	vk_ktap_totals(k, c->passed, c->regressions, c->no_verdict);
+	vk_ktap_totals(k, c->passed, c->regressions + c->nfailed, c->no_verdict);
 }

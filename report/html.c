@@ -447,5 +447,8 @@ void vk_report_compare_html(const struct vk_out *o, const struct vk_compare_repo
 			   "<td>%.2g</td><td>%s</td></tr>\n", r->old->api, r->old->path, r->old_med,
 			r->new_med, r->ratio, r->p, r->verdict);
 	}
+	for (size_t i = 0; i < c->nfailed; i++)
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td colspan=\"5\">no figure, no verdict: on the %s side, %s</td></tr>\n",
+			c->failed[i].api, c->failed[i].path, c->failed[i].side, c->failed[i].why);
 	fprintf(f, "</table>\n</body></html>\n");
 }

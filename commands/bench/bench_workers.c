@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/safe.h"
 #include "commands/bench_cmd.h"
 
 #define MAX_ARGS (28 + VK_BENCH_MAX_CASES)
@@ -35,6 +36,10 @@ int vk_bench_worker_timer(const char *arg, struct vk_timer *t)
 
 static void print_row(size_t i, const struct vk_bench_result *r)
 {
+	if (r->failed) {
+		printf("fail %zu %llu %llu %d\n", i, r->failed, r->failed_of, r->err);
+		return;
+	}
 	if (r->skipped) {
 		printf("skip %zu %s\n", i, r->skipped);
 		return;
@@ -212,28 +217,47 @@ static double silence(const struct vk_bench_cmd_opts *o)
 	return 30 + 4 * o->m.seconds / o->processes;
 }
 
-static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
-		      const struct vk_bench_rows *rows, int k, const struct vk_worker *w)
+/* How worker k ended, in words: "worker process 1 of 10 was killed by ...". */
+static void death(char *buf, size_t len, const struct vk_bench_cmd_opts *o, int k,
+		  const struct vk_worker *w)
 {
-	const struct vk_bench_result *r = w->at + 1 < (long)rows->n ? &rows->r[w->at + 1] : NULL;
-	int ws = w->wstatus;
+	int ws = w->wstatus, at = snprintf(buf, len, "worker process %d of %d ", k + 1, o->processes);
 
-	fprintf(stderr, "%s: worker process %d of %d ", cmd, k + 1, o->processes);
 	if (w->end == VK_WORKER_SILENT)
-		fprintf(stderr, "sent nothing for %g s and was killed", silence(o));
+		snprintf(buf + at, len - at, "sent nothing for %g s and was killed", silence(o));
 	else if (WIFSIGNALED(ws))
-		fprintf(stderr, "was killed by signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+		snprintf(buf + at, len - at, "was killed by signal %d (%s)", WTERMSIG(ws),
+			 strsignal(WTERMSIG(ws)));
 	else if (WIFEXITED(ws) && WEXITSTATUS(ws))
-		fprintf(stderr, "exited with status %d", WEXITSTATUS(ws));
+		snprintf(buf + at, len - at, "exited with status %d", WEXITSTATUS(ws));
 	else if (w->end == VK_WORKER_SHORT)
-		fprintf(stderr, "exited with status 0 before it sent every row");
+		snprintf(buf + at, len - at, "exited with status 0 before it sent every row");
 	else
-		fprintf(stderr, "sent what a worker does not");
+		snprintf(buf + at, len - at, "sent what a worker does not");
+}
+
+/*
+ * Said on stderr, and kept in the row it died in, whose figure it is
+ * not: the document holds the crash too.
+ */
+static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
+		      struct vk_bench_rows *rows, int k, const struct vk_worker *w)
+{
+	struct vk_bench_result *r = w->at + 1 < (long)rows->n ? &rows->r[w->at + 1] : NULL;
+	char what[sizeof(r->why)];
+
+	death(what, sizeof(what), o, k, w);
+	fprintf(stderr, "%s: %s", cmd, what);
 	if (r && r->api[0])
 		fprintf(stderr, " while measuring %s on %s", r->api, vk_path_name(r->path));
 	if (r && r->api[0] && r->path == VK_PATH_IMPL)
-		fprintf(stderr, " (%s)", o->call.impl);
+		fprintf(stderr, " (%s)", vk_safe(o->call.impl));
 	fputc('\n', stderr);
+	if (!r)
+		return;
+	r->crashed = 1;
+	snprintf(r->why, sizeof(r->why), "%s", what);
+	r->skipped = r->why;
 }
 
 static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
@@ -277,7 +301,10 @@ int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
 	}
 	if (isatty(STDERR_FILENO) && !(step && step->progress))
 		fprintf(stderr, "\r\033[K");
-	for (size_t i = 0; i < rows->n && !status; i++) {
+	/* After a death too: what the workers measured is reported beside it. */
+	for (size_t i = 0; i < rows->n; i++) {
+		if (!rows->r[i].skipped && !rows->r[i].ngroups)
+			rows->r[i].skipped = "not measured: a worker process died before it";
 		if (rows->r[i].skipped)
 			continue;
 		vk_bench_summarize_groups(&rows->r[i]);

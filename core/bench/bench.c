@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -135,8 +138,34 @@ static void summarize(struct vk_bench_result *r, int n)
 struct arm {
 	struct vk_call_site s;
 	vk_loop loop;
+	enum vk_func func;
 	struct vk_bench_result *r;
 };
+
+void vk_bench_failed_why(struct vk_bench_result *r)
+{
+	snprintf(r->why, sizeof(r->why), "%s failed: %s (errno %d), %llu of %llu calls", r->call,
+		 strerror(r->err), r->err, r->failed, r->failed_of);
+	r->skipped = r->why;
+}
+
+/*
+ * Whether an arm's calls failed: its time is then that of the failure
+ * (an -EINVAL returned at once, a syscall refused), no figure of the call.
+ */
+static int arm_failed(const struct arm *a)
+{
+	struct vk_bench_result *r = a->r;
+
+	if (!a->s.fails)
+		return 0;
+	r->failed = a->s.fails;
+	r->failed_of = a->s.calls;
+	r->err = a->s.err;
+	r->call = vk_funcs[a->func].name;
+	vk_bench_failed_why(r);
+	return 1;
+}
 
 /*
  * Samples of every arm in turn, the order reversed every other round
@@ -278,6 +307,21 @@ void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref)
 		ref->ns[k] = fastest(b, kind[k].loop, kind[k].steps);
 }
 
+void vk_bench_run_id(char *buf, size_t len)
+{
+	uint64_t x[2];
+
+	/* Where getrandom is refused (seccomp), the clock and pid still tell runs apart. */
+	if (getrandom(x, sizeof(x), GRND_NONBLOCK) != sizeof(x)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x[0] = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+		x[1] = ((uint64_t)getpid() << 32) ^ vk_tick_start();
+	}
+	snprintf(buf, len, "%016llx%016llx", (unsigned long long)x[0], (unsigned long long)x[1]);
+}
+
 /*
  * getrandom's state, the documented way: the query call gives its size
  * and how to map it. The syscall and libc paths take none.
@@ -300,6 +344,23 @@ static int getrandom_state(struct vk_call_site *s, long page)
 	return 0;
 }
 
+/*
+ * What the kernel's syscall answers c with: 0, or the errno with which it
+ * refuses the clock. A refusal of the syscall itself (EPERM from seccomp,
+ * ENOSYS) is no answer of the call's: each path's calls must then succeed.
+ */
+static int kernel_answer(const struct vk_callset *cs, const struct vk_bench_case *c)
+{
+	vk_clock_fn sys = cs->fn[VK_PATH_SYSCALL][c->func].clock;
+	struct vk_kts64 ts;
+	int r;
+
+	if (vk_funcs[c->func].shape != VK_SHAPE_CLOCK_TS || !sys)
+		return 0;
+	r = sys(c->clock, &ts);
+	return r >= 0 || r == -EPERM || r == -ENOSYS ? 0 : -r;
+}
+
 /* Ready an arm for c on path p of cs; false, with r->skipped, if it cannot run. */
 static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_bench_case *c,
 		    enum vk_path p, struct vk_bench_result *r, long page)
@@ -307,7 +368,9 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	memset(a, 0, sizeof(*a));
 	a->s.fn = cs->fn[p][c->func];
 	a->s.clock = c->clock;
+	a->s.expect = kernel_answer(cs, c);
 	a->loop = vk_loop_for(c->func, p == VK_PATH_LIBC);
+	a->func = c->func;
 	a->r = r;
 	memset(r, 0, sizeof(*r));
 	memcpy(r->api, c->api, sizeof(r->api));
@@ -339,6 +402,7 @@ void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_pat
 			run_cold(b, &a);
 		else
 			run_warm(b, &a, 1);
+		arm_failed(&a);
 	}
 	arm_close(&a, page);
 }
@@ -354,6 +418,8 @@ void vk_bench_run_sides(struct vk_bench *b, const struct vk_bench_case *c,
 		ok += arm_open(&a[i], side[i].cs, c, side[i].path, &r[i], page);
 	if (ok == nsides)
 		run_warm(b, a, nsides);
+	for (int i = 0; i < nsides && ok == nsides; i++)
+		arm_failed(&a[i]);
 	for (int i = 0; i < nsides && ok != nsides; i++) {
 		if (!r[i].skipped)
 			r[i].skipped = "another side cannot run";
@@ -419,6 +485,7 @@ int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, en
 	struct timespec window = { (time_t)b->seconds,
 				   (long)((b->seconds - (time_t)b->seconds) * 1e9) };
 	int opened = 0, started = 0, pinned = 0;
+	struct arm sum = { .r = r, .func = c->func };
 	const char *refused = vk_threads_refused();
 
 	*per_s = 0;
@@ -448,12 +515,18 @@ int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, en
 	for (int i = 0; i < started; i++) {
 		pthread_join(run[i].t, NULL);
 		pinned += run[i].pinned;
+		sum.s.calls += run[i].a.s.calls;
+		sum.s.fails += run[i].a.s.fails;
+		if (run[i].a.s.fails)
+			sum.s.err = run[i].a.s.err;
 		if (run[i].ns > 0)
 			*per_s += run[i].calls / run[i].ns * 1e9;
 	}
 	for (int i = 0; i < opened + (opened < n); i++)
 		arm_close(&run[i].a, page);
 	free(run);
+	if (arm_failed(&sum))
+		return -1;
 	if (opened < n)
 		r->skipped = "a thread's call cannot be readied (see the row without --threads)";
 	else if (started < n)

@@ -32,7 +32,16 @@ struct vk_bench_result {
 	char api[40];
 	enum vk_path path;
 	const char *skipped;	/* why the path was not measured, or NULL */
-	char why[96];		/* skipped's text, when a worker process sent it */
+	char why[128];		/* skipped's text: a worker process's, or a failure's */
+	/*
+	 * Calls that failed, of failed_of, and the last one's errno: a path
+	 * whose calls fail has no figure, only these (and skipped says them
+	 * in words, vk_bench_failed_why). call: the function, "clock_gettime".
+	 */
+	unsigned long long failed, failed_of;
+	int err;
+	const char *call;
+	int crashed;		/* its worker process died measuring it: why says how */
 	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in %; NAN: one group */
 	double p90, p99;	/* --cold only */
 	int n;			/* samples */
@@ -81,7 +90,12 @@ struct vk_bench_ref {
 	double ns[VK_REF_KINDS];
 };
 
+/* r's failure in words, into r->why, and r skipped for it. */
+void vk_bench_failed_why(struct vk_bench_result *r);
+
 void vk_bench_reference(const struct vk_bench *b, struct vk_bench_ref *ref);
+/* A random id for a bench run, 32 hex digits, into buf (33 bytes or more). */
+void vk_bench_run_id(char *buf, size_t len);
 void vk_bench_free(struct vk_bench *b);
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
 		  struct vk_bench_result *r);
@@ -125,6 +139,14 @@ struct vk_call_site {
 	struct vk_ktv tv;
 	unsigned cpu, node;
 	unsigned char buf[16];
+	/*
+	 * The errno the kernel's syscall answers this call with, 0 when it
+	 * succeeds: failing so is the call's answer (an alarm clock without
+	 * an RTC, an id no clock has), whose cost is then what is measured.
+	 */
+	int expect;
+	unsigned long long calls, fails;	/* made by the loop, and of them failed otherwise */
+	int err;		/* the last such failure's errno */
 };
 
 typedef void (*vk_loop)(struct vk_call_site *s, unsigned long n);

@@ -77,10 +77,37 @@ static int add_threads(struct vk_bench_result *r, char *rest)
 
 static void add_skip(struct vk_bench_result *r, const char *why)
 {
-	if (r->skipped)
+	if (r->skipped || r->failed)
 		return;
 	snprintf(r->why, sizeof(r->why), "%.*s", (int)strcspn(why, "\n"), why);
 	r->skipped = r->why;
+}
+
+/*
+ * "FAILED CALLS ERRNO": row r's calls failed in a worker, which fails
+ * the row for all, whatever the others measured.
+ */
+static int add_fail(struct vk_bench_result *r, const struct vk_bench_case *c, char *rest)
+{
+	unsigned long long failed, calls;
+	int err, used;
+
+	if (sscanf(rest, "%llu %llu %d%n", &failed, &calls, &err, &used) != 3 ||
+	    rest[used] != '\n' || !failed || failed > calls || err <= 0)
+		return -1;
+	r->failed += failed;
+	r->failed_of += calls;
+	r->err = err;
+	r->call = vk_funcs[c->func].name;
+	vk_bench_failed_why(r);
+	return 0;
+}
+
+/* Row i's case: the rows are the cases', each path in turn. */
+static const struct vk_bench_case *case_of(const struct vk_bench_rows *rows,
+					   const struct vk_bench_result *r)
+{
+	return &rows->cases[(size_t)(r - rows->r) / (rows->n / rows->ncases)];
 }
 
 static int add_ref(const char *s, double (*ref)[VK_BENCH_MAX_CASES + 1], size_t *n)
@@ -117,6 +144,8 @@ enum vk_worker_end vk_bench_pool_read(char *buf, struct vk_bench_rows *rows, int
 			bad = add_threads(r, rest);
 		else if (!strncmp(line, "skip ", 5) && (r = row_of(rows, line + 5, &rest, at)))
 			add_skip(r, rest);
+		else if (!strncmp(line, "fail ", 5) && (r = row_of(rows, line + 5, &rest, at)))
+			bad = add_fail(r, case_of(rows, r), rest);
 		else
 			bad = 1;
 		nl[1] = next;

@@ -9,6 +9,8 @@
  *   thr I ALL ONE               --threads: row I's calls per second, at
  *                               that many threads and at one, before its row
  *   skip I REASON
+ *   fail I FAILED CALLS ERRNO   row I's calls failed: FAILED of CALLS, the
+ *                               last with ERRNO
  *   end
  */
 #ifndef VK_BENCH_POOL_H

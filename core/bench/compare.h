@@ -60,6 +60,7 @@ struct vk_series {
 	int *group_n;		/* each group's samples, in ns in turn (files only) */
 	size_t ngroups;
 	const char *skipped;	/* why a file's run did not measure it, or NULL */
+	unsigned long long failed;	/* its calls that failed: then no figure (skipped says how) */
 	int threads;		/* bench --threads' N, or 0 */
 	double scaling;		/* then: calls/s at N threads over one thread's */
 	int scaling_runs;	/* a merged side's runs whose scaling's mean it is */

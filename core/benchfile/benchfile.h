@@ -124,6 +124,14 @@ size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_ro
 			     const struct vk_series *new, size_t nnew);
 
 /*
+ * The series of either side whose calls failed, as rows into failed
+ * (room for nold + nnew), which rep then holds: no figure, no verdict.
+ */
+void vk_compare_failed_rows(struct vk_compare_report *rep, struct vk_compare_failed *failed,
+			    const struct vk_series *old, size_t nold, const struct vk_series *new,
+			    size_t nnew);
+
+/*
  * Side by side: a copy's ratio to the old side's copy taken next to it,
  * the median over the rounds of each sample's ratio to the old one; NAN
  * where no round has both.

@@ -37,6 +37,7 @@
 #define VK_BF_FIX "fix"
 /* the content */
 #define VK_BF_TIME "time"
+#define VK_BF_RUN_ID "run_id"		/* one bench run's, that compare counts once */
 #define VK_BF_TIMER "timer"
 #define VK_BF_TIMER_NAME "name"
 #define VK_BF_TIMER_GHZ "ghz"
@@ -55,6 +56,10 @@
 #define VK_BF_API "api"
 #define VK_BF_PATH "path"
 #define VK_BF_SKIPPED "skipped"
+#define VK_BF_FAILED "failed_calls"	/* with skipped: the calls failed, */
+#define VK_BF_CALL "call"		/* the function, */
+#define VK_BF_ERRNO "errno"		/* the last one's errno */
+#define VK_BF_CRASHED "crashed"		/* with skipped: its worker process died */
 #define VK_BF_MEDIAN "median_ns"
 #define VK_BF_MIN "min_ns"
 #define VK_BF_CI_LOW "ci95_low_ns"

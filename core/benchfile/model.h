@@ -22,6 +22,7 @@
 struct vk_bench_row {
 	const char *api, *path;
 	const char *skipped;	/* why it was not measured, or NULL */
+	unsigned long long failed;	/* then: its calls that failed, or 0 */
 	const struct vk_bench_result *r;	/* its figures, or NULL */
 	const double *samples;
 	int n, ngroups;
@@ -32,6 +33,7 @@ struct vk_bench_report {
 	const char *version;
 	const char *build;	/* the writer's, or NULL: this process's */
 	char time[32];		/* ISO 8601, UTC */
+	char run_id[40];	/* random, this run's (vk_bench_run_id); "": none */
 	struct utsname uts;
 	char cpu_model[128];
 	char clocksource[64];
@@ -73,6 +75,13 @@ struct vk_env_field {
 
 #define VK_ENV_FIELDS 4
 
+/* A row whose calls failed on a side, or whose measurement crashed: no verdict. */
+struct vk_compare_failed {
+	const char *api, *path;
+	const char *side;	/* "old", "new", or "both" for a crash of either */
+	char why[128];		/* the call, its errno and how often, or the crash */
+};
+
 struct vk_compare_report {
 	const char *version;	/* of the tool */
 	const struct vk_sysinfo *sys;	/* the system compare ran on */
@@ -95,6 +104,8 @@ struct vk_compare_report {
 	struct vk_compare_machine machine;
 	int machine_moved, loads_moved, syscall_moved;
 	size_t not_compared;	/* skipped, or on one side only */
+	const struct vk_compare_failed *failed;	/* of those, the rows whose calls failed */
+	size_t nfailed;
 	double geomean;		/* of the new/old ratios; 1 is no change */
 	struct vk_env_field env[VK_ENV_FIELDS];	/* two files' environments */
 	int nenv;

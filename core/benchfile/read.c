@@ -246,6 +246,25 @@ static int read_threads(struct vk_bf_err *e, const struct vk_bench_file *f,
 	return 0;
 }
 
+/* A skipped row's failed calls, where its calls failed (files from before have none). */
+static int read_failed(struct vk_bf_err *e, const struct vk_bench_file *f,
+		       const struct vk_jval *r, size_t i)
+{
+	const struct vk_jval *failed = vk_jget(r, VK_BF_FAILED);
+	char where[64];
+	double n;
+
+	if (!failed)
+		return 0;
+	snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu]." VK_BF_FAILED, i);
+	if (read_positive(e, f, where, failed, 1e18, &n))
+		return -1;
+	if (n != (unsigned long long)n)
+		return bad_file(e, f, "%s: %g is not a whole number", where, n);
+	f->s[i].failed = n;
+	return 0;
+}
+
 /* A row into f->s[i]; its samples, once read, are dropped from the tree. */
 static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_jval *r, size_t i)
 {
@@ -258,6 +277,11 @@ static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_j
 	if (!s->api || !s->path)
 		return bad_file(e, f, VK_BF_RESULTS "[%zu] has no \"%s\" string", i,
 				s->api ? VK_BF_PATH : VK_BF_API);
+	/* A \u0000 would cut the name there, and the cut name match another. */
+	if (strlen(s->api) != vk_jget(r, VK_BF_API)->len ||
+	    strlen(s->path) != vk_jget(r, VK_BF_PATH)->len)
+		return bad_file(e, f, VK_BF_RESULTS "[%zu].%s holds a NUL (\\u0000)", i,
+				strlen(s->api) != vk_jget(r, VK_BF_API)->len ? VK_BF_API : VK_BF_PATH);
 	for (size_t k = 0; k < i; k++) {
 		if (!strcmp(f->s[k].api, s->api) && !strcmp(f->s[k].path, s->path))
 			return bad_file(e, f, VK_BF_RESULTS "[%zu] repeats %s on %s", i, vk_safe(s->api),
@@ -266,7 +290,7 @@ static int read_series(struct vk_bf_err *e, struct vk_bench_file *f, struct vk_j
 	samples = vk_jget(r, VK_BF_SAMPLES_NS);
 	s->skipped = samples ? NULL : vk_jstr(vk_jget(r, VK_BF_SKIPPED));
 	if (s->skipped)
-		return 0;
+		return read_failed(e, f, r, i);
 	if (!samples)
 		return bad_file(e, f, VK_BF_RESULTS "[%zu] (%s on %s) has neither \"" VK_BF_SAMPLES_NS
 				"\" nor \"" VK_BF_SKIPPED "\"",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Two sides compared: a judged row for each API and path both measured. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/bench/stats.h"
@@ -24,7 +25,7 @@ size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_ro
 		const struct vk_series *n = vk_series_find(new, nnew, old[i].api, old[i].path);
 		struct vk_compare_row *r = &rows[rep->nrows];
 
-		if (!old[i].ns || !n || !n->ns)
+		if (!old[i].ns || old[i].failed || !n || !n->ns || n->failed)
 			continue;
 		r->old = &old[i];
 		r->new = n;
@@ -42,6 +43,30 @@ size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_ro
 	rep->not_compared = nold + nnew - 2 * rep->nrows;
 	rep->geomean = vk_compare_geomean(rows, rep->nrows);
 	return rep->nrows;
+}
+
+/* One side's series whose calls failed, appended to rep's failed rows. */
+static void add_failed(struct vk_compare_report *rep, struct vk_compare_failed *failed,
+		       const struct vk_series *s, size_t n, const char *side)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct vk_compare_failed *f = &failed[rep->nfailed];
+
+		if (!s[i].failed)
+			continue;
+		*f = (struct vk_compare_failed){ .api = s[i].api, .path = s[i].path, .side = side };
+		snprintf(f->why, sizeof(f->why), "%s", s[i].skipped ? s[i].skipped : "its calls failed");
+		rep->nfailed++;
+	}
+}
+
+void vk_compare_failed_rows(struct vk_compare_report *rep, struct vk_compare_failed *failed,
+			    const struct vk_series *old, size_t nold, const struct vk_series *new,
+			    size_t nnew)
+{
+	add_failed(rep, failed, old, nold, "old");
+	add_failed(rep, failed, new, nnew, "new");
+	rep->failed = failed;
 }
 
 double vk_compare_pair_ratio(const double *old, int nold, const double *new, int nnew)

@@ -236,6 +236,11 @@ static int merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 				to->path = s->path;
 				to->skipped = s->skipped;
 			}
+			/* A boot whose calls failed fails the row, as a worker does. */
+			if (s->failed) {
+				to->failed += s->failed;
+				to->skipped = s->skipped;
+			}
 			if (s->ns && append(to, s))
 				goto nomem;
 			if (s->ns)
@@ -304,9 +309,54 @@ int vk_compare_runs_parse(struct vk_compare_runs *r, const char *name, const cha
 	return vk_bench_file_read(name, text, len, next_run(r), e);
 }
 
+/*
+ * Whether two files are one bench run: the same run_id, or in files from
+ * before it, the same samples in every row, which no two runs have.
+ */
+static int same_run(const struct vk_bench_file *a, const struct vk_bench_file *b)
+{
+	const char *x = vk_jstr(vk_jget(a->doc, VK_BF_RUN_ID));
+	const char *y = vk_jstr(vk_jget(b->doc, VK_BF_RUN_ID));
+	size_t measured = 0;
+
+	if (x && y)
+		return !strcmp(x, y);
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct vk_series *s = &a->s[i];
+		const struct vk_series *t = vk_series_find(b->s, b->n, s->api, s->path);
+
+		if (!t || s->n != t->n || !s->ns != !t->ns ||
+		    (s->ns && memcmp(s->ns, t->ns, s->n * sizeof(*s->ns))))
+			return 0;
+		measured += s->n > 0;
+	}
+	return measured > 0;
+}
+
+/*
+ * A run given twice in a side would count its processes twice, and so
+ * pass the verdict's minimum of processes with copies of too few.
+ */
+static int repeated(const struct vk_compare_runs *r, struct vk_bf_err *e)
+{
+	for (size_t k = 1; k < r->nf; k++) {
+		for (size_t j = 0; j < k; j++) {
+			if (!same_run(&r->f[j], &r->f[k]))
+				continue;
+			snprintf(e->msg, sizeof(e->msg),
+				 "%s and %s are one bench run: its processes would count twice (give each run once)",
+				 vk_safe(r->f[j].name), vk_safe(r->f[k].name));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int vk_compare_runs_merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 {
-	return names(r, e) ? -1 : merge(r, e);
+	return names(r, e) || repeated(r, e) ? -1 : merge(r, e);
 }
 
 int vk_compare_read_runs(char *const *paths, size_t n, struct vk_compare_runs *r,
@@ -396,7 +446,8 @@ int vk_compare_runs_report(const struct vk_compare_runs *r, struct vk_bench_repo
 		}
 		/* The reader refuses a row with neither samples nor why it has none. */
 		rows[i] = (struct vk_bench_row){ .api = s->api, .path = s->path,
-						 .skipped = s->ns ? NULL : s->skipped,
+						 .skipped = s->ns && !s->failed ? NULL : s->skipped,
+						 .failed = s->failed,
 						 .samples = s->ns, .n = s->n, .ngroups = s->ngroups,
 						 .group_n = s->group_n };
 	}

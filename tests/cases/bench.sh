@@ -201,8 +201,11 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
 	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
+	# A second run: one run given twice in a side is refused (compare.sh).
+	"$VK" bench -d 0.02 --processes 2 --threads 2 --impl "$lock" clock-gettime-monotonic \
+		--paths vdso,impl --format json >"$TMP/threads2.json"
 	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
-		"$TMP/threads.json" "$TMP/threads.json" --vs "$TMP/threads.json"
+		"$TMP/threads.json" "$TMP/threads2.json" --vs "$TMP/threads.json"
 	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
 	if need python3; then
 		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
@@ -247,7 +250,22 @@ if [ -f "$O/tests/impl/crash-getcpu.so" ]; then
 	expect_status 1 "a worker that dies: exit 1" "$VK" bench -d 0.02 --impl "$O/tests/impl/crash-getcpu.so" time getcpu
 	contains "a worker that dies: named, with its signal, API, path and library" "$TMP/err" \
 		'^vdsokit bench: worker process 1 of 10 was killed by signal 11 \(Segmentation fault\) while measuring getcpu on impl \(.*/crash-getcpu\.so\)$'
-	check "a worker that dies: no report on stdout" test ! -s "$TMP/out"
+	# The document is written, with the crash in it (issue 47, part 6).
+	contains "a worker that dies: the report holds the crash in its row" "$TMP/out" \
+		'^getcpu +impl +- +\(worker process 1 of 10 was killed by signal 11 \(Segmentation fault\)\)$'
+	contains "and the rows the workers measured" "$TMP/out" '^time +vdso +[0-9.]+ '
+	for fmt in json ktap csv vdsotest openmetrics; do
+		expect_status 1 "a worker that dies, --format $fmt: exit 1" "$VK" bench -d 0.02 \
+			--processes 2 --impl "$O/tests/impl/crash-getcpu.so" time getcpu --format $fmt
+		check "a worker that dies, --format $fmt: the report is written" test -s "$TMP/out"
+	done
+	expect_status 1 "a worker that dies, --format ktap" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$O/tests/impl/crash-getcpu.so" time getcpu --format ktap
+	contains "KTAP: the crashed row is not ok" "$TMP/out" '^not ok [0-9]+ getcpu impl$'
+	expect_status 1 "a worker that dies, --format json" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$O/tests/impl/crash-getcpu.so" time getcpu --format json
+	contains "JSON: the crashed row says so" "$TMP/out" '"crashed": true'
+	schema_valid "JSON: a crashed row follows bench.json" bench "$TMP/out"
 else
 	skip "a worker that dies: exit 1" "$O/tests/impl/crash-getcpu.so is not built (a static build has no --impl)"
 fi
@@ -261,3 +279,78 @@ expect_status 0 "vdsotest's 'API verify' works, options after" "$VK" getcpu veri
 expect_status 2 "vdsotest's -d 0 is refused, not a hang" "$VK" $api bench -d 0
 expect_status 0 "vdsotest's 'API abi' works" "$VK" time abi
 expect_status 2 "an unknown vdsotest test type is an error" "$VK" $api frobnicate
+
+# A call that fails is no figure: its time is the failure's (an -EINVAL
+# returned at once, a syscall refused). Its row names the call, the errno
+# and how often, and the run exits 1 (issue 47, part 2).
+fail=$O/tests/impl/fail-einval.so
+if [ -f "$fail" ]; then
+	expect_status 1 "bench of a library whose clock_gettime fails exits 1" "$VK" bench -d 0.02 \
+		--processes 2 --impl "$fail" clock-gettime-monotonic --paths vdso,impl
+	contains "its row names the call, the errno and how often, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +- +\(clock_gettime failed: Invalid argument \(errno 22\), ([0-9]+) of \1 calls\)$'
+	contains "the vdso row beside it is measured" "$TMP/out" '^clock-gettime-monotonic +vdso +[0-9.]+ '
+	expect_status 1 "and in JSON" "$VK" bench -d 0.02 --processes 2 --impl "$fail" \
+		clock-gettime-monotonic --paths impl --format json
+	if need python3; then
+		check "the JSON row has no figure, and says the call, errno and count" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert "median_ns" not in r and "samples_ns" not in r, r
+assert r["call"] == "clock_gettime" and r["errno"] == 22, r
+assert 0 < r["failed_calls"] == r["calls"], r
+assert r["skipped"].startswith("clock_gettime failed: "), r
+' "$TMP/out"
+	fi
+	schema_valid "a failed row is valid against bench.json" bench "$TMP/out"
+	expect_status 1 "and in KTAP, where it is not ok" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$fail" clock-gettime-monotonic --paths impl --format ktap
+	contains "not ok, the failure as its diagnostic" "$TMP/out" '^not ok 1 clock-gettime-monotonic impl$'
+	contains "the failure as its diagnostic" "$TMP/out" '^# clock_gettime failed: Invalid argument'
+	expect_status 1 "--threads: a library failing its calls exits 1" "$VK" bench -d 0.02 \
+		--processes 1 --threads 2 --impl "$fail" clock-gettime-monotonic --paths impl
+fi
+late=$O/tests/impl/fail-late.so
+if [ -f "$late" ]; then
+	expect_status 1 "a call failing once in 4096 fails the row" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$late" clock-gettime-monotonic --paths impl
+	contains "and says how often" "$TMP/out" \
+		'\(clock_gettime failed: Resource temporarily unavailable \(errno 11\), [0-9]+ of [0-9]+ calls\)$'
+fi
+threads=$O/tests/impl/fail-threads.so
+if [ -f "$threads" ]; then
+	expect_status 1 "--threads: calls that fail only in the threads exit 1" "$VK" bench -d 0.02 \
+		--processes 1 --threads 2 --impl "$threads" clock-gettime-monotonic --paths impl
+	contains "and the row says so, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +- +\(clock_gettime failed: Invalid argument'
+fi
+# The launcher issue 47 asks for: the clock_gettime syscall refused by
+# seccomp, as sandboxes do. The syscall row is the refusal's time, no figure.
+if "$O/tests/tools/refuse" clock_gettime -- true 2>/dev/null; then
+	expect_status 1 "clock_gettime refused by seccomp: bench exits 1" \
+		"$O/tests/tools/refuse" clock_gettime -- "$VK" bench -d 0.02 --processes 2 clock-gettime-monotonic
+	contains "its syscall row says EPERM, with no figure" "$TMP/out" \
+		'^clock-gettime-monotonic +syscall +- +\(clock_gettime failed: Operation not permitted \(errno 1\), '
+	contains "and the vDSO's row is measured" "$TMP/out" '^clock-gettime-monotonic +vdso +[0-9.]+ '
+else
+	skip "clock_gettime refused by seccomp" "seccomp filters cannot be installed here"
+fi
+
+# An API named twice, or by its name and its clock id, is one row (issue 47, part 8).
+expect_status 0 "bench getcpu getcpu exits 0" "$VK" bench -d 0.01 --processes 1 getcpu getcpu \
+	clock-gettime-monotonic clock-gettime-id:1 --paths vdso --format csv
+check "each API is one row" test "$(grep -c ',vdso,' "$TMP/out")" = 2
+contains "under the name given first" "$TMP/out" '^clock-gettime-monotonic,vdso,'
+# The --impl path is anyone's bytes: its control characters are shown, as
+# everywhere else (vk_safe), never sent to the terminal.
+if [ -f "$O/tests/impl/hostile-segv.so" ]; then
+	esc=$(printf '\033')
+	ln -sf "$O/tests/impl/hostile-segv.so" "$TMP/x${esc}[31m.so"
+	expect_status 1 "an --impl named with an ESC that crashes" "$VK" bench -d 0.01 --processes 1 \
+		--impl "$TMP/x${esc}[31m.so" time --paths impl
+	contains "its name on stderr shows the ESC as \\x1b" "$TMP/err" 'x\\x1b\[31m\.so'
+	check "and holds no raw ESC" sh -c "! grep -q '$esc' '$TMP/err'"
+	expect_status 2 "an --impl named with an ESC that does not exist" "$VK" bench -d 0.01 \
+		--impl "$TMP/no${esc}[31m.so" time
+	contains "its name shows the ESC as \\x1b" "$TMP/err" 'no\\x1b\[31m\.so'
+fi

@@ -16,7 +16,8 @@
 # the same in every file, and getrandom's libc path was skipped. The
 # reference loop took REFERENCE (1.0) ns per step, a load LOAD (0.25) ns
 # and getppid SYSCALL (100) ns. Escapes, exponents and
-# unknown keys are there for the reader to get past.
+# unknown keys are there for the reader to get past. Each file is a run of
+# its own (its run_id from its name), though its samples are another's.
 bench() {
 	local flat procs
 	flat=$(samples "$2" "${5:-8}" ", ")
@@ -26,6 +27,7 @@ bench() {
   "schema": "vdsokit-bench/1",
   "tool_version": "0.1.0",
   "time": "2026-12-02T11:55:00Z",
+  "run_id": "$(printf %s "$1" | md5sum | cut -c1-32)",
   "kernel": {"release": "6.18.44", "machine": "${3:-x86_64}"},
   "cpu_model": "AMD EPYC 9R45 \u0028\"Turin\"\u0029",
   "clocksource": "tsc",
@@ -175,6 +177,27 @@ expect_status 2 "--vs twice" "$VK" compare old.json --vs same.json --vs slower.j
 contains "--vs twice: said" "$TMP/err" '--vs is given once'
 expect_status 2 "--vs with --impl" "$VK" compare --impl "$O/tests/impl/passthrough.so" --vs clock-gettime-monotonic
 contains "--vs with --impl: said" "$TMP/err" '--vs compares files, not --impl'
+# A run given twice in a side would count its processes twice: a
+# 2-process run given 4 times a side passed the 7-process minimum and got
+# a verdict (issue 47, part 3). Refused, whether the copies are one file
+# or copies of it; a file from before run_id is told by its samples.
+"$VK" bench -d 0.02 --processes 2 time --paths vdso --format json >two.json
+cp two.json two-copy.json
+expect_status 2 "a bench run given twice in a side is refused" \
+	"$VK" compare two.json two.json two.json two.json --vs two.json two.json two.json two.json
+contains "saying which files are one run" "$TMP/err" \
+	'two\.json and two\.json are one bench run: its processes would count twice'
+expect_status 2 "a copy of a bench run in a side is refused, by its run_id" \
+	"$VK" compare two.json two-copy.json --vs two.json
+contains "naming both" "$TMP/err" 'two\.json and two-copy\.json are one bench run'
+expect_status 2 "a file from before run_id given twice is refused, by its samples" \
+	"$VK" compare legacy-old.json legacy-old.json --vs legacy-new.json
+expect_status 0 "one run a side, the same on both sides, is still compared" "$VK" compare two.json two.json
+# An API name with a NUL in it would be cut there and matched as "time".
+printf '%s\n' '{"schema": "vdsokit-bench/2", "results": [{"api": "time\u0000x", "path": "vdso",' \
+	' "samples_ns": [1.3], "process_samples_ns": [[1.3]]}]}' >nul.json
+expect_status 2 "an API name holding a NUL is refused" "$VK" compare nul.json nul.json
+contains "saying where" "$TMP/err" 'nul\.json: results\[0\]\.api holds a NUL \(\\u0000\)'
 expect_status 2 "a missing file in a side" "$VK" compare old.json --vs same.json no-such.json
 contains "a missing file in a side: named" "$TMP/err" 'no-such\.json: No such file or directory'
 many=$(for i in $(seq 1 65); do printf 'old.json '; done)
@@ -454,6 +477,58 @@ expect_status 2 "side by side: a missing library" side --impl ./nonexistent.so t
 contains "side by side: a missing library is said" "$TMP/err" 'nonexistent\.so'
 expect_status 2 "side by side: an unknown API" side --impl ./copy.so no-such-api
 expect_status 2 "side by side: a bad --samples" side --impl ./copy.so -n 1 time
+# A side whose calls fail has no figure and no verdict: its time is the
+# failure's (issue 47, part 2). The row names the call, the errno and how
+# often, and compare exits 1.
+if [ -f "$IMPL/fail-einval.so" ]; then
+	expect_status 1 "side by side: a library whose clock_gettime fails exits 1" \
+		side --copies 2 -n 8 --impl "$IMPL/fail-einval.so" clock-gettime-monotonic time
+	contains "its row names the call, the errno and how often, with no verdict" "$TMP/out" \
+		'^clock-gettime-monotonic +vdso:impl +no figure, no verdict: on the new side, clock_gettime failed: Invalid argument \(errno 22\), ([0-9]+) of \1 calls$'
+	check "no improvement is claimed" sh -c "! grep -Eq ' improvement$' '$TMP/out'"
+	contains "stderr says so too" "$TMP/err" 'clock-gettime-monotonic on the new side: clock_gettime failed'
+	expect_status 1 "side by side: every row failed still exits 1, with a report" \
+		side --copies 2 -n 8 --format json --impl "$IMPL/fail-einval.so" clock-gettime-monotonic
+	schema_valid "its JSON, with the failed row, follows compare.json" compare "$TMP/out"
+	contains "the JSON names the failed row" "$TMP/out" '"why": "clock_gettime failed: Invalid argument'
+	expect_status 1 "side by side, ktap: the failed row is not ok" \
+		side --copies 2 -n 8 --format ktap --impl "$IMPL/fail-einval.so" clock-gettime-monotonic
+	contains "not ok, named" "$TMP/out" '^not ok 1 clock-gettime-monotonic vdso:impl$'
+	# A crash is in the report too, as its case's row, beside the cases
+	# measured, in every format; named on stderr as before (issue 47, part 6).
+	for fmt in text json ktap markdown html; do
+		expect_status 1 "side by side: a library that crashes, --format $fmt: exit 1" \
+			side --copies 2 -n 8 --format $fmt --impl "$IMPL/crash-getcpu.so" time getcpu
+		check "side by side: a library that crashes, --format $fmt: the report is written" \
+			test -s "$TMP/out"
+		contains "side by side: a library that crashes, --format $fmt: the crash is in it" \
+			"$TMP/out" 'the child that measured it was killed by SIGSEGV'
+	done
+	contains "the crash is named on stderr" "$TMP/err" 'crash-getcpu\.so: measuring getcpu, it was killed by SIGSEGV'
+	expect_status 1 "side by side: a crash, in text" side --copies 2 -n 8 \
+		--impl "$IMPL/crash-getcpu.so" time getcpu
+	contains "its row names the side that died alone" "$TMP/out" \
+		'^getcpu +vdso:impl +no figure, no verdict: on the new side, the child that measured it was killed by SIGSEGV$'
+	contains "the other case is compared" "$TMP/out" '^time +vdso:impl +[0-9.]+ ns'
+	expect_status 1 "side by side: a crash, in JSON" side --copies 2 -n 8 --format json \
+		--impl "$IMPL/crash-getcpu.so" getcpu
+	schema_valid "its JSON follows compare.json" compare "$TMP/out"
+	# Files: a bench run whose calls failed has no figure there; merged
+	# with runs that measured the row (vm's A/B boots too), it still fails.
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/fail-einval.so" --paths impl \
+		clock-gettime-monotonic time --format json >failed.json
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/passthrough.so" --paths impl \
+		clock-gettime-monotonic time --format json >fine.json
+	expect_status 1 "files: a run whose calls failed exits 1" "$VK" compare fine.json failed.json
+	contains "its row names the failure, with no verdict" "$TMP/out" \
+		'^clock-gettime-monotonic +impl +no figure, no verdict: on the new side, clock_gettime failed: Invalid argument \(errno 22\)'
+	contains "the other row is compared" "$TMP/out" '^time +impl +[0-9.]+ ns'
+	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/passthrough.so" --paths impl \
+		clock-gettime-monotonic time --format json >fine2.json
+	expect_status 1 "files: one failed run among a side's fails the row" "$VK" compare \
+		fine.json failed.json --vs fine.json fine2.json
+	contains "on the old side" "$TMP/out" '^clock-gettime-monotonic +impl +no figure, no verdict: on the old side'
+fi
 if [ -f "$IMPL/no-vdso.so" ]; then
 	expect_status 4 "side by side: a library with no __vdso_ functions exits 4" side --impl "$IMPL/no-vdso.so" time
 	contains "side by side: nothing on both sides is said" "$TMP/err" 'have no API and path with samples in both'

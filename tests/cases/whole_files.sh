@@ -31,6 +31,25 @@ kept() {
 	check "$2: no temporary is left behind" test -z "$(ls -A "$1" | grep -v '^report\.')"
 }
 
+# A directory in the way of one file of the set: each in turn, the last
+# too, which rename() alone refuses after the others were replaced
+# (issue 47, part 6). Nothing is replaced, and the file is named.
+for way in $REPORTS; do
+	old dir
+	rm "dir/$way" && mkdir "dir/$way"
+	expect_status 2 "compare --output with a directory as $way exits 2" \
+		"$VK" compare --output dir old.json slower.json
+	contains "$way: named, none replaced" "$TMP/err" \
+		"^vdsokit compare: cannot write dir/${way//./\\.}: Is a directory; none of its set was replaced\$"
+	bad=
+	for f in $REPORTS; do
+		[ "$f" = "$way" ] || [ "$(cat "dir/$f")" = old ] || bad="$bad $f"
+	done
+	check "$way in the way: the others are intact${bad:+ (not:$bad)}" test -z "$bad"
+	check "$way in the way: no temporary is left behind" test -z "$(ls -A dir | grep -v '^report\.')"
+	rm -rf dir
+done
+
 # limited BLOCKS CMD...: CMD with files limited to BLOCKS KiB, its writes
 # beyond them failing with EFBIG (SIGXFSZ ignored), as on a full disk.
 limited() {

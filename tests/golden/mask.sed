@@ -51,7 +51,7 @@ s/returned [0-9]+ but stored [0-9]+/returned TIME but stored TIME/
 # rows, columns, exit status and line order stay.
 /^\$ vdsokit bench -d /,${
 	/^(\$ |\[exit |KTAP version )/b
-	s/^( *"(time|cpu_model|clocksource|governor|disturbed|multimodal|name)": ).*[^,](,?)$/\1X\3/
+	s/^( *"(time|run_id|cpu_model|clocksource|governor|disturbed|multimodal|name)": ).*[^,](,?)$/\1X\3/
 	/^    "warnings": \[$/,/^    \],?$/{
 		/^    "warnings"/b
 		/^    \]/b

@@ -17,6 +17,9 @@
 
 static struct vk_bench_result res[2];
 static struct vk_bench_rows rows;
+static const struct vk_bench_case cases[2] = {
+	{ "clock-gettime-monotonic", VK_FN_CLOCK_GETTIME, 1 }, { "getcpu", VK_FN_GETCPU, -1 },
+};
 
 static void fresh(void)
 {
@@ -24,6 +27,8 @@ static void fresh(void)
 	memset(&rows, 0, sizeof(rows));
 	rows.r = res;
 	rows.n = 2;
+	rows.cases = cases;
+	rows.ncases = 2;
 	snprintf(res[0].api, sizeof(res[0].api), "clock-gettime-monotonic");
 	snprintf(res[1].api, sizeof(res[1].api), "getcpu");
 }
@@ -66,6 +71,21 @@ static void reading(void)
 	read_lines("row 0 1 100 0 1 10\nend\n", 3, &at);
 	CHECK(isnan(rows.ref[3].ns[0]) && res[0].n == 10,
 	      "a worker that sent no reference has none, its samples kept");
+
+	/* Calls that failed: a row with no figure, whatever another worker measured. */
+	fresh();
+	read_lines(GOOD, 0, &at);
+	CHECK(read_lines("ref 1 2 3\nrow 0 1 100 0 3 10 11 12\nfail 1 5 100 22\nend\n", 1, &at) ==
+	      VK_WORKER_OK, "a worker's failed row is read");
+	read_lines(GOOD, 2, &at);
+	CHECK(res[1].failed == 5 && res[1].failed_of == 100 && res[1].err == 22 &&
+	      res[1].skipped && !strcmp(res[1].call, "getcpu") &&
+	      strstr(res[1].skipped, "getcpu failed: ") && strstr(res[1].skipped, "5 of 100 calls"),
+	      "its calls failed for all: the call, its errno and how often (%s)", res[1].skipped);
+	CHECK(read_lines("fail 0 0 100 22\nend\n", 3, &at) == VK_WORKER_BAD &&
+	      read_lines("fail 0 5 4 22\nend\n", 3, &at) == VK_WORKER_BAD &&
+	      read_lines("fail 0 5 100 0\nend\n", 3, &at) == VK_WORKER_BAD,
+	      "a fail line with no failure, more failures than calls or no errno is refused");
 }
 
 static int run(const char *script, double silence, int k, struct vk_worker *w)

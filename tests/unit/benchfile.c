@@ -98,6 +98,41 @@ static void refused(void)
 	}
 }
 
+/*
+ * vm's A/B: a boot whose calls failed on a row fails the merged row,
+ * whatever the other boots measured; it stays failed in the merged file.
+ */
+static void failed(void)
+{
+	static const char bad[] =
+		"{\"schema\": \"vdsokit-bench/2\", \"results\": [{\"api\": \"time\","
+		" \"path\": \"vdso\", \"skipped\": \"time failed: EINVAL\", \"failed_calls\": 7}]}";
+	struct vk_compare_runs r = { 0 };
+	struct vk_compare_report rep = { 0 };
+	struct vk_compare_failed f[3];
+	struct vk_bench_report br = { 0 };
+	struct vk_timer timer;
+	struct vk_bf_err e = { "" };
+	char text[1024];
+	int status;
+
+	planted(text, sizeof(text), "6.1", "2, 3", "[2, 3]", "1");
+	status = vk_compare_runs_open(&r, 2, &e) ||
+		 vk_compare_runs_parse(&r, "boot 1", text, strlen(text), &e) ||
+		 vk_compare_runs_parse(&r, "boot 2", bad, strlen(bad), &e) ||
+		 vk_compare_runs_merge(&r, &e);
+	CHECK(!status && r.s[0].failed == 7 && !strcmp(r.s[0].skipped, "time failed: EINVAL"),
+	      "a row failed in one boot is failed in the merge, saying how: %s", e.msg);
+	vk_compare_failed_rows(&rep, f, r.s, r.n, r.s, r.n);
+	CHECK(rep.nfailed == 2 && !strcmp(f[1].side, "new") && !strcmp(f[0].api, "time") &&
+	      !strcmp(f[0].why, "time failed: EINVAL"), "and a failed row of compare's, each side");
+	status = status || vk_compare_runs_report(&r, &br, &timer, &e);
+	CHECK(!status && br.rows[0].failed == 7 && br.rows[0].skipped,
+	      "and in the merged file, a row skipped for it");
+	vk_compare_runs_report_free(&br);
+	vk_compare_free_runs(&r);
+}
+
 /* A row whose processes do not hold its samples cannot be written as one file. */
 static void torn(void)
 {
@@ -140,6 +175,7 @@ int main(void)
 	merged();
 	refused();
 	torn();
+	failed();
 	api_calls();
 	return test_exit();
 }
