@@ -75,6 +75,24 @@ void vk_result_plain(struct vk_result *r, unsigned flags)
 	r->flags = flags;
 }
 
+void vk_result_case(struct vk_result *r, const char *fmt, ...)
+{
+	char name[sizeof(r->cases[0])];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < r->ncases; i++) {
+		if (!strcmp(r->cases[i], name))
+			return;
+	}
+	if (r->ncases == VK_RESULT_CASES)
+		r->more_cases++;
+	else
+		memcpy(r->cases[r->ncases++], name, sizeof(name));
+}
+
 const char *vk_errno_name(long e)
 {
 	switch (e) {

@@ -24,6 +24,9 @@ enum vk_bound {
 	VK_BOUND_STACK,		/* stack: bytes of stack used, not ns */
 };
 
+/* Of one check, the distinct cases that broke that it keeps, each. */
+#define VK_RESULT_CASES 8
+
 struct vk_result {
 	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
 	enum vk_path path;
@@ -38,6 +41,9 @@ struct vk_result {
 	int plain;		/* ...in a call a reproducer makes again: */
 	unsigned flags;		/* every pointer valid; getrandom's flags, 16
 				 * bytes and a proper state */
+	int ncases;		/* the distinct cases that broke, named, */
+	char cases[VK_RESULT_CASES][32];	/* "flags 0x6", in order; */
+	unsigned long long more_cases;	/* breaks of cases past that room */
 	enum vk_ran ran;
 	enum vk_bound bound;	/* what bound_ns is, or none */
 	long long bound_ns;	/* an error over this was looked for */
@@ -65,6 +71,10 @@ void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
  * every pointer valid and, for getrandom, 16 bytes with flags and a
  * proper state. A reproducer needs no more to make it again. */
 void vk_result_plain(struct vk_result *r, unsigned flags);
+/* Name a case of r's rule that broke ("flags 0x6"), once however often
+ * it breaks, so that every one is told, not only the first. */
+void vk_result_case(struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "EINVAL" for EINVAL (positive), for the errnos the vDSO's APIs give. */
 const char *vk_errno_name(long e);
 /* Add a copy of a result made elsewhere, e.g. in a child process. */

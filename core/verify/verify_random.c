@@ -178,6 +178,7 @@ static void flags(struct rnd *g)
 				       f, vk_path_name(g->p), rx, rs);
 			vk_result_returns(r, rx, rs);
 			vk_result_plain(r, f);
+			vk_result_case(r, "flags %#x", f);
 		}
 	}
 }

@@ -1,0 +1,42 @@
+# Every case that broke is named: a planted getrandom that gives bytes
+# for GRND_RANDOM|GRND_INSECURE with and without GRND_NONBLOCK (flags 0x6
+# and 0x7, tests/impl/bug-getrandom-random-insecure.c) breaks the flags
+# rule twice, and text, KTAP and JSON name both.
+. "$TOP/tests/lib.sh"
+
+LIB=$O/tests/impl/bug-getrandom-random-insecure.so
+desc="flags 0x6 and 0x7 named in text, KTAP and JSON"
+if is_static "$VK"; then
+	skip "$desc" "vdsokit is statically linked: no dlopen(), so no --impl"
+	exit 0
+elif [ ! -f "$LIB" ]; then
+	skip "$desc" "$LIB is not built (make check-build)"
+	exit 0
+fi
+
+# verify_lib FORMAT OUT [OPTION...]: the planted library's getrandom; its status.
+verify_lib() {
+	local fmt=$1 out=$2
+	shift 2
+	"$VK" verify --impl "$LIB" --paths impl -d 0.05 --format "$fmt" "$@" getrandom \
+		>"$out" 2>"$out.err"
+}
+
+both='flags 0x6, flags 0x7'
+verify_lib text "$TMP/out.txt"
+status=$?
+[ $status = 1 ] && ok "the planted library fails verify" ||
+	not_ok "the planted library fails verify" "exit $status" "$(head -c 300 "$TMP/out.txt.err")"
+contains "text names both after the first's values" "$TMP/out.txt" \
+	"^  getrandom impl flags: flags 0x6: impl returned 16, the syscall -22 \(broken 2 times in [0-9]+ calls: $both\)$"
+
+verify_lib ktap "$TMP/out.ktap"
+contains "KTAP names both in the failure's diagnostic" "$TMP/out.ktap" \
+	"^# flags 0x6: impl returned 16, the syscall -22 \(broken 2 times in [0-9]+ calls: $both\)$"
+
+verify_lib json "$TMP/out.json"
+tr -d '\n' <"$TMP/out.json" >"$TMP/flat.json"
+contains "JSON names both in the result's cases" "$TMP/flat.json" \
+	'"check": *"flags",[^}]*"cases": *\[ *"flags 0x6", *"flags 0x7" *\], *"more_cases": *0'
+schema_valid "its JSON follows verify.json" verify "$TMP/out.json"
+
