@@ -67,12 +67,15 @@ void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
 	r->sys_ret = sys_ret;
 }
 
-void vk_result_plain(struct vk_result *r, unsigned flags)
+void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret)
 {
-	if (r->plain)
+	for (int i = 0; i < r->nplain; i++) {
+		if (r->plain[i].flags == flags)
+			return;
+	}
+	if (r->nplain == VK_RESULT_CASES)
 		return;
-	r->plain = 1;
-	r->flags = flags;
+	r->plain[r->nplain++] = (struct vk_plain){ .flags = flags, .ret = ret, .sys_ret = sys_ret };
 }
 
 void vk_result_case(struct vk_result *r, const char *fmt, ...)

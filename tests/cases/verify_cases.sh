@@ -1,11 +1,13 @@
 # Every case that broke is named: a planted getrandom that gives bytes
 # for GRND_RANDOM|GRND_INSECURE with and without GRND_NONBLOCK (flags 0x6
 # and 0x7, tests/impl/bug-getrandom-random-insecure.c) breaks the flags
-# rule twice, and text, KTAP and JSON name both.
+# rule twice, and text, KTAP, JSON and the reproducers name both.
 . "$TOP/tests/lib.sh"
+D=$TMP/verify_cases
+mkdir -p "$D" || exit 1
 
 LIB=$O/tests/impl/bug-getrandom-random-insecure.so
-desc="flags 0x6 and 0x7 named in text, KTAP and JSON"
+desc="flags 0x6 and 0x7 named in text, KTAP, JSON and the reproducers"
 if is_static "$VK"; then
 	skip "$desc" "vdsokit is statically linked: no dlopen(), so no --impl"
 	exit 0
@@ -23,20 +25,29 @@ verify_lib() {
 }
 
 both='flags 0x6, flags 0x7'
-verify_lib text "$TMP/out.txt"
+verify_lib text "$D/out.txt" --output "$D/out"
 status=$?
 [ $status = 1 ] && ok "the planted library fails verify" ||
-	not_ok "the planted library fails verify" "exit $status" "$(head -c 300 "$TMP/out.txt.err")"
-contains "text names both after the first's values" "$TMP/out.txt" \
+	not_ok "the planted library fails verify" "exit $status" "$(head -c 300 "$D/out.txt.err")"
+contains "text names both after the first's values" "$D/out.txt" \
 	"^  getrandom impl flags: flags 0x6: impl returned 16, the syscall -22 \(broken 2 times in [0-9]+ calls: $both\)$"
 
-verify_lib ktap "$TMP/out.ktap"
-contains "KTAP names both in the failure's diagnostic" "$TMP/out.ktap" \
+verify_lib ktap "$D/out.ktap"
+contains "KTAP names both in the failure's diagnostic" "$D/out.ktap" \
 	"^# flags 0x6: impl returned 16, the syscall -22 \(broken 2 times in [0-9]+ calls: $both\)$"
 
-verify_lib json "$TMP/out.json"
-tr -d '\n' <"$TMP/out.json" >"$TMP/flat.json"
-contains "JSON names both in the result's cases" "$TMP/flat.json" \
+verify_lib json "$D/out.json"
+tr -d '\n' <"$D/out.json" >"$D/flat.json"
+contains "JSON names both in the result's cases" "$D/flat.json" \
 	'"check": *"flags",[^}]*"cases": *\[ *"flags 0x6", *"flags 0x7" *\], *"more_cases": *0'
-schema_valid "its JSON follows verify.json" verify "$TMP/out.json"
+schema_valid "its JSON follows verify.json" verify "$D/out.json"
 
+# The reproducer calls both; its report shows each.
+c=$(ls "$D"/out/repro/getrandom-*.c 2>/dev/null | head -n 1)
+contains "the reproducer calls both flags" "${c:-$D/out/repro/none.c}" \
+	'^static const unsigned flags\[\] = \{ 0x6u, 0x7u \};$'
+txt=${c%.c}.txt
+n=$(grep -cE '^What the --impl library does: getrandom\(buf, 16, (GRND_NONBLOCK\|)?GRND_RANDOM\|GRND_INSECURE\) returns 16' \
+	"$txt" 2>/dev/null)
+[ "$n" = 2 ] && ok "the reproducer's report shows both calls" ||
+	not_ok "the reproducer's report shows both calls" "$(head -n 12 "$txt" 2>&1)"
