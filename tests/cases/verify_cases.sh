@@ -1,13 +1,14 @@
 # Every case that broke is named: a planted getrandom that gives bytes
 # for GRND_RANDOM|GRND_INSECURE with and without GRND_NONBLOCK (flags 0x6
 # and 0x7, tests/impl/bug-getrandom-random-insecure.c) breaks the flags
-# rule twice, and text, KTAP, JSON and the reproducers name both.
+# rule twice, and text, KTAP, JSON, vdsotest's reasons and the
+# reproducers name both.
 . "$TOP/tests/lib.sh"
 D=$TMP/verify_cases
 mkdir -p "$D" || exit 1
 
 LIB=$O/tests/impl/bug-getrandom-random-insecure.so
-desc="flags 0x6 and 0x7 named in text, KTAP, JSON and the reproducers"
+desc="flags 0x6 and 0x7 named in text, KTAP, JSON, vdsotest and the reproducers"
 if is_static "$VK"; then
 	skip "$desc" "vdsokit is statically linked: no dlopen(), so no --impl"
 	exit 0
@@ -41,6 +42,10 @@ tr -d '\n' <"$D/out.json" >"$D/flat.json"
 contains "JSON names both in the result's cases" "$D/flat.json" \
 	'"check": *"flags",[^}]*"cases": *\[ *"flags 0x6", *"flags 0x7" *\], *"more_cases": *0'
 schema_valid "its JSON follows verify.json" verify "$D/out.json"
+
+verify_lib vdsotest "$D/out.vdsotest"
+contains "vdsotest's reason on stderr names both" "$D/out.vdsotest.err" \
+	"^getrandom verify flags \(impl\): flags 0x6: impl returned 16, the syscall -22 \(each case that broke: $both\)$"
 
 # The reproducer calls both; its report shows each.
 c=$(ls "$D"/out/repro/getrandom-*.c 2>/dev/null | head -n 1)
