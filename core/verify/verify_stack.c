@@ -10,11 +10,12 @@
  *
  * A probe that writes back the byte it read leaves the paint as it was,
  * and a read leaves no trace at all, so the region below the calling
- * frame is also closed (PROT_NONE) while they run: each first touch of a
- * page faults, and the handler, on an alternate stack, opens the page
- * and notes the address. The paint then gives the lowest byte written
- * within the pages opened. A probe far below, past the region, lands on
- * the guard pages and is a failure that says how far below.
+ * frame is also closed (PROT_NONE) while they run, the calls starting
+ * just above a page boundary: each first touch of a page faults, and the
+ * handler, on an alternate stack, opens the page and notes the address.
+ * The paint then gives the lowest byte written within the pages opened.
+ * A probe far below, past the region, lands on the guard pages and is a
+ * failure that says how far below.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -34,6 +35,7 @@
 #define GUARD (1024 * 1024)	/* PROT_NONE below it: a probe that far is named */
 #define ROUNDS 3		/* calls of each clock, or of the function */
 #define TIMEOUT 5.0
+#define SLACK 256		/* below the calling frame, open: a read there is unseen */
 
 size_t vk_stack_used(const unsigned char *stack, size_t len, unsigned char paint)
 {
@@ -171,12 +173,16 @@ static void *on_stack(void *ctx)
 {
 	static unsigned char alt[64 * 1024];
 	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) }, old;
+	/* Room that brings the calls' frames down to just above a page
+	 * boundary, so that what stays open below them is about SLACK bytes,
+	 * not up to a page. */
+	volatile unsigned char room[(((uintptr_t)&ss - SLACK) & (page - 1)) + 1];
 
 	/* The thread's own alternate stack is given back before it exits:
 	 * a runtime that made one (ASan's) unmaps it then. Every page is
 	 * open again before, as a fault without it could not be handled. */
 	sigaltstack(&ss, &old);
-	close_below(&ss);
+	close_below((const void *)room);
 	call_all(ctx);
 	open_all();
 	sigaltstack(&old, NULL);
