@@ -9,6 +9,7 @@
 
 #include "report/compare.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "report/summary.h"
 
 #define LABEL_W 300		/* room for "clock-gettime-monotonic-coarse syscall" */
@@ -130,10 +131,11 @@ static void findings(FILE *f, const struct vk_summary *s)
 	fprintf(f, "<ol class=\"findings\">\n");
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct vk_finding *x = &fs->f[i];
-		char clocks[160], cmd[128];
+		char clocks[160], cmd[128], cases[VK_RESULT_CASES * 40];
 
 		vk_finding_clocks(clocks, sizeof(clocks), x);
 		vk_finding_reproduce(cmd, sizeof(cmd), x);
+		vk_report_cases(cases, sizeof(cases), x->example);
 		fprintf(f, "<li><b>");
 		esc(f, x->what);
 		fprintf(f, "</b><br>%s%s%s%zu failed checks<br>e.g. <code>", clocks[0] ? "clocks " : "",
@@ -141,6 +143,11 @@ static void findings(FILE *f, const struct vk_summary *s)
 		esc(f, x->example->api);
 		fprintf(f, " %s %s: ", vk_path_name(x->example->path), x->example->check);
 		esc(f, x->example->detail);
+		if (cases[0]) {
+			fprintf(f, " (each case that broke: ");
+			esc(f, cases);
+			fputc(')', f);
+		}
 		fprintf(f, "</code><br>reproduce: <code>");
 		esc(f, cmd);
 		fprintf(f, "</code></li>\n");

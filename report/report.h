@@ -38,6 +38,9 @@ struct vk_report {
 };
 
 void vk_report_text(FILE *f, const struct vk_report *r);
+/* The cases that broke r's rule, "flags 0x6, flags 0x7", or "" where it
+ * names fewer than two: the detail names the first. */
+void vk_report_cases(char *buf, size_t len, const struct vk_result *r);
 /* r->text's layout, or vk_report_text's. */
 void vk_report_results_text(const struct vk_out *o, const struct vk_report *r);
 void vk_report_ktap(const struct vk_out *k, const struct vk_report *r);

@@ -245,7 +245,7 @@ static const char random_main[] =
 	"	struct vgetrandom_opaque_params params;\n"
 	"	unsigned char a[16], b[16];\n"
 	"	void *fn = vdso_sym(), *state;\n"
-	"	long rv, rs;\n"
+	"	int differ = 0;\n"
 	"\n"
 	"	if (!fn) {\n"
 	"		printf(\"this process's vDSO has no getrandom: nothing to compare\\n\");\n"
@@ -263,14 +263,18 @@ static const char random_main[] =
 	"		perror(\"mmap of the vDSO getrandom's state\");\n"
 	"		return 4;\n"
 	"	}\n"
-	"	rv = vdso_call(fn, a, sizeof(a), FLAGS, state, params.size_of_opaque_state);\n"
-	"	rs = sys_result(syscall(SYS_getrandom, b, sizeof(b), FLAGS));\n"
-	"	printf(\"getrandom(buf, 16, %#x): vDSO \", FLAGS);\n"
-	"	show(rv);\n"
-	"	printf(\", syscall \");\n"
-	"	show(rs);\n"
-	"	printf(\": %s\\n\", rv == rs ? \"same\" : \"DIFFERENT\");\n"
-	"	return rv != rs;\n"
+	"	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {\n"
+	"		long rv = vdso_call(fn, a, sizeof(a), flags[i], state, params.size_of_opaque_state);\n"
+	"		long rs = sys_result(syscall(SYS_getrandom, b, sizeof(b), flags[i]));\n"
+	"\n"
+	"		printf(\"getrandom(buf, 16, %#x): vDSO \", flags[i]);\n"
+	"		show(rv);\n"
+	"		printf(\", syscall \");\n"
+	"		show(rs);\n"
+	"		printf(\": %s\\n\", rv == rs ? \"same\" : \"DIFFERENT\");\n"
+	"		differ |= rv != rs;\n"
+	"	}\n"
+	"	return differ;\n"
 	"}\n";
 
 /* The function the finding is of, or -1: its example's. */
@@ -360,7 +364,10 @@ static void repro_data(FILE *out, const struct vk_finding *f, int fn)
 	const char *name = vk_funcs[fn].name;
 
 	if (fn == VK_FN_GETRANDOM) {
-		fprintf(out, "#define FLAGS %#xu\n", f->plain->flags);
+		fprintf(out, "static const unsigned flags[] = {");
+		for (int i = 0; i < f->plain->nplain; i++)
+			fprintf(out, "%s %#xu", i ? "," : "", f->plain->plain[i].flags);
+		fprintf(out, " };\n");
 	} else {
 		fprintf(out, "#define FUNC \"%s\"\n#define SYSNO SYS_%s\n#define GETRES %d\n"
 			"#define TIME64 %d\n", name, vk_funcs[fn].syscall,
@@ -406,19 +413,19 @@ static const char *outcome(char *buf, size_t len, int fn, long ret)
 	return buf;
 }
 
-/* The plain call in C: "clock_getres(16, &ts)", "getrandom(buf, 16, GRND_RANDOM, ...)". */
-static void call_text(char *buf, size_t len, const struct vk_finding *f, int fn)
+/* A plain call of r's in C: "clock_getres(16, &ts)", "getrandom(buf, 16, GRND_RANDOM)". */
+static void call_text(char *buf, size_t len, const struct vk_result *r, unsigned flags, int fn)
 {
-	char flags[64];
+	char names[64];
 
 	if (fn == VK_FN_GETRANDOM) {
-		flag_names(flags, sizeof(flags), f->plain->flags);
-		snprintf(buf, len, "getrandom(buf, 16, %s)", flags);
+		flag_names(names, sizeof(names), flags);
+		snprintf(buf, len, "getrandom(buf, 16, %s)", names);
 	} else {
 		struct vk_clock c;
 		int has_id;
 
-		vk_api_func(f->plain->api, &c, &has_id);
+		vk_api_func(r->api, &c, &has_id);
 		snprintf(buf, len, "%s(%d, &ts)", vk_funcs[fn].name, c.id);
 	}
 }
@@ -466,22 +473,31 @@ static const char *side(enum vk_path p)
 	return p == VK_PATH_VDSO ? "the vDSO" : p == VK_PATH_LIBC ? "libc" : "the --impl library";
 }
 
-static void sides(FILE *out, const struct vk_finding *f, int fn)
+/* What each side does in one plain call of r's. */
+static void side_call(FILE *out, const struct vk_result *r, const struct vk_plain *pc, int fn)
 {
-	const struct vk_result *r = f->plain ? f->plain : f->example;
 	char call[128], a[48], b[48];
 
-	if (!r->returns || fn < 0) {
-		fprintf(out, "What vdsokit saw: %s\n", f->what);
-		return;
-	}
-	call_text(call, sizeof(call), f, fn);
+	call_text(call, sizeof(call), r, pc->flags, fn);
 	fprintf(out, "What %s does: %s %s\n", side(r->path), call,
-		outcome(a, sizeof(a), fn, r->ret));
+		outcome(a, sizeof(a), fn, pc->ret));
 	if (fn == VK_FN_GETRANDOM)
 		fprintf(out, "  (with the opaque state it asks for, mapped as it says)\n");
 	fprintf(out, "What the syscall does: %s %s\n", call,
-		outcome(b, sizeof(b), fn, r->sys_ret));
+		outcome(b, sizeof(b), fn, pc->sys_ret));
+}
+
+/* Each plain call that broke; what was seen where none was plain. */
+static void sides(FILE *out, const struct vk_finding *f, int fn)
+{
+	const struct vk_result *r = f->plain;
+
+	if (!r || fn < 0) {
+		fprintf(out, "What vdsokit saw: %s\n", f->what);
+		return;
+	}
+	for (int i = 0; i < r->nplain; i++)
+		side_call(out, r, &r->plain[i], fn);
 }
 
 void vk_repro_txt(FILE *out, const struct vk_finding *f, const struct utsname *uts,

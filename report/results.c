@@ -24,6 +24,30 @@ static void text_group(FILE *f, const struct vk_result *first, const struct vk_r
 		fprintf(f, "ok%s\n", g->t.skip ? " (some skipped)" : "");
 }
 
+void vk_report_cases(char *buf, size_t len, const struct vk_result *r)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (r->ncases + !!r->more_cases < 2)
+		return;
+	for (int i = 0; i < r->ncases && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", vk_safe(r->cases[i]));
+	if (r->more_cases && n < len)
+		snprintf(buf + n, len - n, " and %llu more", r->more_cases);
+}
+
+/* " (broken 2 times in 38 calls: flags 0x6, flags 0x7)": how often, and
+ * each case where more than one broke. */
+static void broken(char *buf, size_t len, const struct vk_result *r)
+{
+	char cases[VK_RESULT_CASES * 40];
+
+	vk_report_cases(cases, sizeof(cases), r);
+	snprintf(buf, len, " (broken %llu times in %llu calls%s%s)", r->fails, r->calls,
+		 cases[0] ? ": " : "", cases);
+}
+
 /* Of the results of status want, those with a detail; a passing check's
  * bound only with_bounds, as text_bounds() sums them up otherwise. */
 static void text_details(FILE *f, const struct vk_results *rs, enum vk_status want,
@@ -33,6 +57,7 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct vk_result *r = rs->r[i];
+		char how[VK_RESULT_CASES * 40 + 64];
 
 		if (r->status != want || !r->detail[0])
 			continue;
@@ -42,9 +67,8 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 			fprintf(f, "\n%s:\n", title);
 		fprintf(f, "  %s %s %s: %s", r->api, vk_path_name(r->path), r->check,
 			vk_safe(r->detail));
-		if (r->fails > 1)
-			fprintf(f, " (broken %llu times in %llu calls)", r->fails, r->calls);
-		fputc('\n', f);
+		broken(how, sizeof(how), r);
+		fprintf(f, "%s\n", r->fails > 1 ? how : "");
 	}
 }
 
@@ -136,12 +160,13 @@ void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 	vk_ktap_plan(k, r->rs->n);
 	for (size_t i = 0; i < r->rs->n; i++) {
 		const struct vk_result *x = r->rs->r[i];
+		char how[VK_RESULT_CASES * 40 + 64];
 
+		broken(how, sizeof(how), x);
 		vk_ktap_result(k, as[x->status], i + 1, vk_safe(x->detail), "%s %s %s", x->api,
 			       vk_path_name(x->path), x->check);
 		if (x->status == VK_FAIL)
-			vk_ktap_diag(k, "%s (broken %llu times in %llu calls)", vk_safe(x->detail),
-				     x->fails, x->calls);
+			vk_ktap_diag(k, "%s%s", vk_safe(x->detail), how);
 		else if (x->status == VK_PASS && x->detail[0])
 			vk_ktap_diag(k, "%s", vk_safe(x->detail));
 	}
@@ -164,6 +189,19 @@ static void json_options(struct vk_json *j, const void *ctx)
 			vk_json_str(j, NULL, vk_path_name(p));
 	}
 	vk_json_end(j);
+}
+
+/* "cases": each that broke, named, where the rule names them; how many
+ * more past the room it had, in "more_cases". */
+static void json_cases(struct vk_json *j, const struct vk_result *x)
+{
+	if (!x->ncases)
+		return;
+	vk_json_array(j, "cases");
+	for (int i = 0; i < x->ncases; i++)
+		vk_json_str(j, NULL, x->cases[i]);
+	vk_json_end(j);
+	vk_json_uint(j, "more_cases", x->more_cases);
 }
 
 void vk_report_json(const struct vk_out *o, const struct vk_report *r)
@@ -191,6 +229,7 @@ void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 		vk_json_uint(&j, "calls", x->calls);
 		vk_json_uint(&j, "fails", x->fails);
 		vk_json_str(&j, "detail", x->detail[0] ? x->detail : NULL);
+		json_cases(&j, x);
 		vk_json_end(&j);
 	}
 	vk_json_end(&j);

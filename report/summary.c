@@ -57,7 +57,7 @@ static void steps(FILE *f, const struct vk_summary *s)
 
 static void finding(FILE *f, size_t i, const struct vk_finding *x)
 {
-	char clocks[160], cmd[128];
+	char clocks[160], cmd[128], cases[VK_RESULT_CASES * 40];
 
 	vk_finding_clocks(clocks, sizeof(clocks), x);
 	vk_finding_reproduce(cmd, sizeof(cmd), x);
@@ -72,8 +72,12 @@ static void finding(FILE *f, size_t i, const struct vk_finding *x)
 	fprintf(f, ": %zu failed checks (", x->checks);
 	for (int k = 0; k < x->nby; k++)
 		fprintf(f, "%s%s %zu", k ? ", " : "", x->by[k].command, x->by[k].checks);
-	fprintf(f, ")\n   e.g. %s %s %s: %s\n   reproduce: %s\n", x->example->api,
-		vk_path_name(x->example->path), x->example->check, vk_safe(x->example->detail), cmd);
+	vk_report_cases(cases, sizeof(cases), x->example);
+	fprintf(f, ")\n   e.g. %s %s %s: %s", x->example->api, vk_path_name(x->example->path),
+		x->example->check, vk_safe(x->example->detail));
+	if (cases[0])
+		fprintf(f, " (each case that broke: %s)", cases);
+	fprintf(f, "\n   reproduce: %s\n", cmd);
 }
 
 static void findings(FILE *f, const struct vk_summary *s)

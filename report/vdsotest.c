@@ -75,13 +75,18 @@ static void clean(char *out, size_t len, const char *check)
 	out[i] = '\0';
 }
 
-/* Flushed first, so that a farm reading both streams gets whole lines. */
+/* Flushed first, so that a farm reading both streams gets whole lines;
+ * each case that broke after the first's values. */
 static void why(FILE *f, const char *desc, const struct vk_result *x)
 {
+	char cases[VK_RESULT_CASES * 40];
+
 	if (x->status != VK_FAIL)
 		return;
+	vk_report_cases(cases, sizeof(cases), x);
 	fflush(f);
-	fprintf(stderr, "%s: %s\n", desc, vk_safe(x->detail));
+	fprintf(stderr, "%s: %s%s%s%s\n", desc, vk_safe(x->detail),
+		cases[0] ? " (each case that broke: " : "", cases, cases[0] ? ")" : "");
 }
 
 static void legacy(FILE *f, const struct vk_results *rs)

@@ -580,7 +580,7 @@ static void classify(struct vk_results *rs, struct vk_result *r, const char *lib
 	if (r->status == VK_FAIL && p->done == 1 && s->done == 1 && !same_return(c, p, s)) {
 		vk_result_returns(r, p->ret, s->ret);
 		if (plain(c))
-			vk_result_plain(r, c->flags);
+			vk_result_plain(r, c->flags, p->ret, s->ret);
 	}
 }
 

@@ -104,7 +104,7 @@ void vk_findings_add(struct vk_findings *fs, const char *command, const struct v
 			f->example = r;
 			f->example_cmd = command;
 		}
-		if (!f->plain && r->plain)
+		if (!f->plain && r->nplain)
 			f->plain = r;
 		f->paths |= VK_PATH_BIT(r->path);
 		if (fn >= 0 && c.name[0])

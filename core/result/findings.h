@@ -31,7 +31,7 @@ struct vk_finding {
 	int nby;
 	const char *example_cmd;	/* the command of the example */
 	const struct vk_result *example;	/* in the results it came from */
-	const struct vk_result *plain;	/* its first plain call (vk_result_plain), or NULL */
+	const struct vk_result *plain;	/* its first result with plain calls (vk_result_plain), or NULL */
 };
 
 struct vk_findings {

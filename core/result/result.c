@@ -67,12 +67,33 @@ void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
 	r->sys_ret = sys_ret;
 }
 
-void vk_result_plain(struct vk_result *r, unsigned flags)
+void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret)
 {
-	if (r->plain)
+	for (int i = 0; i < r->nplain; i++) {
+		if (r->plain[i].flags == flags)
+			return;
+	}
+	if (r->nplain == VK_RESULT_CASES)
 		return;
-	r->plain = 1;
-	r->flags = flags;
+	r->plain[r->nplain++] = (struct vk_plain){ .flags = flags, .ret = ret, .sys_ret = sys_ret };
+}
+
+void vk_result_case(struct vk_result *r, const char *fmt, ...)
+{
+	char name[sizeof(r->cases[0])];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < r->ncases; i++) {
+		if (!strcmp(r->cases[i], name))
+			return;
+	}
+	if (r->ncases == VK_RESULT_CASES)
+		r->more_cases++;
+	else
+		memcpy(r->cases[r->ncases++], name, sizeof(name));
 }
 
 const char *vk_errno_name(long e)

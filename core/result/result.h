@@ -24,6 +24,16 @@ enum vk_bound {
 	VK_BOUND_STACK,		/* stack: bytes of stack used, not ns */
 };
 
+/* Of one check, the distinct cases that broke that it keeps, each. */
+#define VK_RESULT_CASES 8
+
+/* A plain call that broke: getrandom's flags (0 for the others), and
+ * what the path and the syscall returned. */
+struct vk_plain {
+	unsigned flags;
+	long ret, sys_ret;
+};
+
 struct vk_result {
 	char api[40];		/* "clock-gettime-monotonic", "clock-gettime-id:15" */
 	enum vk_path path;
@@ -35,9 +45,13 @@ struct vk_result {
 	int cut;		/* the failure limit ended its repeats early */
 	int returns;		/* the failure is of return values: */
 	long ret, sys_ret;	/* what the path and the syscall returned */
-	int plain;		/* ...in a call a reproducer makes again: */
-	unsigned flags;		/* every pointer valid; getrandom's flags, 16
-				 * bytes and a proper state */
+	int nplain;		/* ...in calls a reproducer makes again, */
+	struct vk_plain plain[VK_RESULT_CASES];	/* each distinct one: every
+				 * pointer valid; getrandom's 16 bytes and a
+				 * proper state */
+	int ncases;		/* the distinct cases that broke, named, */
+	char cases[VK_RESULT_CASES][32];	/* "flags 0x6", in order; */
+	unsigned long long more_cases;	/* breaks of cases past that room */
 	enum vk_ran ran;
 	enum vk_bound bound;	/* what bound_ns is, or none */
 	long long bound_ns;	/* an error over this was looked for */
@@ -63,8 +77,13 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
 /* Record that r's failure of return values came from a plain call:
  * every pointer valid and, for getrandom, 16 bytes with flags and a
- * proper state. A reproducer needs no more to make it again. */
-void vk_result_plain(struct vk_result *r, unsigned flags);
+ * proper state, where the path returned ret and the syscall sys_ret. A
+ * reproducer needs no more to make it again; each distinct flags is kept. */
+void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret);
+/* Name a case of r's rule that broke ("flags 0x6"), once however often
+ * it breaks, so that every one is told, not only the first. */
+void vk_result_case(struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "EINVAL" for EINVAL (positive), for the errnos the vDSO's APIs give. */
 const char *vk_errno_name(long e);
 /* Add a copy of a result made elsewhere, e.g. in a child process. */

@@ -168,7 +168,7 @@ static int check_errno(struct vk_verify *v, struct vk_result *err, vk_clock_fn s
 		vk_result_fail(v->rs, err, "clock %d: %s returned %d (%s), the syscall %d (%s)",
 			       id, vk_path_name(p), rx, errname(rx), rs, errname(rs));
 		vk_result_returns(err, rx, rs);
-		vk_result_plain(err, 0);
+		vk_result_plain(err, 0, rx, rs);
 	}
 	return rs || rx;
 }

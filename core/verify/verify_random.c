@@ -177,7 +177,8 @@ static void flags(struct rnd *g)
 			vk_result_fail(g->v->rs, r, "flags %#x: %s returned %zd, the syscall %zd",
 				       f, vk_path_name(g->p), rx, rs);
 			vk_result_returns(r, rx, rs);
-			vk_result_plain(r, f);
+			vk_result_plain(r, f, rx, rs);
+			vk_result_case(r, "flags %#x", f);
 		}
 	}
 }

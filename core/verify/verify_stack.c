@@ -6,11 +6,18 @@
  * calls run in a thread whose stack is a painted region above PROT_NONE
  * guard pages (a thread's stack is ours to give on every libc, where
  * makecontext() is not). What it used is how much deeper the lowest
- * repainted byte lies than when the same code calls nothing; a probe far
- * below, past the region, lands on the guard pages and is a failure that
- * says how far below. A probe that writes back the byte it read leaves
- * the paint as it was: only the guard pages see it.
+ * touched byte lies than when the same code calls nothing.
+ *
+ * A probe that writes back the byte it read leaves the paint as it was,
+ * and a read leaves no trace at all, so the region below the calling
+ * frame is also closed (PROT_NONE) while they run, the calls starting
+ * just above a page boundary: each first touch of a page faults, and the
+ * handler, on an alternate stack, opens the page and notes the address.
+ * The paint then gives the lowest byte written within the pages opened.
+ * A probe far below, past the region, lands on the guard pages and is a
+ * failure that says how far below.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -28,6 +35,7 @@
 #define GUARD (1024 * 1024)	/* PROT_NONE below it: a probe that far is named */
 #define ROUNDS 3		/* calls of each clock, or of the function */
 #define TIMEOUT 5.0
+#define SLACK 256		/* below the calling frame, open: a read there is unseen */
 
 size_t vk_stack_used(const unsigned char *stack, size_t len, unsigned char paint)
 {
@@ -105,13 +113,37 @@ static unsigned char *guard, *top;
 static const struct probe *probing;
 static struct answer answer;
 static int answer_fd;
+static size_t page;
 
+/* The pages closed below the calling frame, and the lowest address a
+ * fault on them opened: volatile, as the handler changes them. */
+static volatile uintptr_t closed_lo, closed_hi, lowest;
+
+/* A first touch of a closed page: open it and note where. 1: it was one. */
+static int open_page(uintptr_t at)
+{
+	uintptr_t pg = at & ~(uintptr_t)(page - 1);
+
+	if (at < closed_lo || at >= closed_hi || mprotect((void *)pg, page, PROT_READ | PROT_WRITE))
+		return 0;
+	if (at < lowest)
+		lowest = at;
+	return 1;
+}
+
+/* Async-signal-safe: mprotect(), stores, write() and _exit() alone; the
+ * errno of the code it interrupted kept. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	unsigned char *at = si->si_addr;
+	int saved = errno;
 
 	(void)sig;
 	(void)uc;
+	if (open_page((uintptr_t)at)) {
+		errno = saved;
+		return;
+	}
 	answer.fault = 1;
 	answer.on_guard = at >= guard && at < guard + GUARD;
 	answer.addr = (uintptr_t)at;
@@ -120,35 +152,63 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	_exit(0);
 }
 
+/* Close the region's pages wholly below here; open them again. */
+static void close_below(const void *here)
+{
+	uintptr_t hi = (uintptr_t)here & ~(uintptr_t)(page - 1), lo = (uintptr_t)(top - STACK);
+
+	closed_lo = lo;
+	closed_hi = hi;
+	mprotect((void *)lo, hi - lo, PROT_NONE);
+}
+
+/* Cleared after: the call to mprotect() may fault on a closed page. */
+static void open_all(void)
+{
+	mprotect((void *)closed_lo, closed_hi - closed_lo, PROT_READ | PROT_WRITE);
+	closed_lo = closed_hi = 0;
+}
+
 static void *on_stack(void *ctx)
 {
 	static unsigned char alt[64 * 1024];
 	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) }, old;
+	/* Room that brings the calls' frames down to just above a page
+	 * boundary, so that what stays open below them is about SLACK bytes,
+	 * not up to a page. */
+	volatile unsigned char room[(((uintptr_t)&ss - SLACK) & (page - 1)) + 1];
 
 	/* The thread's own alternate stack is given back before it exits:
-	 * a runtime that made one (ASan's) unmaps it then. */
+	 * a runtime that made one (ASan's) unmaps it then. Every page is
+	 * open again before, as a fault without it could not be handled. */
 	sigaltstack(&ss, &old);
+	close_below((const void *)room);
 	call_all(ctx);
+	open_all();
 	sigaltstack(&old, NULL);
 	return NULL;
 }
 
-/* Bytes of the stack painted with paint that a run in a thread on it
- * touched; 0: none ran. */
+/* Bytes below the top of the stack painted with paint that a run in a
+ * thread on it touched, written or faulted on; 0: none ran. */
 static size_t run_painted(struct probe *pr, unsigned char paint)
 {
 	pthread_attr_t a;
 	pthread_t th;
+	size_t painted, faulted;
 	int err;
 
 	memset(top - STACK, paint, STACK);
+	lowest = (uintptr_t)top;
 	if (pthread_attr_init(&a) || pthread_attr_setstack(&a, top - STACK, STACK))
 		return 0;
 	err = pthread_create(&th, &a, on_stack, pr);
 	pthread_attr_destroy(&a);
 	if (err || pthread_join(th, NULL))
 		return 0;
-	return vk_stack_used(top - STACK, STACK, paint);
+	painted = vk_stack_used(top - STACK, STACK, paint);
+	faulted = (uintptr_t)top - lowest;
+	return painted > faulted ? painted : faulted;
 }
 
 /* Under two paints: a byte written with one's value is seen by the other. */
@@ -159,24 +219,12 @@ static size_t run_on_stack(struct probe *pr)
 	return a && b ? (a > b ? a : b) : 0;
 }
 
-/* In a child, which a fault ends: the answer, or nothing where no thread ran. */
-static void measure(void *ctx, int fd)
+/* The runs: once first, on this child's own stack, and a thread that
+ * calls nothing, as lazy binding's resolver and the first thread's exit
+ * run then and are no call's; then the same code calling nothing and
+ * calling. */
+static void runs(struct probe *pr)
 {
-	struct probe *pr = ctx;
-	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
-
-	guard = mmap(NULL, GUARD + STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (guard == MAP_FAILED || mprotect(guard, GUARD, PROT_NONE))
-		return;
-	top = guard + GUARD + STACK;
-	probing = pr;
-	answer.top = (uintptr_t)top;
-	answer_fd = fd;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	/* Once first, on this child's own stack, and a thread that calls
-	 * nothing: lazy binding's resolver and the first thread's exit run
-	 * then, and are no call's. */
 	pr->call = 1;
 	call_all(pr);
 	pr->call = 0;
@@ -186,6 +234,28 @@ static void measure(void *ctx, int fd)
 	pr->calls = 0;
 	answer.used = run_on_stack(pr);
 	answer.calls = pr->calls;
+}
+
+/* In a child, which a fault ends: the answer, or nothing where no thread ran. */
+static void measure(void *ctx, int fd)
+{
+	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	struct sigaction old_segv, old_bus;
+
+	page = sysconf(_SC_PAGESIZE);
+	guard = mmap(NULL, GUARD + STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (guard == MAP_FAILED || mprotect(guard, GUARD, PROT_NONE))
+		return;
+	top = guard + GUARD + STACK;
+	probing = ctx;
+	answer.top = (uintptr_t)top;
+	answer_fd = fd;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	runs(ctx);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	munmap(guard, GUARD + STACK);
 	if (answer.base && answer.used)
 		vk_write_all(fd, &answer, sizeof(answer));
 }

@@ -33,6 +33,7 @@ bug-getrandom-repeat	statistics
 bug-getrandom-counter	statistics
 bug-getrandom-insecure-weak	statistics
 bug-getrandom-nonblock-random	flags
+bug-getrandom-random-insecure	flags	getrandom
 bug-getrandom-state-seeded	thread-states
 bug-getrandom-needs-fd	no-files
 bug-invalid-success	errno

@@ -1,6 +1,8 @@
 # verify's stack rule: the figure on every path, --max-stack, and planted
-# libraries whose clock_gettime uses 64 KiB or probes 300 KiB below its
-# frame (tests/impl/stack-*.c), beside the pass-through, which passes.
+# libraries whose clock_gettime uses 64 KiB, probes 300 KiB below its
+# frame, probes 4152 bytes below it as Go's issue 20427 did (a write of
+# the byte it read) or reads 16 KiB or 1 KiB below it (tests/impl/stack-*.c),
+# beside the pass-through, which passes.
 . "$TOP/tests/lib.sh"
 
 IMPL=$O/tests/impl
@@ -62,7 +64,8 @@ figure() {
 }
 
 for t in "stack-64k 1 --max-stack 16384" "stack-64k 0" "passthrough 0 --max-stack 16384" \
-	 "stack-probe 1"; do
+	 "stack-probe 1" "stack-go-probe 1 --max-stack 4096" "stack-read-16k 1 --max-stack 16384" \
+	 "stack-read-1k 1 --max-stack 1024" "passthrough 0 --max-stack 4096"; do
 	set -- $t
 	lib=$1 want=$2
 	shift 2
@@ -80,11 +83,17 @@ for t in "stack-64k 1 --max-stack 16384" "stack-64k 0" "passthrough 0 --max-stac
 	stack-64k:0) good=$(stack_lines "$out" | grep -cE '^# [0-9]+ bytes$') ;;
 	passthrough:0) good=$(stack_lines "$out" | grep -cE '^# [0-9]+ bytes$') ;;
 	stack-probe:1) good=$(stack_lines "$out" | grep -cE '^# touched the guard pages [0-9]+ bytes below the caller.s frame') ;;
+	stack-go-probe:1) good=$(stack_lines "$out" | grep -cE '^# [0-9]+ bytes, more than --max-stack 4096 ') ;;
+	stack-read-16k:1) good=$(stack_lines "$out" | grep -cE '^# [0-9]+ bytes, more than --max-stack 16384 ') ;;
+	stack-read-1k:1) good=$(stack_lines "$out" | grep -cE '^# [0-9]+ bytes, more than --max-stack 1024 ') ;;
 	esac
 	case $lib in
 	stack-64k) [ "${bytes:-0}" -ge 65536 ] || good=0 ;;
 	stack-probe) [ "${bytes:-0}" -ge 307200 ] || good=0 ;;
-	passthrough) [ "${bytes:-99999}" -lt 16384 ] || good=0 ;;
+	stack-go-probe) [ "${bytes:-0}" -ge 4152 ] || good=0 ;;
+	stack-read-16k) [ "${bytes:-0}" -ge 16384 ] || good=0 ;;
+	stack-read-1k) [ "${bytes:-0}" -ge 1024 ] || good=0 ;;
+	passthrough) [ "${bytes:-99999}" -lt 4096 ] || good=0 ;;
 	esac
 	if [ "$status" = "$want" ] && [ "$good" = 1 ]; then
 		ok "$desc, its stack ${bytes} bytes"

@@ -33,7 +33,7 @@ s/^(    "build": ).*[^,](,?)$/\1"BUILD"\2/
 # broke the rule: both follow the machine's speed.
 s/^(      "calls": )[0-9]+/\1N/
 s/^(      "fails": )[0-9]+/\1N/
-s/\(broken [0-9]+ times in [0-9]+ calls\)/(broken N times in N calls)/
+s/\(broken [0-9]+ times in [0-9]+ calls/(broken N times in N calls/
 s/^([a-z][-a-z0-9:_]* +(vdso|libc|syscall|impl) +[0-9]+) +[0-9]+(  [A-Za-z])/\1 N\3/
 
 # The stack a call used: the compiler's and libc's.

@@ -22,7 +22,7 @@ static void fail(struct vk_results *rs, const char *api, enum vk_path p, const c
 	if (returns)
 		vk_result_returns(r, 0, -EINVAL);
 	if (returns == 2)
-		vk_result_plain(r, 0);
+		vk_result_plain(r, 0, 0, -EINVAL);
 }
 
 int main(void)

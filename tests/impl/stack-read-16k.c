@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Caught by: stack, under --max-stack 16384 (tests/cases/verify_stack.sh).
+ * Correct, but clock_gettime reads a byte 16 KiB below its frame and
+ * writes nothing there: no paint shows a read.
+ */
+#define IMPL_OWN_CLOCK_GETTIME
+#include "impl.h"
+
+int __vdso_clock_gettime(clockid_t clock, struct impl_kts *ts)
+{
+	volatile unsigned char *probe = (unsigned char *)__builtin_frame_address(0) - 16 * 1024;
+
+	(void)*probe;
+	return impl_sys_clock_gettime(clock, ts);
+}
