@@ -236,16 +236,6 @@ static void read_outside(const struct vk_timens_check *c, int64_t *ns)
 					  vk_funcs[c->gettime].time64, vk_timens_clocks[i].id);
 }
 
-static void read_own_offsets(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/timens_offsets", "re");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-}
-
 /* The paths with a time32 clock_gettime, whose y2038 rules apply. */
 static unsigned time32_paths(const struct vk_callset *cs)
 {
@@ -262,7 +252,7 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 {
 	struct vk_timens_outside o = { .set = s, .paths = time32_paths(c->cs),
 				       .time32 = VK_TIME32_ABI, .impl = c->cs->impl_path };
-	char own_before[256], own_after[256];
+	int64_t own_after[2];
 	double timeout = 8 * c->seconds * c->nt + 30;
 	struct vk_isolated out;
 	int err;
@@ -272,19 +262,19 @@ int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s
 		probe_stays(c, c->outside, NULL);
 	vk_timens_read_offsets(c->base_ns);
 	memcpy(o.base_ns, c->base_ns, sizeof(o.base_ns));
-	read_own_offsets(own_before, sizeof(own_before));
 	read_outside(c, o.before);
 	if (vk_timens_isolate(s, inner, c, timeout, &out, why, len, &err))
 		return err ? err : -1;
 	read_outside(c, o.after);
-	read_own_offsets(own_after, sizeof(own_after));
+	vk_timens_read_offsets(own_after);
 	vk_timens_judge(rs, &o, out.data, out.len);
 	vk_timens_vfork_exec(c, s, rs);
 	if (!c->sets_run)
 		vk_timens_refusals(rs);
 	c->sets_run++;
 	vk_timens_result(rs, "timens", VK_PATH_SYSCALL, s, "parent-unaffected",
-			 strcmp(own_before, own_after) ? "this process's own time namespace offsets changed" : NULL);
+			 memcmp(c->base_ns, own_after, sizeof(own_after)) ?
+			 "this process's own time namespace offsets changed" : NULL);
 	vk_isolated_free(&out);
 	return 0;
 }
