@@ -22,7 +22,7 @@
 
 #define NS 1000000000LL
 #define EDGES 2			/* second boundaries each API is read across */
-#define TRIES 5			/* windows at one group's boundaries, at most */
+#define TRIES 8			/* windows at one group's boundaries, at most */
 #define LEAD 2000000		/* a window opens this long (ns) before its boundary, */
 #define WAKE 10000000		/* or this long without SCHED_FIFO */
 #define LATE 50000000		/* and closes at the latest this long after it */
