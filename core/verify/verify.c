@@ -137,9 +137,9 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
 /*
  * A path under test may crash or hang (a libc bug, a broken --impl): the
  * checks of one function on one path run in a child, and its death is a
- * failure of its own.
+ * failure of its own. second-edge's child (nt targets) reads every path
+ * in paths, p the first of them.
  */
-/* For second-edge (nt targets), on every path in paths, p the first. */
 static void run_isolated(struct vk_verify *v, const struct vk_target *t, int nt, unsigned paths,
 			 enum vk_path p)
 {

@@ -57,7 +57,7 @@ struct edge_api {
 	int landed;		/* its aimed reading of the open window hit edge */
 	int edges, updates;	/* second boundaries and updates read across */
 	int hits;		/* its aimed readings that hit their boundary */
-	int slow;		/* reads a syscall's time after its bracket: room to tear */
+	int slow;		/* reads 1.5 syscalls' time after its bracket: room to tear */
 	int64_t gap[SAMPLES];	/* reading - left bracket, ns */
 	int ngap;
 	unsigned long long pending;	/* suspect readings of the open window */
@@ -576,12 +576,13 @@ static void boundary(struct edge *e, int g)
 	} while (left && vk_monotonic() < late);
 	if (rt)
 		fifo(e, 0);
-	/* The vDSO reads half a syscall after its bracket; a reading
-	 * made of two syscalls, two. */
+	/* The vDSO and a pass-through to the syscall read half a syscall
+	 * and one after their bracket; a reading made of two syscalls, as a
+	 * torn one is, two. */
 	for (int i = 0; i < e->n; i++) {
 		struct edge_api *x = &e->api[i];
 
-		if (x->group == g && x->ngap >= 4 && median_gap(x) >= 3 * e->syscall / 4)
+		if (x->group == g && x->ngap >= 4 && median_gap(x) >= 3 * e->syscall / 2)
 			x->slow = 1;
 	}
 	step = stepped(e, rt_offset(e) - off);
@@ -600,9 +601,10 @@ static void boundary(struct edge *e, int g)
 
 /*
  * On the current CPU: every API read in turn, bracketed, across UPDATES
- * steps of MONOTONIC_COARSE, each a timekeeper update.
+ * steps of MONOTONIC_COARSE, each a timekeeper update. Returns whether
+ * REALTIME was stepped meanwhile (its APIs' readings then not judged).
  */
-static void updates(struct edge *e)
+static int updates_once(struct edge *e)
 {
 	const char *where = "across a timekeeper update";
 	int64_t off = rt_offset(e), c0 = sys_ns(e, CLOCK_MONOTONIC_COARSE), c;
@@ -623,13 +625,23 @@ static void updates(struct edge *e)
 		if (window_close(e, &e->api[i], step))
 			e->api[i].updates += seen;
 	}
+	return step;
+}
+
+/* A host whose REALTIME is stepped (here, every few seconds) gets a few
+ * tries, each a tick or two. */
+static void updates(struct edge *e)
+{
+	for (int i = 0; i < 3 && updates_once(e); i++)
+		;
 }
 
 /*
  * Whether group g still needs a boundary read across, or hit: a torn
  * read shows only to a reading whose halves fall either side of it. A
- * reading quicker than a syscall leaves no room between its halves for
- * a bracketed aim to find: its misses cost a second each, for nothing.
+ * reading of one syscall or less leaves no room between halves for a
+ * bracketed aim to find: its misses would cost a second each, for
+ * nothing.
  */
 static int wanting(const struct edge *e, int g)
 {
