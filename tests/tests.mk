@@ -55,6 +55,11 @@ bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
 check: check-build
 	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
 
+# The unit programs alone (tests/cases/unit.sh, which check runs too).
+.PHONY: unit
+unit: check-build
+	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh tests/cases/unit.sh
+
 # Golden outputs (tests/golden/run.sh): check them, or rewrite them after
 # a change of output that is meant (review the diff before committing it).
 .PHONY: golden golden-update

@@ -39,12 +39,10 @@ for id in id:15 id:-1 cpu:self fd:closed id:INT_MIN id:INT_MAX; do
 done
 contains "the threads rule runs" "$TMP/ktap" '^(not )?ok [0-9]+ clock-gettime-monotonic vdso threads( # SKIP .+)?$'
 # The ordered rule says what it could detect: its tightest bracket.
-"$O/tests/ordered_judge"
 check "the ordered rule says its tightest bracket" sh -c \
 	"grep -A1 -E '^ok [0-9]+ clock-gettime-monotonic vdso ordered( # SKIP .+)?$' '$TMP/ktap' | grep -Eq 'the tightest bracket was [0-9]+ ns: an error (over that was|under that was not) tested$'"
 # The text report says what failed and what was not tested; what the
 # passing checks could see is one line, each check's with --verbose.
-"$O/tests/results_bounds"
 passing_bounds "verify" verify -d 0.2 --paths vdso,libc clock-gettime-monotonic-coarse clock-gettime-monotonic
 
 expect_status 0 "verify of one API runs only it" "$VK" verify -d 0.1 --format ktap clock-gettime-id:1 --paths vdso

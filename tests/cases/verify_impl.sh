@@ -4,14 +4,6 @@
 
 IMPL=$O/tests/impl
 
-# The threads rule's judgement of how close its threads came, on planted
-# hand-off figures (no thread runs).
-"$O/tests/threads_judge"
-# coarse-step's judgement of planted steps: part of a tick is a note.
-"$O/tests/coarse_step"
-# The randomness tests on planted sources, and a good one.
-"$O/tests/randomness"
-
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
 # calls needs millions of calls on the one clock it affects to be seen;

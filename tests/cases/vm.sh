@@ -4,11 +4,6 @@
 # SKIP saying which is missing.
 . "$TOP/tests/lib.sh"
 
-# The A/B diff on two planted kernels' reports (tests/unit/vm_ab.c).
-"$O/tests/vm_ab"
-# Its limits count how far qemu ran, not the clock (tests/unit/vm_progress.c).
-"$O/tests/vm_progress"
-
 printf 'not a kernel\n' >"$TMP/text"
 expect_status 2 "no --kernel is a usage error" "$VK" vm
 expect_status 2 "--accel bogus is a usage error" "$VK" vm --kernel "$TMP/text" --accel bogus
