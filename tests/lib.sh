@@ -1,10 +1,16 @@
 # Helpers for the test cases in tests/cases/*.sh, which tests/run.sh runs
-# one by one. A case prints one TAP-style line per check:
+# several at once, each in its own TMP. A case prints one TAP-style line
+# per check:
 #   ok - what        not ok - what        ok - what # SKIP why
 # and tests/run.sh counts them. Set by run.sh: VK (the vdsokit binary),
 # O (the build directory), TOP (the source tree), TMP (a scratch directory).
 
 ok() { echo "ok - $*"; }
+
+# make: one at a time across the cases running at once, as they share
+# $O's variant and cross builds and two makes would write one object.
+make() { flock "$O/.make.lock" make "$@"; }
+
 # Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
 # own "ok" lines would otherwise be counted as passes by run.sh.
 not_ok() {
@@ -83,6 +89,21 @@ variant() {
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
 	 make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
 		>"$TMP/variant-$name.log" 2>&1
+}
+
+# seed_images: $O/images, tests/images/build.sh's images for the cases
+# that read them, built by the first of them to ask (under a lock: they
+# run at once); false when the build failed.
+seed_images() {
+	[ -f "$O/images/manifest.txt" ] && return 0
+	(
+		flock 9
+		[ -f "$O/images/manifest.txt" ] && exit 0
+		rm -rf "$O/images.new"
+		O=$O bash "$TOP/tests/images/build.sh" "$O/images.new" >/dev/null 2>&1
+		status=$?
+		rm -rf "$O/images" && mv "$O/images.new" "$O/images" && exit $status
+	) 9>"$O/.images.lock"
 }
 
 # runs_here BIN: false when this kernel refuses to execute BIN's format

@@ -6,7 +6,9 @@
 # it can fail.
 . "$TOP/tests/lib.sh"
 
-IMG=$O/images
+# Its own images: the other cases' ($O/images, seed_images) are read
+# while this one runs.
+IMG=$TMP/images
 MANIFEST=$IMG/manifest.txt
 UNIT=$O/tests/images
 
