@@ -1,5 +1,7 @@
 # bench's reports and options. No figure is asserted here: a benchmark's
 # claims come from a benchmark run (make bench-quality), not a unit test.
+# serial: bench's own processes and its environment warnings (the load
+# it meets) are under test, which a neighbour's load would change.
 . "$TOP/tests/lib.sh"
 
 api=clock-gettime-monotonic

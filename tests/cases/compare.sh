@@ -3,6 +3,8 @@
 # runs from different machines, and every input error. What it is built
 # on (the statistics, the JSON reader, the verdict against the machine's
 # move and the merge of a side's runs) is tests/cases/unit.sh's.
+# serial: side by side measures a 30% slowdown and the syscall against
+# the vDSO, whose verdicts a neighbour's load would blur.
 . "$TOP/tests/lib.sh"
 
 # bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL] [LOAD]: a bench file whose

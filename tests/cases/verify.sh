@@ -2,6 +2,8 @@
 # Whether the host's vDSO is free of bugs is not asserted here: what verify
 # finds on the host is reported as a finding. The proof that verify
 # catches bugs is tests/cases/verify_impl.sh, with planted ones.
+# serial: its threads rule needs its threads to run at once, on two
+# CPUs that a neighbour would take.
 . "$TOP/tests/lib.sh"
 
 start=$(date +%s%N)

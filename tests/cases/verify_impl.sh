@@ -1,5 +1,7 @@
 # verify --impl: each planted bug in tests/impl/bug-*.c is caught by the
 # rule that describes it, and the correct pass-through passes.
+# serial: bug-thread-late is caught only when its threads run within
+# 10 us of each other, on two CPUs that a neighbour would take.
 . "$TOP/tests/lib.sh"
 
 IMPL=$O/tests/impl
