@@ -7,9 +7,10 @@
 
 ok() { echo "ok - $*"; }
 
-# make: one at a time across the cases running at once, as they share
-# $O's variant and cross builds and two makes would write one object.
-make() { flock "$O/.make.lock" make "$@"; }
+# make_locked ARGS...: make, one at a time across the cases running at
+# once: they share $O's variant and cross builds, and two makes would
+# write one object together.
+make_locked() { flock "$O/.make.lock" make "$@"; }
 
 # Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
 # own "ok" lines would otherwise be counted as passes by run.sh.
@@ -87,7 +88,7 @@ variant() {
 	local name=$1
 	shift
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	 make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
+	 make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
 		>"$TMP/variant-$name.log" 2>&1
 }
 
@@ -181,7 +182,7 @@ guest_kernel() {
 		return 1
 	fi
 	kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
-	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
 		not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
 		return 1
 	fi
