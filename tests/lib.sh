@@ -7,10 +7,14 @@
 
 ok() { echo "ok - $*"; }
 
-# make_locked ARGS...: make, one at a time across the cases running at
-# once: they share $O's variant and cross builds, and two makes would
-# write one object together.
-make_locked() { flock "$O/.make.lock" make "$@"; }
+# make_locked ARGS...: make, one at a time into each build directory (its
+# O=) across the cases running at once: they share $O's variant and
+# cross builds, and two makes would write one object together.
+make_locked() {
+	local a dir=$O
+	for a; do case $a in O=*) dir=${a#O=} ;; esac; done
+	mkdir -p "$dir" && flock "$dir/.make.lock" make "$@"
+}
 
 # Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
 # own "ok" lines would otherwise be counted as passes by run.sh.
