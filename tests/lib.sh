@@ -105,7 +105,7 @@ seed_images() {
 		flock 9
 		[ -f "$O/images/manifest.txt" ] && exit 0
 		rm -rf "$O/images.new"
-		O=$O bash "$TOP/tests/images/build.sh" "$O/images.new" >/dev/null 2>&1
+		ELFPATCH=$O/tests/tools/elfpatch bash "$TOP/tests/images/build.sh" "$O/images.new" >/dev/null 2>&1
 		status=$?
 		rm -rf "$O/images" && mv "$O/images.new" "$O/images" && exit $status
 	) 9>"$O/.images.lock"

@@ -99,8 +99,8 @@ passthrough() {
 	local so=build/tests/impl/passthrough.so i f bad=0
 	for ((i = 1; i <= host_runs; i++)); do
 		f=$out/passthrough.$i.ktap
-		"$vk" verify --impl "$so" --paths impl -d 0.2 --format ktap >"$f" 2>"$f.err"
-		if [ $? != 0 ] || grep -q '^not ok' "$f" || ! grep -E '^ok [0-9]+ [^ ]+ impl ' "$f" | grep -vq '# *SKIP'; then
+		if ! "$vk" verify --impl "$so" --paths impl -d 0.2 --format ktap >"$f" 2>"$f.err" ||
+		   grep -q '^not ok' "$f" || ! grep -E '^ok [0-9]+ [^ ]+ impl ' "$f" | grep -vq '# *SKIP'; then
 			echo "  passthrough: run $i failed ($f)"
 			bad=$((bad + 1))
 		fi
