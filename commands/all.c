@@ -17,7 +17,7 @@
 #include "cli/repro.h"
 
 static const char head[] =
-	"Usage: vdsokit all [--verbose] [--format FMT] [--output DIR]\n\n"
+	"Usage: vdsokit all [--verbose] [-d SEC] [--format FMT] [--output DIR]\n\n"
 	"The main job: run every command on this process's vDSO with its\n"
 	"defaults: info, verify, abi, timens, fallback, then bench; inside\n"
 	"'vdsokit vm' only (vdsokit.vm=1 on the kernel's command line), stress\n"
@@ -119,6 +119,7 @@ struct all {
 	const char *cmd;
 	enum vk_format format;	/* text, ktap, json or openmetrics */
 	int verbose;
+	double duration;	/* -d, or 0: each command's default */
 	const char *outdir;	/* --output, or NULL */
 	FILE *json;		/* DIR/report.json while the commands run */
 	struct vk_json doc;	/* all's JSON, the steps' documents nested in it */
@@ -384,6 +385,7 @@ static void run_step(struct all *a, size_t k, FILE *out)
 	fflush(out);
 	a->step[k].out = out;
 	a->step[k].verbose = a->verbose;
+	a->step[k].seconds = a->duration;
 	a->status[k] = steps[a->run[k]].run(a->cmd, fmt(a), &a->step[k]);
 	fflush(out);
 	a->seconds[k] = vk_monotonic() - start;
@@ -464,6 +466,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 	const struct vk_option opt[] = {
 		VK_OPT('v', "verbose", VK_OPT_FLAG, NULL,
 		       "text: every command's full report, then the verdict", &a->verbose),
+		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
+		       "verify's, timens's and bench's budget per API\n"
+		       "(default: each its own, 1, 0.2 and 0.08)", &a->duration),
 		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
 							    VK_FMT_OPENMETRICS),
 				  "text (default), ktap, json or openmetrics"),

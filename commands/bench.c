@@ -422,6 +422,8 @@ int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step)
 
 	o.call.format = format;
 	o.call.paths = DEFAULT_PATHS;
+	if (step && step->seconds)
+		o.m.seconds = step->seconds;
 	add_rows(cases, &n, -1);
 	return run(cmd, &o, cases, n, step);
 }

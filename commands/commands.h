@@ -64,6 +64,7 @@ struct vk_step {
 	struct vk_bench_report *bench_run;	/* malloc()ed */
 	FILE *out;		/* where the command prints; NULL: stdout */
 	int verbose;		/* text: the command's --verbose report */
+	double seconds;		/* its -d budget per API; 0: its default */
 	/* When set, the command says what fraction of it is done, and prints
 	 * no progress line of its own. */
 	void (*progress)(void *ctx, double done);

@@ -113,8 +113,8 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 
 int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step)
 {
-	struct opts o = { .seconds = 0.2, .verbose = step && step->verbose,
-			  .call = { .format = format } };
+	struct opts o = { .seconds = step && step->seconds ? step->seconds : 0.2,
+			  .verbose = step && step->verbose, .call = { .format = format } };
 
 	return run(cmd, &o, step);
 }

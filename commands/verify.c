@@ -139,6 +139,8 @@ int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step)
 	o.call.format = format;
 	o.call.paths = DEFAULT_PATHS;
 	o.verbose = step && step->verbose;
+	if (step && step->seconds)
+		o.seconds = step->seconds;
 	return run(cmd, &o, t, nt, step);
 }
 

@@ -1,10 +1,21 @@
 # Helpers for the test cases in tests/cases/*.sh, which tests/run.sh runs
-# one by one. A case prints one TAP-style line per check:
+# several at once, each in its own TMP. A case prints one TAP-style line
+# per check:
 #   ok - what        not ok - what        ok - what # SKIP why
 # and tests/run.sh counts them. Set by run.sh: VK (the vdsokit binary),
 # O (the build directory), TOP (the source tree), TMP (a scratch directory).
 
 ok() { echo "ok - $*"; }
+
+# make_locked ARGS...: make, one at a time into each build directory (its
+# O=) across the cases running at once: they share $O's variant and
+# cross builds, and two makes would write one object together.
+make_locked() {
+	local a dir=$O
+	for a; do case $a in O=*) dir=${a#O=} ;; esac; done
+	mkdir -p "$dir" && flock "$dir/.make.lock" make "$@"
+}
+
 # Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
 # own "ok" lines would otherwise be counted as passes by run.sh.
 not_ok() {
@@ -95,8 +106,23 @@ variant() {
 	local name=$1
 	shift
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	 make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
+	 make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
 		>"$TMP/variant-$name.log" 2>&1
+}
+
+# seed_images: $O/images, tests/images/build.sh's images for the cases
+# that read them, built by the first of them to ask (under a lock: they
+# run at once); false when the build failed.
+seed_images() {
+	[ -f "$O/images/manifest.txt" ] && return 0
+	(
+		flock 9
+		[ -f "$O/images/manifest.txt" ] && exit 0
+		rm -rf "$O/images.new"
+		ELFPATCH=$O/tests/tools/elfpatch bash "$TOP/tests/images/build.sh" "$O/images.new" >/dev/null 2>&1
+		status=$?
+		rm -rf "$O/images" && mv "$O/images.new" "$O/images" && exit $status
+	) 9>"$O/.images.lock"
 }
 
 # runs_here BIN: false when this kernel refuses to execute BIN's format
@@ -174,7 +200,7 @@ guest_kernel() {
 		return 1
 	fi
 	kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
-	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
 		not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
 		return 1
 	fi

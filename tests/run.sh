@@ -4,31 +4,53 @@
 # keep), and ends with the line CI reads:
 #   N passed, N failed, N skipped
 # Exit status: 0 when nothing failed, 1 otherwise.
+#
+# Usage: tests/run.sh [-j N] [CASE...]
+# Cases run N at once (default: the CPU count), each in a scratch
+# directory of its own, its output shown whole when it ends. A case with
+# a "# serial: why" line measures time: it runs after the others, alone,
+# as a neighbour's load would change what it measures.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs=${2:-}; shift 2 || break ;;
+	-j*) jobs=${1#-j}; shift ;;
+	--) shift; break ;;
+	-*) echo "usage: tests/run.sh [-j N] [CASE...]" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: -j wants a count, not '$jobs'" >&2; exit 2 ;; esac
 # Cases run from a scratch directory: a relative O or VK would name a
 # path under it instead of under the tree.
 O=$(realpath -m "${O:-$TOP/build}")
 VK=$(realpath -m "${VK:-$O/vdsokit}")
 export O VK
-export TMP
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vdsokit-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/vdsokit-test.XXXXXX")
+trap 'rm -rf "$RUN"' EXIT
 
 passed=0 failed=0 skipped=0
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=("$TOP"/tests/cases/*.sh)
-for c in "${cases[@]}"; do
-	c=$(realpath "$c")
-	name=$(basename "$c" .sh)
+declare -A start path
+
+# launch CASE: runs it in the background, in $RUN/NAME, its TMP.
+launch() {
+	local name
+	name=$(basename "$1" .sh)
+	mkdir -p "$RUN/$name"
+	start[$name]=$SECONDS path[$name]=$1
+	(cd "$RUN/$name" && TMP=$RUN/$name exec bash "$1") >"$RUN/$name.log" 2>&1 &
+	pids[$!]=$name
+}
+
+# finish NAME STATUS: shows the case's output and time, and counts it.
+finish() {
+	local name=$1 status=$2 out=$RUN/$1.log p s f
 	echo "# $name"
-	out="$TMP/$name.log"
-	start=$SECONDS
-	(cd "$TMP" && bash "$c") >"$out" 2>&1
-	status=$?
 	cat "$out"
-	echo "# $name took $((SECONDS - start)) s"
+	echo "# $name took $((SECONDS - start[$name])) s"
 	p=$(grep -cE '^ok ' "$out" | tr -d ' ')
 	s=$(grep -cE '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$out" | tr -d ' ')
@@ -36,7 +58,34 @@ for c in "${cases[@]}"; do
 		echo "not ok - $name exited with status $status"
 		f=1
 	fi
+	[ "$f" -eq 0 ] || echo "# rerun: tests/run.sh ${path[$name]#"$TOP"/}"
 	passed=$((passed + p - s)) skipped=$((skipped + s)) failed=$((failed + f))
+}
+
+# run_all MAX CASE...: the cases, at most MAX at once.
+run_all() {
+	local max=$1 c pid status
+	shift
+	declare -A pids=()
+	for c in "$@" ""; do
+		while [ ${#pids[@]} -ge "$max" ] || { [ -z "$c" ] && [ ${#pids[@]} -gt 0 ]; }; do
+			wait -n -p pid "${!pids[@]}"
+			status=$?
+			finish "${pids[$pid]}" "$status"
+			unset "pids[$pid]"
+		done
+		[ -z "$c" ] || launch "$c"
+	done
+}
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=("$TOP"/tests/cases/*.sh)
+parallel=() serial=()
+for c in "${cases[@]}"; do
+	c=$(realpath "$c")
+	if grep -q '^# serial:' "$c"; then serial+=("$c"); else parallel+=("$c"); fi
 done
+run_all "$jobs" "${parallel[@]}"
+run_all 1 "${serial[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -52,8 +52,25 @@ $(O)/tests/bench/%: tests/bench/%.c $(LIB)
 bench-quality: $(BIN) $(BENCH_BINS) $(IMPL_LIBS)
 	O=$(abspath $(O)) tests/bench/quality.sh
 
+# J=N: cases at once (default: the CPU count); a case marked '# serial'
+# runs alone all the same.
+RUN_CASES = O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh $(if $(J),-j$(J))
+
 check: check-build
-	O=$(abspath $(O)) SANITIZE=$(SANITIZE) tests/run.sh
+	$(RUN_CASES)
+
+# The quick tier, for every commit: the unit programs, the cases of the
+# command line's form and the docs, and the command cases that are short
+# (info's, fallback's, timens's and all's); doc/ci.md has its time.
+QUICK_CASES := unit golden cli options layers docs live fallback timens all
+.PHONY: check-quick
+check-quick: check-build
+	$(RUN_CASES) $(QUICK_CASES:%=tests/cases/%.sh)
+
+# The unit programs alone (tests/cases/unit.sh, which check runs too).
+.PHONY: unit
+unit: check-build
+	$(RUN_CASES) tests/cases/unit.sh
 
 # Golden outputs (tests/golden/run.sh): check them, or rewrite them after
 # a change of output that is meant (review the diff before committing it).

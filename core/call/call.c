@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -423,15 +424,29 @@ static void probe_load(void *ctx, int fd)
 	vk_write_all(fd, &funcs, sizeof(funcs));
 }
 
+double vk_impl_load_timeout(void)
+{
+	const char *s = getenv("VDSOKIT_IMPL_LOAD_TIMEOUT");
+	char *end;
+	double t;
+
+	if (!s || !*s)
+		return VK_IMPL_LOAD_TIMEOUT;
+	t = strtod(s, &end);
+	/* Only ever shorter: a typo cannot make a hang wait longer. */
+	return !*end && t > 0 && t < VK_IMPL_LOAD_TIMEOUT ? t : VK_IMPL_LOAD_TIMEOUT;
+}
+
 int vk_impl_probe(const char *impl, unsigned *funcs, char *err, size_t len)
 {
+	double timeout = vk_impl_load_timeout();
 	struct vk_isolated out;
 	char why[64];
 	int ok;
 
 	if (impl_header(impl, err, len))
 		return -1;
-	if (vk_isolate(probe_load, (void *)impl, VK_IMPL_LOAD_TIMEOUT, &out)) {
+	if (vk_isolate(probe_load, (void *)impl, timeout, &out)) {
 		snprintf(err, len, "%s: cannot fork to load it: %s", impl, strerror(errno));
 		return -1;
 	}
@@ -442,7 +457,7 @@ int vk_impl_probe(const char *impl, unsigned *funcs, char *err, size_t len)
 	} else if (out.len && out.data[0] == '-') {
 		snprintf(err, len, "%.*s", (int)out.len - 1, out.data + 1);
 	} else {
-		vk_isolated_describe(&out, VK_IMPL_LOAD_TIMEOUT, why, sizeof(why));
+		vk_isolated_describe(&out, timeout, why, sizeof(why));
 		snprintf(err, len, "%s: its constructor %s%s", impl, out.signal ? "was " : "",
 			 why);
 	}

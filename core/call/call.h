@@ -145,12 +145,15 @@ const struct vk_callset *vk_callset_child(const struct vk_callset *cs, unsigned 
 					  struct vk_callset *mine);
 /*
  * Load the library at path in a child, under a watchdog of
- * VK_IMPL_LOAD_TIMEOUT s: 0 and the functions it exports in *funcs (a
+ * vk_impl_load_timeout() s: 0 and the functions it exports in *funcs (a
  * VK_FN_BIT() each) if it loads there, else -1 and why in err ("PATH: an
  * ELF for aarch64, this vdsokit is x86_64", "PATH: its constructor was
  * killed by SIGSEGV", "PATH: its constructor unmapped the vDSO").
  */
 #define VK_IMPL_LOAD_TIMEOUT 10.0
+/* VK_IMPL_LOAD_TIMEOUT, or less where VDSOKIT_IMPL_LOAD_TIMEOUT says so:
+ * a test hook, so that a hanging constructor costs the tests less. */
+double vk_impl_load_timeout(void);
 int vk_impl_probe(const char *path, unsigned *funcs, char *err, size_t len);
 /*
  * A copy of the library at path, in a memfd named by "/proc/self/fd/N" in

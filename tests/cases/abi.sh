@@ -3,9 +3,6 @@
 # its syscalls is a finding of the run, not asserted here.
 . "$TOP/tests/lib.sh"
 
-# The watchdog abi's cases run under: a starved child is not hung.
-"$O/tests/isolate"
-
 start=$(date +%s%N)
 "$VK" abi --format ktap >"$TMP/abi.ktap" 2>"$TMP/err"
 status=$?

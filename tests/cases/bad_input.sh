@@ -87,7 +87,7 @@ if [ "$(uname -m)" != x86_64 ]; then
 elif [ ! -x "$static" ] && ! need make; then
 	skip "vm --dtb refuses what is not a regular file" "make is not installed: no static vdsokit for the guest"
 elif [ ! -x "$static" ] && ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	make -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
 	not_ok "make cross ARCH=x86_64, for vm --dtb" "$(tail -n 5 "$TMP/cross.log")"
 else
 	[ -x "$static" ] || static=$O/cross/x86_64/vdsokit

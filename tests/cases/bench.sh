@@ -1,5 +1,7 @@
 # bench's reports and options. No figure is asserted here: a benchmark's
 # claims come from a benchmark run (make bench-quality), not a unit test.
+# serial: bench's own processes and its environment warnings (the load
+# it meets) are under test, which a neighbour's load would change.
 . "$TOP/tests/lib.sh"
 
 api=clock-gettime-monotonic
@@ -48,11 +50,8 @@ expect_status 0 "compare of a bench file with itself exits 0" "$VK" compare "$TM
 contains "and finds the run's kernel in the file's environment" "$TMP/out" "^kernel +[^u ]"
 contains "and its CPU model" "$TMP/out" "^CPU model +[^u ]"
 
-# The pool of workers on planted ones: lines read, deaths told (tests/unit/bench_pool.c).
-"$O/tests/bench_pool"
-# Environment warnings: core/bench/envcheck.c on made-up /sys and /proc trees,
-# then the JSON's environment block, with a warning bench itself causes.
-"$O/tests/envcheck"
+# Environment warnings (on made-up /sys and /proc trees: tests/unit/envcheck.c):
+# the JSON's environment block, with a warning bench itself causes.
 expect_status 0 "bench in 2 processes exits 0" "$VK" bench -d 0.02 --processes 2 $api --format json
 if need python3; then
 	check "the JSON's environment block holds the warnings, each with its fix" python3 -c '

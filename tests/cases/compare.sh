@@ -1,14 +1,11 @@
 # vdsokit compare on hand-written bench files: verdicts and exit statuses
 # for identical, slower, faster and slightly changed runs, the warning for
-# runs from different machines, and every input error. First, the unit
-# tests of what it is built on: the statistics, the JSON reader, the
-# verdict against the machine's move and the merge of a side's runs.
+# runs from different machines, and every input error. What it is built
+# on (the statistics, the JSON reader, the verdict against the machine's
+# move and the merge of a side's runs) is tests/cases/unit.sh's.
+# serial: side by side measures a 30% slowdown and the syscall against
+# the vDSO, whose verdicts a neighbour's load would blur.
 . "$TOP/tests/lib.sh"
-
-"$O/tests/stats"
-"$O/tests/json_read"
-"$O/tests/compare_judge"
-"$O/tests/benchfile"
 
 # bench FILE FACTOR [MACHINE] [REFERENCE] [PROCESSES] [SYSCALL] [LOAD]: a bench file whose
 # clock-gettime-monotonic samples on vdso are tight ones around 22.6 ns

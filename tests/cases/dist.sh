@@ -31,7 +31,7 @@ version=$(awk -F'[()]' 'NR == 1 { print $2 }' "$TOP/debian/changelog")
 work=$TMP/dist
 mkdir -p "$work"
 tarball=$O/vdsokit-$version.tar.gz
-if make -C "$TOP" O="$O" dist >"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
+if make_locked -C "$TOP" O="$O" dist >"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
 	ok "make dist builds vdsokit-$version.tar.gz"
 else
 	not_ok "make dist builds vdsokit-$version.tar.gz" "$(tail -n 10 "$work/make-dist.log")"

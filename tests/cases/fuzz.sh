@@ -60,10 +60,8 @@ fi
 ok "build the fuzz targets with clang -fsanitize=fuzzer,address,undefined"
 
 # Seeds: the live vDSO, if this process has one, and the cross-built
-# images (built here if images.sh has not run yet: it sorts after this).
-if ! ls "$O"/images/*.so >/dev/null 2>&1 && [ -x "$O/tests/tools/elfpatch" ]; then
-	O=$O "$TOP/tests/images/build.sh" "$O/images" >/dev/null 2>&1
-fi
+# images.
+[ ! -x "$O/tests/tools/elfpatch" ] || seed_images
 "$VK" dump "$dir/corpus/live-vdso.so" 2>/dev/null
 for img in "$O"/images/*.so; do
 	[ -f "$img" ] || continue

@@ -6,7 +6,9 @@
 # it can fail.
 . "$TOP/tests/lib.sh"
 
-IMG=$O/images
+# Its own images: the other cases' ($O/images, seed_images) are read
+# while this one runs.
+IMG=$TMP/images
 MANIFEST=$IMG/manifest.txt
 UNIT=$O/tests/images
 
@@ -40,7 +42,7 @@ for host in s390x:s390x-linux-gnu- ppc:powerpc-linux-gnu-; do
 	fi
 	bin=$O/v-images/$name/tests/images
 	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	      make -C "$TOP" O="$O/v-images/$name" CROSS_COMPILE="$cross" STATIC=1 "$bin") >"$TMP/cross.log" 2>&1; then
+	      make_locked -C "$TOP" O="$O/v-images/$name" CROSS_COMPILE="$cross" STATIC=1 "$bin") >"$TMP/cross.log" 2>&1; then
 		not_ok "$desc" "the cross build failed: $(tail -n 3 "$TMP/cross.log")"
 	elif "$qemu" "$bin" "$MANIFEST" >"$TMP/cross.out" 2>&1; then
 		ok "$desc ($(grep -c '^ok' "$TMP/cross.out") checks)"

@@ -3,7 +3,7 @@
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 root="$TMP/root"
-check "make install into DESTDIR" make -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/usr install
+check "make install into DESTDIR" make_locked -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/usr install
 check "the binary is installed" test -x "$root/usr/bin/vdsokit"
 check "the man page is installed" test -f "$root/usr/share/man/man1/vdsokit.1"
 check "it names the version vdsokit --version prints" \
@@ -20,7 +20,7 @@ contains "saying so under its own name" "$TMP/err" "^vdsotest-all: unexpected ar
 
 # tuxrun's vdso test wants /opt/vdsotest/bin/vdsotest and vdsotest-all.
 opt="$TMP/opt"
-check "PREFIX=/opt/vdsotest make install" make -C "$TOP" O="$O" DESTDIR="$opt" PREFIX=/opt/vdsotest install
+check "PREFIX=/opt/vdsotest make install" make_locked -C "$TOP" O="$O" DESTDIR="$opt" PREFIX=/opt/vdsotest install
 (cd "$opt" && find . ! -type d | LC_ALL=C sort) >"$TMP/files"
 printf '%s\n' ./opt/vdsotest/bin/vdsokit ./opt/vdsotest/bin/vdsotest ./opt/vdsotest/bin/vdsotest-all \
 	./opt/vdsotest/bin/vdsotest-bench ./opt/vdsotest/share/man/man1/vdsokit.1 \
@@ -34,7 +34,7 @@ if need groff; then
 else
 	skip "the man page renders without warnings" "groff is not installed"
 fi
-check "make uninstall removes them" make -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/usr uninstall
+check "make uninstall removes them" make_locked -C "$TOP" O="$O" DESTDIR="$root" PREFIX=/usr uninstall
 check "the binary is gone" test ! -e "$root/usr/bin/vdsokit"
 check "and so are the links" test ! -e "$root/usr/bin/vdsotest" -a ! -e "$root/usr/bin/vdsotest-all" \
 	-a ! -e "$root/usr/bin/vdsotest-bench"

@@ -31,7 +31,7 @@ fi
 echo "timers:posix_timers" >"$K/kselftest-list.txt"
 install_ksft() {
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	 make -C "$TOP" O="$O/v/static" STATIC=1 kselftest-install KSFT_INSTALL_PATH="$K") \
+	 make_locked -C "$TOP" O="$O/v/static" STATIC=1 kselftest-install KSFT_INSTALL_PATH="$K") \
 		>"$TMP/install.log" 2>&1
 }
 if ! install_ksft; then

@@ -1,8 +1,6 @@
 # The reader on this machine's own vDSO, through the library and the CLI.
 . "$TOP/tests/lib.sh"
 
-"$O/tests/live"
-
 expect_status 0 "info exits 0 on the live vDSO" "$VK" info
 contains "info names the soname" "$TMP/out" '^  soname: +linux-(vdso|gate)\.so\.1$'
 contains "info gives the kernel's version note" "$TMP/out" '^  Linux note: +[0-9]+\.[0-9]+\.[0-9]+$'

@@ -1,6 +1,6 @@
 # The ELF reader on hostile images (tests/unit/malformed.c): the dumped
-# live vDSO gets every input of every family, each image in $O/images (if
-# built) a sample. Inputs that crash are saved in $O/malformed and replay
+# live vDSO gets every input of every family, each image in $O/images
+# (seed_images) a sample. Inputs that crash are saved in $O/malformed and replay
 # with: $O/tests/malformed -r FILE
 . "$TOP/tests/lib.sh"
 
@@ -10,6 +10,7 @@ case $O in /*) ;; *) O=$TOP/$O ;; esac
 case $VK in /*) ;; */*) VK=$TOP/$VK ;; esac
 
 seeds=()
+seed_images
 if "$VK" dump "$TMP/live-vdso.so" 2>"$TMP/err"; then
 	seeds+=("$TMP/live-vdso.so")
 else

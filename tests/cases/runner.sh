@@ -15,3 +15,34 @@ check "run.sh fails a run with a failure" test $? = 1
 contains "and counts the case's results alone" "$TMP/run.out" '^0 passed, 1 failed, 1 skipped$'
 contains "the shown report's lines are diagnostics" "$TMP/run.out" '^#   ok 2 b$'
 contains "and says how long each case took" "$TMP/run.out" '^# shows_ktap took [0-9]+ s$'
+contains "and how to rerun a failed case alone" "$TMP/run.out" '^# rerun: tests/run.sh .*/shows_ktap\.sh$'
+
+# -j: cases run at once, each in a TMP of its own, each one's output shown
+# whole; a case marked '# serial' runs after them, with none beside it.
+for n in 1 2 3; do
+	cat >"$planted/at_once$n.sh" <<CASE
+. "\$TOP/tests/lib.sh"
+echo "\$TMP" >"$TMP/tmp$n"
+touch "$TMP/running.$n"
+ok "at_once$n begins"
+sleep 1
+ok "at_once$n ends"
+rm "$TMP/running.$n"
+CASE
+done
+cat >"$planted/alone.sh" <<CASE
+# serial: the test of it
+. "\$TOP/tests/lib.sh"
+check "alone runs with no other case" test -z "\$(ls "$TMP"/running.* 2>/dev/null)"
+CASE
+TMPDIR=$TMP "$TOP/tests/run.sh" -j3 "$planted/alone.sh" "$planted"/at_once*.sh >"$TMP/run.out" 2>&1
+check "run.sh -j3 passes cases that pass" test $? = 0
+contains "and counts them all" "$TMP/run.out" '^7 passed, 0 failed, 0 skipped$'
+check "each case has a TMP of its own" test "$(sort -u "$TMP"/tmp[123] | wc -l)" = 3
+check "the serial case ran last" test "$(grep -E '^# [a-z_0-9]+ took' "$TMP/run.out" | tail -n 1 | cut -d' ' -f2)" = alone
+# Run at once, their lines would mix: a begins, b begins, a ends.
+whole=$(grep '^ok - at_once' "$TMP/run.out" |
+	awk 'NR % 2 { c = $3; if ($4 != "begins") bad = 1; next } $3 != c || $4 != "ends" { bad = 1 }
+	     END { print bad ? "no" : "yes" }')
+check "each case's output is shown whole" test "$whole" = yes
+expect_status 2 "run.sh -j 0 is a usage error" "$TOP/tests/run.sh" -j 0

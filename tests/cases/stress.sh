@@ -11,9 +11,6 @@
 # pause and a 20 s hang) are far from what a run meets.
 . "$TOP/tests/lib.sh"
 
-# The rules, against modelled planted implementations (no clock touched).
-"$O/tests/stress_judge"
-
 expect_status 0 "--help exits 0" "$VK" stress --help
 contains "--help names the option that accepts clock changes" "$TMP/out" '--i-accept-clock-changes'
 expect_status 2 "--faults bogus is a usage error" "$VK" stress --faults bogus

@@ -1,16 +1,10 @@
 # verify --impl: each planted bug in tests/impl/bug-*.c is caught by the
-# rule that describes it, and the correct pass-through passes every time.
+# rule that describes it, and the correct pass-through passes.
+# serial: bug-thread-late is caught only when its threads run within
+# 10 us of each other, on two CPUs that a neighbour would take.
 . "$TOP/tests/lib.sh"
 
 IMPL=$O/tests/impl
-
-# The threads rule's judgement of how close its threads came, on planted
-# hand-off figures (no thread runs).
-"$O/tests/threads_judge"
-# coarse-step's judgement of planted steps: part of a tick is a note.
-"$O/tests/coarse_step"
-# The randomness tests on planted sources, and a good one.
-"$O/tests/randomness"
 
 # Each planted bug, the rules (an ERE) of which one must report it, and
 # optionally the API to verify and its budget. A step back once in 10^5
@@ -220,30 +214,24 @@ else
 		'^ok [0-9]+ clock-gettime-tai impl tai-offset # SKIP not compared: every round had a read through impl that failed$'
 fi
 
-# The pass-through, again and again: no run may exit non-zero or report a
-# failure, and each must show results that are not all SKIPs, so that
-# silence is no pass.
-desc="passthrough passes 20 runs in a row"
+# The pass-through: the run may not exit non-zero or report a failure,
+# and must show results that are not all SKIPs, so that silence is no
+# pass. make soak runs it 20 times over, for a failure by chance.
+desc="passthrough passes a run"
 so=$IMPL/passthrough.so
 if [ -n "$why" ]; then
 	skip "$desc" "$why"
 elif [ ! -f "$so" ]; then
 	not_ok "$desc" "$so is not built (make check-build)"
 else
-	for run in $(seq 1 20); do
-		out=$TMP/passthrough.ktap
-		verify "$out" "$so" 0.2
-		status=$?
-		if [ "$status" != 0 ] || grep -q 'not ok' "$out" ||
-		   ! grep -E "$(line ok '[^ ]+')" "$out" | grep -vq '# *SKIP'; then
-			break
-		fi
-		run=
-	done
-	if [ -z "$run" ]; then
+	out=$TMP/passthrough.ktap
+	verify "$out" "$so" 0.2
+	status=$?
+	if [ "$status" = 0 ] && ! grep -q 'not ok' "$out" &&
+	   grep -E "$(line ok '[^ ]+')" "$out" | grep -vq '# *SKIP'; then
 		ok "$desc"
 	else
-		not_ok "$desc" "run $run: $VK verify --impl $so --paths impl -d 0.2 --format ktap" \
+		not_ok "$desc" "$VK verify --impl $so --paths impl -d 0.2 --format ktap" \
 			"exit $status, expected 0, with 'ok N API impl RULE' lines (not all SKIP) and no 'not ok'" \
 			"failures seen: $(grep 'not ok' "$out" | head -n 5 | tr '\n' ';')" \
 			"stderr: $(head -c 300 "$out.err")"

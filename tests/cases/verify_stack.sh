@@ -7,9 +7,6 @@
 
 IMPL=$O/tests/impl
 
-# The scan of a painted stack, on planted stacks.
-"$O/tests/stack_used"
-
 # stack_lines FILE: each KTAP stack result with the diagnostic after it.
 stack_lines() {
 	grep -A1 -E '^(not )?ok [0-9]+ [^ ]+ [a-z]+ stack' "$1"

@@ -4,11 +4,6 @@
 # SKIP saying which is missing.
 . "$TOP/tests/lib.sh"
 
-# The A/B diff on two planted kernels' reports (tests/unit/vm_ab.c).
-"$O/tests/vm_ab"
-# Its limits count how far qemu ran, not the clock (tests/unit/vm_progress.c).
-"$O/tests/vm_progress"
-
 printf 'not a kernel\n' >"$TMP/text"
 expect_status 2 "no --kernel is a usage error" "$VK" vm
 expect_status 2 "--accel bogus is a usage error" "$VK" vm --kernel "$TMP/text" --accel bogus
@@ -335,7 +330,7 @@ for c in arm64:arm64:linux-image-cloud-arm64:qemu-system-aarch64:ttyAMA0 \
 	elif ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm "$deb" "$pkg" 2>"$TMP/fetch.err"); then
 		skip "$what" "Debian's $arch kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
 		continue
-	elif ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make -C "$TOP" O="$O" cross ARCH="$arch") >"$TMP/cross.log" 2>&1; then
+	elif ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH="$arch") >"$TMP/cross.log" 2>&1; then
 		not_ok "make cross ARCH=$arch" "$(tail -n 5 "$TMP/cross.log")"
 		continue
 	fi

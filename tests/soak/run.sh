@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make soak: run abi and verify again and again on this host, and make
-# check-xarch a few times, to find results that depend on chance. A test
+# make soak: run abi and verify again and again on this host, verify
+# through the pass-through --impl too, and make check-xarch a few times, to find results that depend on chance. A test
 # that fails in every run is a finding about the kernel; one that fails in
 # some runs only is a flake, a defect of the tool. Prints the runs, the
 # failures, every flake with the runs it failed in and each check-xarch
@@ -8,7 +8,8 @@
 # or on a run that did not finish (a crash, a hang, a usage error), or
 # when a command stopped by a signal left a process running.
 #
-# Environment: VDSOKIT_SOAK_HOST (runs of abi and of verify, default 20),
+# Environment: VDSOKIT_SOAK_HOST (runs of abi, of verify and of the
+# pass-through, default 20),
 # VDSOKIT_SOAK_XARCH (runs of check-xarch, default 5; 0 skips it),
 # VDSOKIT_SOAK_LOAD=1: every run under load, as a busy CI machine has it:
 # a CPU hog on every core, and `vdsokit vm` stopped and resumed at random;
@@ -88,6 +89,24 @@ host() {
 		fi
 	done
 	judge "$c" "$host_runs"
+}
+
+# passthrough: verify through tests/impl/passthrough.so, a correct
+# implementation, RUNS times: a failure in any run, or a run of SKIPs
+# only, is verify's defect, not the kernel's (tests/cases/verify_impl.sh
+# runs it once).
+passthrough() {
+	local so=build/tests/impl/passthrough.so i f bad=0
+	for ((i = 1; i <= host_runs; i++)); do
+		f=$out/passthrough.$i.ktap
+		if ! "$vk" verify --impl "$so" --paths impl -d 0.2 --format ktap >"$f" 2>"$f.err" ||
+		   grep -q '^not ok' "$f" || ! grep -E '^ok [0-9]+ [^ ]+ impl ' "$f" | grep -vq '# *SKIP'; then
+			echo "  passthrough: run $i failed ($f)"
+			bad=$((bad + 1))
+		fi
+	done
+	echo "passthrough: $host_runs runs, $bad failed"
+	[ $bad -eq 0 ] || flaky=1
 }
 
 # ktap_whole FILE: the KTAP log has every test its plan promised, and
@@ -172,14 +191,15 @@ relay_boots() {
 
 start=$(date +%s)
 [ "${VDSOKIT_SOAK_LOAD:-0}" = 1 ] && load_on && echo "soak: under load (${#hogs[@]} hogs and starvers)"
+$MAKE -s check-build >/dev/null || exit 2
 if [ "$host_runs" -gt 0 ]; then
 	host abi
 	host verify --max-fails 0
+	passthrough
 fi
 # Commands stopped at random moments, which must leave nothing running
 # 2 s later: not under the starver, as a vm it holds stopped cannot act
 # on a signal until it is resumed, up to 3 s later.
-$MAKE -s check-build >/dev/null || exit 2
 starve_off
 VDSOKIT_SIGNAL_TRIES=${VDSOKIT_SIGNAL_TRIES:-20} tests/run.sh tests/cases/signals.sh \
 	>"$out/signals.log" 2>&1 || flaky=1
