@@ -9,7 +9,8 @@
 # Cases run N at once (default: the CPU count), each in a scratch
 # directory of its own, its output shown whole when it ends. A case with
 # a "# serial: why" line measures time: it runs after the others, alone,
-# as a neighbour's load would change what it measures.
+# as a neighbour's load would change what it measures; one with a
+# "# long: why" line starts before the others.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
@@ -80,11 +81,15 @@ run_all() {
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("$TOP"/tests/cases/*.sh)
-parallel=() serial=()
+parallel=() long=() serial=()
 for c in "${cases[@]}"; do
 	c=$(realpath "$c")
-	if grep -q '^# serial:' "$c"; then serial+=("$c"); else parallel+=("$c"); fi
+	if grep -q '^# serial:' "$c"; then serial+=("$c")
+	elif grep -q '^# long:' "$c"; then long+=("$c")
+	else parallel+=("$c"); fi
 done
+# The longest start first, so that the rest share the CPUs beside them.
+parallel=(${long[@]+"${long[@]}"} ${parallel[@]+"${parallel[@]}"})
 run_all "$jobs" "${parallel[@]}"
 run_all 1 "${serial[@]}"
 echo "$passed passed, $failed failed, $skipped skipped"

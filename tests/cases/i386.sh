@@ -1,21 +1,14 @@
+# long: the x86_64 guest that runs the reruns where IA-32 emulation is
+# off boots under TCG for about 25 minutes.
 # The suite again on the i386 build, natively where the kernel has IA-32
 # emulation on and in an x86_64 guest where it is off: the 32-bit ABI,
-# its time32 and time64 entries, its own vDSO (linux-gate.so.1). It is linked dynamically against the cross
-# toolchain's own loader, so that --impl works without multilib, once as
-# built and once with 64-bit time_t (-D_TIME_BITS=64), where libc's
-# clock calls are the time64 ones.
+# its time32 and time64 entries, its own vDSO (linux-gate.so.1), on both
+# builds of tests/i386_lib.sh. The cases that measure time rerun natively in
+# i386_serial.sh, alone as they must; the guest runs them here, beside
+# nothing of its own.
 . "$TOP/tests/lib.sh"
-
-cases="cli live images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"
-loader=/usr/i686-linux-gnu/lib
-if ! need i686-linux-gnu-gcc; then
-	skip "the suite on i386" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"
-	exit 0
-fi
-if [ ! -x "$loader/ld-linux.so.2" ]; then
-	skip "the suite on i386" "no i386 loader at $loader (Debian package libc6-i386-cross)"
-	exit 0
-fi
+. "$TOP/tests/i386_lib.sh"
+i386_ready "the suite on i386" || exit 0
 
 # in_guest NAME...: the reruns of each NAME's build in an x86_64 guest
 # whose kernel has IA-32 emulation (the kernel check-xarch's
@@ -43,7 +36,8 @@ in_guest() {
 		[ "$p" = "$TOP/build" ] || paths+=("$p")
 	done
 	for name in "$@"; do paths+=("$O/v/$name"); done
-	"$TOP/tests/tools/guest.sh" "$kernel" "$guest_limit" "$script" "${paths[@]}" "$loader" 2>"$TMP/guest.err"
+	"$TOP/tests/tools/guest.sh" "$kernel" "$guest_limit" "$script" "${paths[@]}" "$i386_loader" \
+		2>"$TMP/guest.err"
 	status=$?
 	case $status in
 	0) ok "the suite on $* ran in an x86_64 guest with IA-32 emulation ($(basename "$kernel"))" ;;
@@ -58,7 +52,7 @@ in_guest() {
 # clock calls only, the cases that call libc's (about 8 of 25 min).
 guest_cases() {
 	case $1 in
-	i386-dyn) echo "${cases/images /}" ;;
+	i386-dyn) i386_cases all | sed 's/\<images //' ;;
 	*) echo "verify abi fallback timens" ;;
 	esac
 }
@@ -74,22 +68,14 @@ unreached() {
 # builds took under TCG beside other work.
 guest_limit=${VDSOKIT_I386_GUEST_LIMIT:-3600}
 guest=()
-for v in i386-dyn:"" i386-time64:"-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"; do
-	name=${v%%:*} extra=${v#*:}
-	if ! variant "$name" CROSS_COMPILE=i686-linux-gnu- CFLAGS="-O2 -g $extra" \
-		LDFLAGS="-Wl,--dynamic-linker=$loader/ld-linux.so.2 -Wl,-rpath=$loader"; then
-		not_ok "the $name build" "$(tail -n 5 "$TMP/variant-$name.log")"
-		continue
-	fi
-	ok "the $name build ($extra)"
+for name in $i386_builds; do
+	i386_build "$name" || continue
 	dir=$O/v/$name
 	if ! runs_here "$dir/vdsokit"; then
 		guest+=("$name")
 		continue
 	fi
-	for c in $cases; do
-		O=$dir VK=$dir/vdsokit bash "$TOP/tests/cases/$c.sh" 2>&1 |
-			sed -E "s/^(not )?ok - /&$name: /"
-	done
+	# shellcheck disable=SC2046 # one word per case
+	i386_rerun "$name" $(i386_cases parallel)
 done
 [ ${#guest[@]} = 0 ] || in_guest "${guest[@]}"

@@ -1,0 +1,59 @@
+# What tests/cases/i386.sh and i386_serial.sh share: the i386 builds,
+# linked dynamically against the cross toolchain's own loader so that
+# --impl works without multilib, once as built and once with 64-bit
+# time_t (-D_TIME_BITS=64), where libc's clock calls are the time64 ones;
+# and the cases they rerun on each.
+i386_loader=/usr/i686-linux-gnu/lib
+i386_builds="i386-dyn i386-time64"
+i386_all="cli live unit images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"
+
+# i386_ready DESC: whether the cross compiler and loader are here; a
+# SKIP for DESC naming the package where not.
+i386_ready() {
+	if ! need i686-linux-gnu-gcc; then
+		skip "$1" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"
+		return 1
+	fi
+	if [ ! -x "$i386_loader/ld-linux.so.2" ]; then
+		skip "$1" "no i386 loader at $i386_loader (Debian package libc6-i386-cross)"
+		return 1
+	fi
+}
+
+# i386_build NAME: builds it into $O/v/NAME (a no-op where the other case
+# built it), one result line.
+i386_build() {
+	local extra=
+	[ "$1" = i386-time64 ] && extra="-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
+	if variant "$1" CROSS_COMPILE=i686-linux-gnu- CFLAGS="-O2 -g $extra" \
+		LDFLAGS="-Wl,--dynamic-linker=$i386_loader/ld-linux.so.2 -Wl,-rpath=$i386_loader"; then
+		ok "the $1 build ($extra)"
+	else
+		not_ok "the $1 build" "$(tail -n 5 "$TMP/variant-$1.log")"
+		return 1
+	fi
+}
+
+# i386_cases all|parallel|serial: the reruns, or those whose case file
+# says it measures time ("# serial:", which tests/run.sh runs alone), or
+# the others.
+i386_cases() {
+	local c serial out=
+	for c in $i386_all; do
+		serial=no
+		grep -q '^# serial:' "$TOP/tests/cases/$c.sh" && serial=yes
+		case $1:$serial in all:* | serial:yes | parallel:no) out+="$c " ;; esac
+	done
+	echo "$out"
+}
+
+# i386_rerun NAME CASE...: the cases here on NAME's build, each line
+# named for it.
+i386_rerun() {
+	local name=$1 dir=$O/v/$1 c
+	shift
+	for c in "$@"; do
+		O=$dir VK=$dir/vdsokit bash "$TOP/tests/cases/$c.sh" 2>&1 |
+			sed -E "s/^(not )?ok - /&$name: /"
+	done
+}
