@@ -112,7 +112,6 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 			step->progress(step->ctx, (double)i / nt);
 		vk_verify_run(&v, &t[i]);
 	}
-	vk_verify_run_edges(&v, t, nt);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);

@@ -77,8 +77,6 @@ static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_
 struct job {
 	struct vk_verify *v;
 	const struct vk_target *t;
-	int nt;		/* second-edge's: the targets it reads; else 0 */
-	unsigned paths;	/* second-edge's: the paths it reads */
 	enum vk_path p;
 	int fd;
 	size_t sent;	/* results sent to the parent so far */
@@ -109,11 +107,8 @@ static void child(void *ctx, int fd)
 	j->sent = j->v->rs->n;
 	j->v->settled = send_settled;
 	j->v->settled_ctx = j;
-	j->v->cs = vk_callset_child(j->v->cs, j->paths, &loaded);
-	if (j->nt)
-		vk_verify_edges(j->v, j->t, j->nt, j->paths);
-	else
-		run_path(j->v, j->t, j->p);
+	j->v->cs = vk_callset_child(j->v->cs, VK_PATH_BIT(j->p), &loaded);
+	run_path(j->v, j->t, j->p);
 	send_settled(j);
 	vk_write_all(fd, done, sizeof(done));
 }
@@ -137,13 +132,11 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
 /*
  * A path under test may crash or hang (a libc bug, a broken --impl): the
  * checks of one function on one path run in a child, and its death is a
- * failure of its own. second-edge's child (nt targets) reads every path
- * in paths, p the first of them.
+ * failure of its own.
  */
-static void run_isolated(struct vk_verify *v, const struct vk_target *t, int nt, unsigned paths,
-			 enum vk_path p)
+static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
-	struct job j = { v, t, nt, paths, p, -1, 0 };
+	struct job j = { v, t, p, -1, 0 };
 	double timeout = 4 * v->seconds + 20;
 	struct vk_isolated out;
 	const struct vk_result *r;
@@ -162,8 +155,8 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, int nt,
 		vk_isolated_describe(&out, timeout, why, sizeof(why));
 		path_name(path, sizeof(path), v, p);
 		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, p, "survives"),
-			       "the %schecks of %s on %s %s%s after %zu results",
-			       nt ? "second-edge " : "", vk_funcs[t->func].name, path, out.signal ? "were " : "", why, n);
+			       "the checks of %s on %s %s%s after %zu results",
+			       vk_funcs[t->func].name, path, out.signal ? "were " : "", why, n);
 	}
 	vk_isolated_free(&out);
 }
@@ -179,34 +172,6 @@ void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 		if (why)
 			skip_target(v, t, p, why);
 		else
-			run_isolated(v, t, 0, VK_PATH_BIT(p), p);
+			run_isolated(v, t, p);
 	}
-}
-
-static int has_edges(enum vk_func f)
-{
-	return f == VK_FN_CLOCK_GETTIME || f == VK_FN_CLOCK_GETTIME64 ||
-	       f == VK_FN_GETTIMEOFDAY || f == VK_FN_TIME;
-}
-
-/* One child for every path: the boundaries' waits are the rule's cost,
- * and the paths share them. */
-void vk_verify_run_edges(struct vk_verify *v, const struct vk_target *t, int nt)
-{
-	unsigned paths = 0;
-	int first = -1, p0 = -1;
-
-	for (int p = 0; p < VK_NPATHS; p++) {
-		for (int i = 0; i < nt && (v->paths & VK_PATH_BIT(p)); i++) {
-			if (!has_edges(t[i].func) || missing(v, t[i].func, p))
-				continue;
-			paths |= VK_PATH_BIT(p);
-			if (first < 0 || i < first)
-				first = i;
-			if (p0 < 0)
-				p0 = p;
-		}
-	}
-	if (paths)
-		run_isolated(v, &t[first], nt - first, paths, p0);
 }

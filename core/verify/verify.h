@@ -18,11 +18,6 @@
  *   threads       no thread reads a time earlier than one another thread
  *                 published before its read began; a SKIP where some two
  *                 threads never read within VK_THREADS_SKEW of each other
- *   second-edge   each time API (not the CPU-time clocks), read through
- *                 the path between syscall brackets, continuously across
- *                 2 of its second boundaries and 2 timekeeper updates on
- *                 each CPU: no reading out of its brackets or behind the
- *                 one before, unless REALTIME was stepped meanwhile
  *   survives      the checks of a function on a path neither crash nor hang
  *   stack         the most stack its calls use, on a painted stack above a
  *                 guard pages; over max_stack, or on the guard pages, fails
@@ -50,8 +45,5 @@
 
 /* Run every family of checks of t's function on each path under test. */
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t);
-/* second-edge on the paths under test, for the time APIs of all nt
- * targets together, in one child. */
-void vk_verify_run_edges(struct vk_verify *v, const struct vk_target *t, int nt);
 
 #endif /* VK_VERIFY_H */

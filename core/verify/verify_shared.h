@@ -2,7 +2,7 @@
 /*
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
- * verify_threads.c, verify_stack.c, verify_aux.c, verify_edge.c) share: the run's
+ * verify_threads.c, verify_stack.c, verify_aux.c) share: the run's
  * settings, each family's entry, and the helpers in verify_shared.c. A
  * family includes this, never verify.h, so the driver sits above the
  * families and nothing calls back into it.
@@ -46,10 +46,6 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-/* second-edge, of the time APIs of all nt targets on all the paths at
- * once: their second boundaries come at the same moments, and waiting
- * for them is its cost. */
-void vk_verify_edges(struct vk_verify *v, const struct vk_target *t, int nt, unsigned paths);
 
 /* Between two rules of a family: the results so far are final. */
 void vk_verify_settled(struct vk_verify *v);

@@ -40,12 +40,6 @@ for id in id:15 id:-1 cpu:self fd:closed id:INT_MIN id:INT_MAX; do
 	contains "clock_gettime is checked for clock $id" "$TMP/ktap" "^(not )?ok [0-9]+ clock-gettime-$id vdso errno"
 done
 contains "the threads rule runs" "$TMP/ktap" '^(not )?ok [0-9]+ clock-gettime-monotonic vdso threads( # SKIP .+)?$'
-# second-edge reads each time API across second boundaries and the
-# timekeeper's updates, and says how many and on which CPUs.
-for api in clock-gettime-realtime clock-gettime-monotonic gettimeofday time; do
-	check "second-edge passes $api on the vdso path, saying what it read across" sh -c \
-		"grep -A1 -E '^ok [0-9]+ $api vdso second-edge$' '$TMP/ktap' | grep -Eq '^# read across [0-9]+ second boundaries \(on CPUs [0-9, ]+; [0-9]+ readings aimed .*\) and [0-9]+ timekeeper updates \([0-9]+ on each of [0-9]+ CPUs\)'"
-done
 # The ordered rule says what it could detect: its tightest bracket.
 check "the ordered rule says its tightest bracket" sh -c \
 	"grep -A1 -E '^ok [0-9]+ clock-gettime-monotonic vdso ordered( # SKIP .+)?$' '$TMP/ktap' | grep -Eq 'the tightest bracket was [0-9]+ ns: an error (over that was|under that was not) tested$'"

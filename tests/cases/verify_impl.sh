@@ -37,7 +37,6 @@ bug-nsec-overflow	normalized
 bug-res-off-by-one	resolution
 bug-tai-einval		errno
 bug-thread-late		threads	clock-gettime-monotonic	3
-bug-torn-second	second-edge	clock-gettime-realtime
 bug-time-pointer	time-pointer
 bug-tz-ignored		timezone
 bug-wrong-errno		errno
@@ -171,29 +170,6 @@ else
 	not_ok "$desc" "no '# clock 1: impl read tv_sec N tv_nsec -5 (tv_nsec out of range)', or a 'N.-N' in $out:" \
 		"$(grep -E 'normalized|\.-' "$out" | head -n 4)"
 fi
-
-# The torn read goes back a whole second only at a second boundary: on
-# MONOTONIC, and through gettimeofday, as on REALTIME above; the failure
-# says where it was read and by how much it went back.
-so=$IMPL/bug-torn-second.so
-for api in clock-gettime-monotonic gettimeofday; do
-	desc="second-edge catches a torn read on $api"
-	out=$TMP/torn-$api.ktap
-	if [ -n "$why" ]; then
-		skip "$desc" "$why"
-		continue
-	fi
-	verify "$out" "$so" 0.1 "$api"
-	status=$?
-	if [ "$status" = 1 ] && grep -A1 -E "^not ok [0-9]+ $api impl second-edge$" "$out" |
-	   grep -Eq '^# at a second boundary, CPU [0-9]+: impl read [0-9]+\.[0-9]{9} s after [0-9]+\.[0-9]{9} s: 9[0-9]{8} ns back '; then
-		ok "$desc"
-	else
-		not_ok "$desc" "command: $VK verify --impl $so --paths impl -d 0.1 --format ktap $api" \
-			"exit $status, expected 1, and 'not ok N $api impl second-edge' with '# at a second boundary, CPU N: impl read ... ns back'" \
-			"$(grep -A1 second-edge "$out" | tr '\n' ';')"
-	fi
-done
 
 desc="$caught of $total planted bugs caught by their rule"
 if [ -n "$why" ]; then

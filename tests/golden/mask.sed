@@ -65,10 +65,3 @@ s/returned [0-9]+ but stored [0-9]+/returned TIME but stored TIME/
 	s/(^|[^A-Za-z0-9_.])[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1N/g
 	s/ +N/ N/g
 }
-
-# second-edge: how many boundaries and updates it read across, and on
-# which CPUs, follow the machine and the moment.
-s/read across [0-9]+ second boundaries \(on CPUs [0-9, ]+; [0-9]+ readings/read across N second boundaries (on CPUs N; N readings/
-s/and [0-9]+ timekeeper updates \([0-9]+ on each of [0-9]+ CPUs\)/and N timekeeper updates (N on each of N CPUs)/
-# And the tightest of its brackets, which "Tested:" sums up.
-s/^(Tested: ordering to within )[0-9.]+(-[0-9.]+)? us/\1N us/
