@@ -343,8 +343,7 @@ static void side_name(char *buf, size_t len, const struct compare *c, int k)
 
 /*
  * A case ended the child that measured both sides: each side's first copy
- * is measured alone, briefly, to name the one that dies; the sides that
- * did, bit k for side k, 0 if neither did.
+ * is measured alone, briefly, to name the one that dies; 0 if neither did.
  */
 static int blame(const char *cmd, const struct compare *c, const struct vk_timer *timer,
 		 const struct vk_bench_case *bc, const struct vk_bench_side *side)
@@ -362,42 +361,30 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
 		side_name(name, sizeof(name), c, k);
 		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
 			strncmp(why, "killed", 6) ? "" : "was ", why);
-		named |= 1 << k;
+		named = 1;
 	}
 	return named;
 }
 
-/*
- * The case's results on every side: 0; or -1 when the child that measured
- * them died, said on stderr and kept as the case's failed row, on the side
- * that dies alone ("both" if neither or each does).
- */
-static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
-			const struct vk_bench_case *bc, const char *path, const struct sides *sd,
+/* The case's results on every side, or a failure that names what died. */
+static int measure_case(const char *cmd, const struct compare *c, struct vk_bench *b,
+			const struct vk_bench_case *bc, const struct sides *sd,
 			struct vk_bench_result *res)
 {
-	static const char *const sides[4] = { "both", "old", "new", "both" };
 	struct measure m = { b, bc, sd->side, 2 * c->copies, res };
 	/* Far more than the sides' budget, as a call that never returns would. */
 	double timeout = 30 + 8 * c->m.seconds;
-	struct vk_compare_failed *f = &c->failed[c->rep.nfailed];
 	char why[64];
-	int died;
 
 	if (!measure_isolated(&m, timeout, why, sizeof(why)))
-		return 0;
+		return VK_EXIT_OK;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", cmd, bc->api,
 		strncmp(why, "killed", 6) ? "" : "was ", why);
-	died = blame(cmd, c, b->timer, bc, sd->side);
-	if (!died)
+	if (!blame(cmd, c, b->timer, bc, sd->side))
 		fprintf(stderr, "%s: neither side died when measured alone\n", cmd);
-	*f = (struct vk_compare_failed){ .api = bc->api, .path = path, .side = sides[died] };
-	snprintf(f->why, sizeof(f->why), "the child that measured it %s%s",
-		 strncmp(why, "killed", 6) ? "" : "was ", why);
-	c->rep.nfailed++;
-	return -1;
+	return VK_EXIT_FAIL;
 }
 
 /* Measure each case on both sides; their results become the two series. */
@@ -421,15 +408,11 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	path = c->nimpl == 2 ? "impl" : "vdso:impl";
 	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
-		/* A case that crashed is a row of its own, with no series. */
-		if (measure_case(cmd, c, &b, &cases[i], path, sd, res)) {
-			ser[i] = (struct vk_series){ .api = cases[i].api, .path = path };
-			ser[ncases + i] = ser[i];
-			continue;
-		}
-		note_failed(cmd, c, cases[i].api, path, res);
-		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
-		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
+		status = measure_case(cmd, c, &b, &cases[i], sd, res);
+		if (!status)
+			note_failed(cmd, c, cases[i].api, path, res);
+		if (!status && (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
+		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies))) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
