@@ -5,7 +5,7 @@
 # and the cases they rerun on each.
 i386_loader=/usr/i686-linux-gnu/lib
 i386_builds="i386-dyn i386-time64"
-i386_all="cli live unit images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"
+i386_all="cli live images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"
 
 # i386_ready DESC: whether the cross compiler and loader are here; a
 # SKIP for DESC naming the package where not.

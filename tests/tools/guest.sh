@@ -43,7 +43,7 @@ mkdir -p "$root"/{proc,sys,dev,tmp,run,etc,root}
 tools="bash sh env cat cp mv rm ln mkdir rmdir ls chmod touch stat readlink realpath dirname
 	basename head tail wc tr cut sort uniq seq printf echo test expr sleep date dd od cmp diff
 	grep sed awk find xargs timeout mktemp nproc uname id kill true false yes tee truncate
-	unshare nsenter setsid taskset prlimit ps pkill pgrep mkfifo sync stty mount umount tac
+	unshare nsenter setsid taskset prlimit flock ps pkill pgrep mkfifo sync stty mount umount tac
 	fold comm join paste split md5sum sha256sum base64 hexdump file nice readelf setpriv
 	getconf"
 add() {
