@@ -53,7 +53,7 @@ in_guest() {
 guest_cases() {
 	case $1 in
 	i386-dyn) i386_cases all | sed 's/\<images //' ;;
-	*) echo "verify abi fallback timens" ;;
+	*) echo "${VDSOKIT_I386_CASES:-verify abi fallback timens}" ;;
 	esac
 }
 
