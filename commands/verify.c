@@ -94,6 +94,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
 	const struct vk_doc doc = { .command = "verify", .kind = VK_DOC_RESULTS, .results = &rep };
+	struct vk_verify_edges edges;
 	struct vk_callset cs;
 	struct vk_image im;
 	char err[256];
@@ -107,11 +108,13 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	v.cs = &cs;
 	if (o->call.format == VK_FMT_VDSOTEST)
 		v.moved = vk_report_vdsotest_moved;
+	vk_verify_edges_start(&edges, &v, t, nt);
 	for (int i = 0; i < nt; i++) {
 		if (step && step->progress)
 			step->progress(step->ctx, (double)i / nt);
 		vk_verify_run(&v, &t[i]);
 	}
+	vk_verify_edges_finish(&edges);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);

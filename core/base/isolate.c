@@ -259,13 +259,11 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 	}
 }
 
-int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
-	       struct vk_isolated *out)
+int vk_isolate_start(void (*fn)(void *ctx, int fd), void *ctx, struct vk_isolating *c)
 {
-	int fds[2], status;
-	pid_t pid, got;
+	int fds[2];
+	pid_t pid;
 
-	memset(out, 0, sizeof(*out));
 	if (pipe(fds))
 		return -1;
 	/* Buffered output would be written twice, once by the child. */
@@ -286,8 +284,19 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	}
 	setpgid(pid, pid);
 	close(fds[1]);
-	out->timed_out = collect(fds[0], pid, timeout, out);
-	close(fds[0]);
+	c->pid = pid;
+	c->fd = fds[0];
+	return 0;
+}
+
+int vk_isolate_finish(struct vk_isolating *c, double timeout, struct vk_isolated *out)
+{
+	pid_t pid = c->pid, got;
+	int status;
+
+	memset(out, 0, sizeof(*out));
+	out->timed_out = collect(c->fd, pid, timeout, out);
+	close(c->fd);
 	if (out->timed_out)
 		kill(-pid, SIGKILL);
 	/* Nothing it forked (a library's helper) outlives it. */
@@ -305,6 +314,16 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 		out->exit_status = WEXITSTATUS(status);
 	}
 	return 0;
+}
+
+int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
+	       struct vk_isolated *out)
+{
+	struct vk_isolating c;
+
+	if (vk_isolate_start(fn, ctx, &c))
+		return -1;
+	return vk_isolate_finish(&c, timeout, out);
 }
 
 void vk_isolated_free(struct vk_isolated *out)

@@ -9,6 +9,7 @@
 #define VK_ISOLATE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct vk_isolated {
 	unsigned char *data;	/* what the child wrote, malloc()ed */
@@ -26,6 +27,16 @@ struct vk_isolated {
  * then what it forked into its process group is killed with it. */
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out);
+/* vk_isolate() in two steps, for a child that runs while its parent
+ * goes on: the child is started, then waited for as vk_isolate() does,
+ * timeout counted from the wait. What it writes meanwhile must fit in a
+ * pipe's buffer (64 KiB), or it waits for the parent. */
+struct vk_isolating {
+	pid_t pid;
+	int fd;
+};
+int vk_isolate_start(void (*fn)(void *ctx, int fd), void *ctx, struct vk_isolating *c);
+int vk_isolate_finish(struct vk_isolating *c, double timeout, struct vk_isolated *out);
 /* The watchdog's rule: a child that had cpu seconds on a CPU in wall is
  * hung past timeout once cpu reaches timeout times slowdown (how much
  * slower than at its best the machine ran meanwhile, which a starved

@@ -22,6 +22,7 @@ enum vk_bound {
 	VK_BOUND_ORDER,		/* ordered: the tightest syscall bracket */
 	VK_BOUND_SKEW,		/* threads: the loosest pair's tightest hand-off */
 	VK_BOUND_STACK,		/* stack: bytes of stack used, not ns */
+	VK_BOUND_HELD,		/* second-edge: calls held across boundaries, not ns */
 };
 
 /* Of one check, the distinct cases that broke that it keeps, each. */

@@ -77,6 +77,8 @@ static void skip_target(struct vk_verify *v, const struct vk_target *t, enum vk_
 struct job {
 	struct vk_verify *v;
 	const struct vk_target *t;
+	int nt;			/* targets: more than one for the edge pass */
+	int edge;		/* the second-edge pass, of every target at once */
 	enum vk_path p;
 	int fd;
 	size_t sent;	/* results sent to the parent so far */
@@ -108,7 +110,10 @@ static void child(void *ctx, int fd)
 	j->v->settled = send_settled;
 	j->v->settled_ctx = j;
 	j->v->cs = vk_callset_child(j->v->cs, VK_PATH_BIT(j->p), &loaded);
-	run_path(j->v, j->t, j->p);
+	if (j->edge)
+		vk_verify_edge(j->v, j->t, j->nt, j->p);
+	else
+		run_path(j->v, j->t, j->p);
 	send_settled(j);
 	vk_write_all(fd, done, sizeof(done));
 }
@@ -134,17 +139,24 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
  * checks of one function on one path run in a child, and its death is a
  * failure of its own.
  */
-static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+static double job_timeout(const struct job *j)
 {
-	struct job j = { v, t, p, -1, 0 };
-	double timeout = 4 * v->seconds + 20;
+	return 4 * j->v->seconds + 20 + (j->edge ? VK_EDGE_SECONDS : 0);
+}
+
+/* The results of a child started for j, and its death a failure of its own. */
+static void collect_job(struct job *j, struct vk_isolating *c)
+{
+	struct vk_verify *v = j->v;
+	const struct vk_target *t = j->t;
+	double timeout = job_timeout(j);
 	struct vk_isolated out;
 	const struct vk_result *r;
 	size_t n;
 	char why[64], path[300];
 
-	if (vk_isolate(child, &j, timeout, &out)) {
-		skip_target(v, t, p, "could not fork a child to run the checks in");
+	if (vk_isolate_finish(c, timeout, &out)) {
+		skip_target(v, t, j->p, "could not wait for the child the checks ran in");
 		return;
 	}
 	r = (const struct vk_result *)out.data;
@@ -153,17 +165,28 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk
 		vk_results_append(v->rs, &r[i]);
 	if (!out.exited || out.exit_status || !finished(&out, n)) {
 		vk_isolated_describe(&out, timeout, why, sizeof(why));
-		path_name(path, sizeof(path), v, p);
-		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, p, "survives"),
-			       "the checks of %s on %s %s%s after %zu results",
-			       vk_funcs[t->func].name, path, out.signal ? "were " : "", why, n);
+		path_name(path, sizeof(path), v, j->p);
+		vk_result_fail(v->rs, vk_results_add(v->rs, vk_funcs[t->func].name, j->p, "survives"),
+			       "the %schecks of %s on %s %s%s after %zu results",
+			       j->edge ? "second-edge " : "", vk_funcs[t->func].name, path,
+			       out.signal ? "were " : "", why, n);
 	}
 	vk_isolated_free(&out);
+}
+
+static int start_job(struct job *j, struct vk_isolating *c)
+{
+	if (!vk_isolate_start(child, j, c))
+		return 0;
+	skip_target(j->v, j->t, j->p, "could not fork a child to run the checks in");
+	return -1;
 }
 
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 {
 	for (int p = 0; p < VK_NPATHS; p++) {
+		struct job j = { .v = v, .t = t, .nt = 1, .p = p, .fd = -1 };
+		struct vk_isolating c;
 		const char *why;
 
 		if (!(v->paths & VK_PATH_BIT(p)))
@@ -171,7 +194,30 @@ void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 		why = missing(v, t->func, p);
 		if (why)
 			skip_target(v, t, p, why);
-		else
-			run_isolated(v, t, p);
+		else if (!start_job(&j, &c))
+			collect_job(&j, &c);
+	}
+}
+
+void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
+			   const struct vk_target *t, int nt)
+{
+	for (int p = 0; p < VK_NPATHS; p++) {
+		struct job j = { .v = v, .t = t, .nt = nt, .edge = 1, .p = p, .fd = -1 };
+
+		e->started[p] = (v->paths & VK_PATH_BIT(p)) && !start_job(&j, &e->child[p]);
+	}
+	e->v = v;
+	e->t = t;
+	e->nt = nt;
+}
+
+void vk_verify_edges_finish(struct vk_verify_edges *e)
+{
+	for (int p = 0; p < VK_NPATHS; p++) {
+		struct job j = { .v = e->v, .t = e->t, .nt = e->nt, .edge = 1, .p = p, .fd = -1 };
+
+		if (e->started[p])
+			collect_job(&j, &e->child[p]);
 	}
 }

@@ -36,6 +36,9 @@
  *   aux-step      ADJ_SETOFFSET moves the syscall's reading by the step
  *   aux-slew      ADJ_FREQUENCY is taken, and the reads stay in order
  *   aux-disable   disabled again, the path returns what the syscall does
+ *   second-edge  a call held inside across a second boundary and a
+ *                 timekeeper update reads neither back nor outside the
+ *                 syscall's bracket, on two boundaries of each clock
  *   query, flags, differs, fork, straddle: see their checks.
  */
 #ifndef VK_VERIFY_H
@@ -45,5 +48,21 @@
 
 /* Run every family of checks of t's function on each path under test. */
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t);
+/*
+ * The second-edge rule (verify_edge.c) of the nt targets' clock APIs, on
+ * each path under test, once for them all: it waits for the clocks' second
+ * boundaries, up to VK_EDGE_SECONDS, so its children run while the other
+ * checks do, started before them and collected after.
+ */
+struct vk_verify_edges {
+	struct vk_verify *v;
+	const struct vk_target *t;
+	int nt;
+	struct vk_isolating child[VK_NPATHS];
+	int started[VK_NPATHS];
+};
+void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
+			   const struct vk_target *t, int nt);
+void vk_verify_edges_finish(struct vk_verify_edges *e);
 
 #endif /* VK_VERIFY_H */

@@ -46,6 +46,9 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+/* Of nt targets at once, as it waits for their clocks' boundaries. */
+#define VK_EDGE_SECONDS 5
+void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum vk_path p);
 
 /* Between two rules of a family: the results so far are final. */
 void vk_verify_settled(struct vk_verify *v);

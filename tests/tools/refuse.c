@@ -87,6 +87,7 @@ static const struct {
 #endif
 	{ "unshare", SYS_unshare },
 	{ "setns", SYS_setns },
+	{ "timer_create", SYS_timer_create },
 };
 
 static long number(const char *name)
