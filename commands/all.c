@@ -138,8 +138,8 @@ struct all {
 
 static int worst(int a, int b)
 {
-	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1,
-				    [VK_EXIT_FAIL] = 2, [VK_EXIT_USAGE] = 3 };
+	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1, [VK_EXIT_ERROR] = 2,
+				    [VK_EXIT_FAIL] = 3, [VK_EXIT_USAGE] = 4 };
 
 	return rank[b] > rank[a] ? b : a;
 }
@@ -180,6 +180,7 @@ static void count_results(struct vk_summary_step *st, const struct vk_results *r
 	st->pass = t.pass;
 	st->fail = t.fail;
 	st->skip = t.skip;
+	st->error = t.error;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
@@ -215,7 +216,7 @@ static int unverified(const struct vk_results *rs)
 		struct vk_clock c;
 		int has_id, f = vk_api_func(rs->r[i]->api, &c, &has_id);
 
-		if (f >= 0 && rs->r[i]->status != VK_SKIP)
+		if (f >= 0 && (rs->r[i]->status == VK_PASS || rs->r[i]->status == VK_FAIL))
 			seen[f] = 1;
 	}
 	for (int f = 0; f < VK_NFUNCS; f++) {

@@ -156,11 +156,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_fallback_clocksource(have_vdso ? &cs : NULL, &si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
+	vk_results_finish(&rs);
 	rep.text = vk_report_fallback_text;
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
-	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+	status = vk_exit_of(rs.fails, rs.errors, measured > 0);
 	vk_step_keep(step, &rs);
 	return status;
 }

@@ -100,13 +100,14 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
+	vk_results_finish(&rs);
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);
 	rep.skew = vk_results_bounds(&rs, VK_BOUND_SKEW);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
-	if (status == VK_EXIT_OK && rs.fails)
-		status = VK_EXIT_FAIL;
+	if (status == VK_EXIT_OK)
+		status = vk_exit_of(rs.fails, rs.errors, 1);
 	vk_step_keep(step, &rs);
 	return status;
 }

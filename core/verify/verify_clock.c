@@ -303,7 +303,7 @@ static void check_coarse_step(struct vk_verify *v, struct vk_result *r, vk_clock
 	case VK_SKIP:
 		vk_result_skip(r, "%s", detail);
 		break;
-	case VK_PASS:
+	default:
 		snprintf(r->detail, sizeof(r->detail), "%s", detail);
 		break;
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/array.h"
 #include "core/base/sysinfo.h"
 #include "core/verify/verify_shared.h"
 
@@ -196,6 +197,19 @@ struct getcpu_rules {
 	struct vk_result *cpu, *node, *sysfs;
 };
 
+/* Pinning is vdsokit's to do: a sandbox that refuses it leaves each rule
+ * untested, not passed and not the kernel's failure. */
+static void refused(struct vk_verify *v, const struct getcpu_rules *r, int cpu, int err)
+{
+	struct vk_result *each[] = { r->cpu, r->node, r->sysfs };
+
+	for (size_t i = 0; i < ARRAY_SIZE(each); i++) {
+		if (each[i])
+			vk_result_error(v->rs, each[i], "not tested: vdsokit's sched_setaffinity() "
+					"to CPU %d failed: %s", cpu, strerror(err));
+	}
+}
+
 static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, const struct getcpu_rules *r)
 {
 	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
@@ -203,8 +217,10 @@ static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, const struct
 	int sysfs_node = r->sysfs ? vk_cpu_node(cpu) : -1;
 	unsigned c_sys, n_sys, c, n;
 
-	if (move_to(v, cpu))
+	if (move_to(v, cpu)) {
+		refused(v, r, cpu, errno);
 		return;
+	}
 	for (int i = 0; i < ROUND; i++) {
 		c = n = ~0u;
 		sys(&c_sys, &n_sys, NULL);
@@ -230,7 +246,7 @@ static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, const struct
 /* A SKIP where sysfs named no node for any CPU the check ran on. */
 static void sysfs_unseen(struct vk_result *sysfs)
 {
-	if (sysfs && !sysfs->calls)
+	if (sysfs && !sysfs->calls && sysfs->status == VK_PASS)
 		vk_result_skip(sysfs, "no /sys/devices/system/cpu/cpuN/nodeM names a CPU's node "
 			       "(no sysfs, or a kernel without CONFIG_NUMA)");
 }
@@ -251,7 +267,7 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 		vk_result_skip(add(v, "getcpu", p, "sysfs-node"), "sched_getcpu() reports no node");
 	}
 	if (sched_getaffinity(0, sizeof(saved), &saved)) {
-		vk_result_fail(v->rs, r.cpu, "not tested: vdsokit's sched_getaffinity() failed: %s",
+		vk_result_error(v->rs, r.cpu, "not tested: vdsokit's sched_getaffinity() failed: %s",
 			       strerror(errno));
 		return;
 	}
