@@ -200,7 +200,8 @@ static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
 {
 	for (size_t i = 0; i < s->nbench; i++) {
 		st->pass += !s->bench[i].skipped;
-		st->skip += s->bench[i].skipped != NULL;
+		st->error += s->bench[i].own_error;
+		st->skip += s->bench[i].skipped && !s->bench[i].own_error;
 	}
 	st->bench = s->bench;
 	st->nbench = s->nbench;

@@ -93,7 +93,9 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	r->calls = 1;
 	r->ran = fb.kind == VK_USERSPACE ? VK_RAN_USERSPACE :
 		 fb.kind == VK_SYSCALL ? VK_RAN_SYSCALL : VK_RAN_UNKNOWN;
-	if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
+	if (fb.kind == VK_PROBE_NOT_RUN)
+		vk_result_error(rs, r, "not probed: %s", fb.why);
+	else if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
 		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
 			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
 	else if (fb.kind == VK_PROBE_DIED)

@@ -125,7 +125,7 @@ void vk_timens_refusals(struct vk_results *rs)
 	else if (ran)
 		vk_isolated_describe(&out, 10, why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "could not fork");
+		snprintf(why, sizeof(why), "could not be forked: %s", strerror(errno));
 	for (size_t i = 0; i < NREFUSALS; i++) {
 		snprintf(check, sizeof(check), "refuses-%s", refusals[i].name);
 		r = vk_results_add(rs, "timens", VK_PATH_SYSCALL, check);

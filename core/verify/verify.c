@@ -3,6 +3,7 @@
  * verify's driver: runs each function's family of checks on each path,
  * in a child. The families share core/verify/verify_shared.c, not this file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,7 +145,12 @@ static void run_isolated(struct vk_verify *v, const struct vk_target *t, enum vk
 	char why[64], path[300];
 
 	if (vk_isolate(child, &j, timeout, &out)) {
-		skip_target(v, t, p, "could not fork a child to run the checks in");
+		char name[40];
+
+		target_name(name, sizeof(name), t);
+		vk_result_error(v->rs, vk_results_add(v->rs, name, p, "all"),
+				"not tested: vdsokit could not fork a child to run the checks in: %s",
+				strerror(errno));
 		return;
 	}
 	r = (const struct vk_result *)out.data;

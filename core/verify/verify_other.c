@@ -83,17 +83,20 @@ static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2
 {
 	struct vk_result *r = add(v, vk_funcs[f].name, p, "null-args");
 	union vk_fn sys = v->cs->fn[VK_PATH_SYSCALL][f];
-	char why[64];
+	char why[128];
 
 	for (int i = 0; i < 4; i++) {
 		struct call2 c = { call, v->cs->fn[p][f], i & 1 ? x : NULL, i & 2 ? y : NULL };
 		long rs, rx;
+		int e;
 
 		if (p == VK_PATH_LIBC && (vk_funcs[f].libc_nonnull & ~i & 3))
 			continue;
 		rs = call(sys, c.x, c.y);
 		r->calls++;
-		if (vk_guarded(guarded_call2, &c, &rx, why, sizeof(why)))
+		if ((e = vk_guarded(guarded_call2, &c, &rx, why, sizeof(why))) == VK_GUARD_NOT_RUN)
+			vk_result_error(v->rs, r, "%s", why);
+		else if (e)
 			vk_result_fail(v->rs, r, "%s %s, %s %s: %s was %s; the syscall returned %ld",
 				       names[0], c.x ? "valid" : "NULL", names[1],
 				       c.y ? "valid" : "NULL", vk_path_name(p), why, rs);
