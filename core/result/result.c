@@ -95,7 +95,7 @@ void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret
 
 void vk_result_case(struct vk_result *r, const char *fmt, ...)
 {
-	char name[sizeof(r->cases[0])];
+	char name[sizeof(r->cases[0])] = "";	/* whole: its copy is sent whole */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -172,7 +172,7 @@ void vk_results_finish(struct vk_results *rs)
 
 		if (r->status == VK_PASS && !r->calls)
 			vk_result_error(rs, r, "compared nothing: %s",
-					r->detail[0] ? r->detail : "no call was made");
+					r->detail[0] ? r->detail : "no answer of the path under test was checked");
 	}
 }
 

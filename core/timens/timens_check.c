@@ -208,7 +208,7 @@ static void inner(void *arg, int fd)
 	struct vk_verify v = { .cs = c->cs, .rs = &rs, .seconds = c->seconds,
 			       .paths = VK_PATH_BIT(VK_PATH_VDSO), .mono_offset = c->mono_offset };
 	int t64 = vk_funcs[c->gettime].time64;
-	struct vk_timens_readings r;
+	struct vk_timens_readings r = { 0 };	/* sent whole, a died's tail too */
 	int64_t rel[2];		/* the offsets against vdsokit's own namespace */
 
 	for (size_t i = 0; i < VK_TIMENS_NCLOCKS; i++) {
