@@ -26,7 +26,8 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
 	"an --impl that cannot be loaded (see verify) or an --output file not\n"
-	"written, 4 nothing could run.\n";
+	"written, 3 none unexpected but vdsokit's own error kept cases from running\n"
+	"(no fork, no memory), 4 nothing could run.\n";
 
 #define MAX_CASES 512
 

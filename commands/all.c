@@ -36,9 +36,10 @@ static const char tail[] =
 	"\n"
 	"When stderr is a terminal, a progress line there says which command\n"
 	"runs, how much is done and about how long is left.\n\n"
-	"Exit status: the worst of the commands run: 1 a check failed,\n"
-	"2 usage error or an --output file not written, 4 no vDSO in this process,\n"
-	"else 0.\n";
+	"Exit status: the worst of the commands run, in the order 0, 4, 3, 1, 2:\n"
+	"1 a check failed, 2 usage error or an --output file not written, 3 no\n"
+	"check failed but vdsokit's own error (no fork, no memory, a syscall it\n"
+	"needs refused) kept some from running, 4 no vDSO in this process, else 0.\n";
 
 /* The figures the bench headline shows, of the calls programs make most. */
 static const char *const headline[] = {

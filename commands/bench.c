@@ -37,8 +37,10 @@ static const char tail[] =
 	"row names it, the errno and how often, with no figure) or a worker process\n"
 	"died (the call crashed it), exited before its last row, sent nothing for\n"
 	"30 s plus four times a row's share of the budget (the call hung: it is\n"
-	"killed) or could not start, 2 usage error, an --impl that cannot be loaded\n"
-	"(see verify) or an --output file not written, 4 nothing could be measured.\n";
+	"killed), 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
+	"--output file not written, 3 vdsokit's own error: no worker process could\n"
+	"start (no fork or exec) or vdsokit could not pin itself to the CPU (a\n"
+	"refused sched_setaffinity), 4 nothing could be measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {

@@ -20,7 +20,8 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
 	"2 usage error or an --impl that cannot be loaded (see verify),\n"
-	"4 nothing could be probed.\n";
+	"3 vdsokit's own error kept probes from running (no fork, seccomp refused\n"
+	"its filter), 4 nothing could be probed.\n";
 
 struct opts {
 	const char *require;
