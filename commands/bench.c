@@ -34,13 +34,11 @@ static const char head[] =
 static const char tail[] =
 	"\n"
 	"Exit status: 0 measured, 1 a call failed otherwise than the syscall (its\n"
-	"row names it, the errno and how often, with no figure) or a worker process\n"
-	"died (the call crashed it), exited before its last row, sent nothing for\n"
-	"30 s plus four times a row's share of the budget (the call hung: it is\n"
-	"killed), 2 usage error, an --impl that cannot be loaded (see verify) or an\n"
-	"--output file not written, 3 vdsokit's own error: no worker process could\n"
-	"start (no fork or exec) or vdsokit could not pin itself to the CPU (a\n"
-	"refused sched_setaffinity), 4 nothing could be measured.\n";
+	"row names it, the errno and how often, with no figure) or a worker died\n"
+	"(the call crashed it), exited before its last row or sent nothing for 30 s\n"
+	"plus four times a row's share of the budget (the call hung: it is killed),\n"
+	"2 usage error, a bad --impl (see verify) or an --output file not written,\n"
+	"3 vdsokit's own error (no worker, no pinning), 4 nothing was measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {

@@ -40,10 +40,9 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed (or --impl's call\n"
 	"died), 2 usage error, an offset the kernel refuses or an --impl that\n"
-	"cannot be loaded (see verify), 3 no check failed but vdsokit's own error\n"
-	"kept some from running (no fork, no thread), 4 no time namespace could be\n"
-	"made (no CAP_SYS_ADMIN to make it, no CAP_SYS_TIME to set its offsets, or\n"
-	"no CONFIG_TIME_NS).\n";
+	"cannot be loaded (see verify), 3 vdsokit's own error and no failure, 4 no\n"
+	"time namespace could be made (no CAP_SYS_ADMIN to make it, no\n"
+	"CAP_SYS_TIME to set its offsets, or no CONFIG_TIME_NS).\n";
 
 struct opts {
 	int custom;

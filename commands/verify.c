@@ -30,9 +30,8 @@ static const char tail[] =
 	"crashes or hangs fails 'survives', naming the library (man vdsokit).\n"
 	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error, an\n"
-	"--impl that cannot be loaded or an --output file not written, 3 no check\n"
-	"failed but vdsokit met its own error (no fork, no memory, a syscall it\n"
-	"needs refused), 4 every check was skipped.\n";
+	"--impl that cannot be loaded or an --output file not written, 3 vdsokit's\n"
+	"own error (no fork, memory, ...) and no failure, 4 every check skipped.\n";
 
 struct opts {
 	double seconds;
