@@ -26,7 +26,8 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 no unexpected outcome, 1 an unexpected one, 2 usage error,\n"
 	"an --impl that cannot be loaded (see verify) or an --output file not\n"
-	"written, 4 nothing could run.\n";
+	"written, 3 none unexpected but vdsokit's own error kept cases from running\n"
+	"(no fork, no memory), 4 nothing could run.\n";
 
 #define MAX_CASES 512
 
@@ -99,8 +100,8 @@ static void count(const struct vk_results *rs, size_t first, const char *func,
 			k->path = r->path;
 		}
 		k->cases++;
-		if (r->status == VK_SKIP)
-			k->skipped++;
+		if (r->status == VK_SKIP || r->status == VK_ERROR)
+			k->skipped += r->status == VK_SKIP;
 		else if (r->status == VK_FAIL)
 			k->unexpected++;
 		else if (!strncmp(r->detail, "allowed", 7))
@@ -174,9 +175,9 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	int have_vdso = vk_image_open_live(&im) == 0, status;
 
 	if (!cases || vk_abi_init()) {
-		fprintf(stderr, "%s: cannot set up the test pages\n", cmd);
+		fprintf(stderr, "%s: vdsokit's own error: cannot set up the test pages\n", cmd);
 		free(cases);
-		return VK_EXIT_USAGE;
+		return VK_EXIT_ERROR;
 	}
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
@@ -193,13 +194,15 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
 	abi_counts.n = ncounts;
+	vk_results_finish(&rs);
+	vk_results_finish(&legacy);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	for (size_t i = 0; i < legacy.n; i++)
 		ran += legacy.r[i]->status != VK_SKIP;
-	status = rs.fails || legacy.fails ? VK_EXIT_FAIL : ran ? VK_EXIT_OK : VK_EXIT_SKIP;
+	status = vk_exit_of(rs.fails + legacy.fails, rs.errors + legacy.errors, ran > 0);
 	if (o->outdir && vk_repro_write_results(cmd, vk_version, "abi", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_results_free(&legacy);

@@ -36,9 +36,10 @@ static const char tail[] =
 	"\n"
 	"When stderr is a terminal, a progress line there says which command\n"
 	"runs, how much is done and about how long is left.\n\n"
-	"Exit status: the worst of the commands run: 1 a check failed,\n"
-	"2 usage error or an --output file not written, 4 no vDSO in this process,\n"
-	"else 0.\n";
+	"Exit status: the worst of the commands run, in the order 0, 4, 3, 1, 2:\n"
+	"1 a check failed, 2 usage error or an --output file not written, 3 no\n"
+	"check failed but vdsokit's own error (no fork, no memory, a syscall it\n"
+	"needs refused) kept some from running, 4 no vDSO in this process, else 0.\n";
 
 /* The figures the bench headline shows, of the calls programs make most. */
 static const char *const headline[] = {
@@ -138,8 +139,8 @@ struct all {
 
 static int worst(int a, int b)
 {
-	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1,
-				    [VK_EXIT_FAIL] = 2, [VK_EXIT_USAGE] = 3 };
+	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1, [VK_EXIT_ERROR] = 2,
+				    [VK_EXIT_FAIL] = 3, [VK_EXIT_USAGE] = 4 };
 
 	return rank[b] > rank[a] ? b : a;
 }
@@ -180,6 +181,7 @@ static void count_results(struct vk_summary_step *st, const struct vk_results *r
 	st->pass = t.pass;
 	st->fail = t.fail;
 	st->skip = t.skip;
+	st->error = t.error;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
@@ -199,7 +201,8 @@ static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
 {
 	for (size_t i = 0; i < s->nbench; i++) {
 		st->pass += !s->bench[i].skipped;
-		st->skip += s->bench[i].skipped != NULL;
+		st->error += s->bench[i].own_error;
+		st->skip += s->bench[i].skipped && !s->bench[i].own_error;
 	}
 	st->bench = s->bench;
 	st->nbench = s->nbench;
@@ -215,7 +218,7 @@ static int unverified(const struct vk_results *rs)
 		struct vk_clock c;
 		int has_id, f = vk_api_func(rs->r[i]->api, &c, &has_id);
 
-		if (f >= 0 && rs->r[i]->status != VK_SKIP)
+		if (f >= 0 && (rs->r[i]->status == VK_PASS || rs->r[i]->status == VK_FAIL))
 			seen[f] = 1;
 	}
 	for (int f = 0; f < VK_NFUNCS; f++) {

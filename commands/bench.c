@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <sched.h>
@@ -33,11 +34,11 @@ static const char head[] =
 static const char tail[] =
 	"\n"
 	"Exit status: 0 measured, 1 a call failed otherwise than the syscall (its\n"
-	"row names it, the errno and how often, with no figure) or a worker process\n"
-	"died (the call crashed it), exited before its last row, sent nothing for\n"
-	"30 s plus four times a row's share of the budget (the call hung: it is\n"
-	"killed) or could not start, 2 usage error, an --impl that cannot be loaded\n"
-	"(see verify) or an --output file not written, 4 nothing could be measured.\n";
+	"row names it, the errno and how often, with no figure) or a worker died\n"
+	"(the call crashed it), exited before its last row or sent nothing for 30 s\n"
+	"plus four times a row's share of the budget (the call hung: it is killed),\n"
+	"2 usage error, a bad --impl (see verify) or an --output file not written,\n"
+	"3 vdsokit's own error (no worker, no pinning), 4 nothing was measured.\n";
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_opts *o)
 {
@@ -159,16 +160,23 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 
 int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 {
-	cpu_set_t set;
+	cpu_set_t set, mine;
 
 	if (*cpu < 0)
 		*cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(*cpu, &set);
-	if (*cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof(set), &set)) {
+	if (*cpu >= CPU_SETSIZE ||
+	    (!sched_getaffinity(0, sizeof(mine), &mine) && !CPU_ISSET(*cpu, &mine))) {
 		fprintf(stderr, "%s: cannot run on CPU %ld (not in this process's CPU set)\n", cmd,
 			*cpu);
 		return VK_EXIT_USAGE;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(*cpu, &set);
+	/* A sandbox may refuse the call itself: vdsokit's own error, not the CPU's. */
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "%s: vdsokit's own error: cannot pin itself to CPU %ld: "
+			"sched_setaffinity() failed: %s\n", cmd, *cpu, strerror(errno));
+		return VK_EXIT_ERROR;
 	}
 	if (vk_timer_init(timer)) {
 		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
@@ -304,7 +312,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	rows.n = rep.n = name_rows(o, cases, ncases, res);
 	status = vk_bench_workers(cmd, o, timer, &rows, step);
 	/* A worker that died is in the document, beside what the others measured. */
-	if (status && status != VK_EXIT_FAIL)
+	if (status && status != VK_EXIT_FAIL && status != VK_EXIT_ERROR)
 		return status;
 	for (size_t i = 0; i < rep.n; i++) {
 		measured += !res[i].skipped;
@@ -322,8 +330,10 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	if (step)
 		keep(step, &rep, res);
 	/* A call that failed is the code under test's failure, as a crash is. */
-	if (failed || status)
+	if (failed || status == VK_EXIT_FAIL)
 		return VK_EXIT_FAIL;
+	if (status)
+		return status;
 	return measured ? VK_EXIT_OK : VK_EXIT_SKIP;
 }
 

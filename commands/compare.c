@@ -41,7 +41,8 @@ static const char tail[] =
 	"errno and how often), or with --impl a side that crashed, exited or hung\n"
 	"(30 s plus 8 times -d) while measured in its child, named with the API;\n"
 	"2 usage error, a bad file, an --impl that cannot be loaded (see verify)\n"
-	"or an --output file not written, 4 nothing could be measured.\n";
+	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
+	"CPU (a refused sched_setaffinity), 4 nothing could be measured.\n";
 
 struct compare {
 	struct vk_compare_report rep;

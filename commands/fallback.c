@@ -20,7 +20,8 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 done, 1 a required API falls back or a probe died,\n"
 	"2 usage error or an --impl that cannot be loaded (see verify),\n"
-	"4 nothing could be probed.\n";
+	"3 vdsokit's own error kept probes from running (no fork, seccomp refused\n"
+	"its filter), 4 nothing could be probed.\n";
 
 struct opts {
 	const char *require;
@@ -93,7 +94,9 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	r->calls = 1;
 	r->ran = fb.kind == VK_USERSPACE ? VK_RAN_USERSPACE :
 		 fb.kind == VK_SYSCALL ? VK_RAN_SYSCALL : VK_RAN_UNKNOWN;
-	if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
+	if (fb.kind == VK_PROBE_NOT_RUN)
+		vk_result_error(rs, r, "not probed: %s", fb.why);
+	else if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
 		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
 			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
 	else if (fb.kind == VK_PROBE_DIED)
@@ -156,11 +159,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	vk_fallback_clocksource(have_vdso ? &cs : NULL, &si);
 	for (int i = 0; i < nt; i++)
 		probe_target(&cs, o, &si, &t[i], &rs);
+	vk_results_finish(&rs);
 	rep.text = vk_report_fallback_text;
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
-	status = rs.fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+	status = vk_exit_of(rs.fails, rs.errors, measured > 0);
 	vk_step_keep(step, &rs);
 	return status;
 }

@@ -84,6 +84,8 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 			snprintf(fn->runs, sizeof(fn->runs), "falls back to %s: %s", fb.syscall,
 				 vk_fallback_reason(VK_PATH_VDSO, i, CLOCK_MONOTONIC,
 						    in->sys.cs_vdso));
+		else if (fb.kind == VK_PROBE_NOT_RUN)
+			snprintf(fn->runs, sizeof(fn->runs), "unknown: not probed: %s", fb.why);
 		else
 			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe was %s", fb.why);
 	}

@@ -155,7 +155,7 @@ static int status_of(const struct vk_results *rs, const struct vk_stress_end *en
 		return 128 + stop;
 	for (size_t i = 0; i < rs->n; i++)
 		measured += rs->r[i]->status != VK_SKIP;
-	return rs->fails ? VK_EXIT_FAIL : measured ? VK_EXIT_OK : VK_EXIT_SKIP;
+	return vk_exit_of(rs->fails, rs->errors, measured > 0);
 }
 
 static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
@@ -183,6 +183,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_SKIP;
 	}
+	vk_results_finish(&rs);
 	vk_report_stress_hooks(&rep, &end);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);

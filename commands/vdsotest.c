@@ -18,6 +18,7 @@
  * status is the worst of its runs, not its last run's. Usage errors are
  * worded as argp words vdsotest's.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +57,10 @@ static const char usage[] =
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n\n"
 	"Exit status: 0 success, 1 a check failed or an unknown API or test type,\n"
-	"2 bad input to a run, 4 nothing could run, 64 usage error; vdsotest-all\n"
-	"and vdsotest-bench: the worst of their runs, 4 only if no run had\n"
-	"anything to run.\n";
+	"2 bad input to a run, 3 vdsokit's own error (no fork, no memory, a syscall\n"
+	"it needs refused) and no check failed, 4 nothing could run, 64 usage error;\n"
+	"vdsotest-all and vdsotest-bench: the worst of their runs (0, 4, 3, 1, 2),\n"
+	"4 only if no run had anything to run.\n";
 
 /* argp's --usage, and the head of its answer to a wrong argument count. */
 static const char short_usage[] =
@@ -333,8 +335,8 @@ static int run_one(const struct vt *o, const char *api, const char *type)
 
 static int worst(int a, int b)
 {
-	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1,
-				    [VK_EXIT_FAIL] = 2, [VK_EXIT_USAGE] = 3 };
+	static const int rank[] = { [VK_EXIT_OK] = 0, [VK_EXIT_SKIP] = 1, [VK_EXIT_ERROR] = 2,
+				    [VK_EXIT_FAIL] = 3, [VK_EXIT_USAGE] = 4 };
 
 	return rank[b] > rank[a] ? b : a;
 }
@@ -353,12 +355,13 @@ static int run_child(const struct vt *o, const char *api, const char *type)
 		exit(fflush(stdout) ? VK_EXIT_USAGE : status);
 	}
 	if (pid < 0 || vk_waitpid(pid, &ws, 0) != pid) {
-		fprintf(stderr, "%s: %s %s: could not run it\n", o->cmd, api, type);
-		return VK_EXIT_USAGE;
+		fprintf(stderr, "%s: %s %s: vdsokit's own error: could not %s it: %s\n", o->cmd, api,
+			type, pid < 0 ? "fork to run" : "wait for", strerror(errno));
+		return VK_EXIT_ERROR;
 	}
 	status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
 	if (status == VK_EXIT_OK || status == VK_EXIT_FAIL || status == VK_EXIT_USAGE ||
-	    status == VK_EXIT_SKIP)
+	    status == VK_EXIT_ERROR || status == VK_EXIT_SKIP)
 		return status;
 	fprintf(stderr, "%s: %s %s: died (wait status %#x)\n", o->cmd, api, type, ws);
 	return VK_EXIT_FAIL;

@@ -30,8 +30,8 @@ static const char tail[] =
 	"crashes or hangs fails 'survives', naming the library (man vdsokit).\n"
 	"\n"
 	"Exit status: 0 all checks passed, 1 a check failed, 2 usage error, an\n"
-	"--impl that cannot be loaded or an --output file not written, 4 every\n"
-	"check was skipped.\n";
+	"--impl that cannot be loaded or an --output file not written, 3 vdsokit's\n"
+	"own error (no fork, memory, ...) and no failure, 4 every check skipped.\n";
 
 struct opts {
 	double seconds;
@@ -79,9 +79,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 
 static int exit_status(const struct vk_results *rs)
 {
-	if (rs->fails)
-		return VK_EXIT_FAIL;
-	return vk_results_tally(rs).skip == rs->n ? VK_EXIT_SKIP : VK_EXIT_OK;
+	return vk_exit_of(rs->fails, rs->errors, vk_results_tally(rs).skip < rs->n);
 }
 
 static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt,
@@ -115,6 +113,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		vk_verify_run(&v, &t[i]);
 	}
 	vk_verify_edges_finish(&edges);
+	vk_results_finish(&rs);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);

@@ -291,6 +291,7 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 		const struct vk_bench_result *r = &rep->r[i];
 
 		vk_ktap_result(k, r->failed || r->crashed ? VK_KTAP_FAIL :
+				  r->own_error ? VK_KTAP_ERROR :
 				  r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
 			       i + 1, r->skipped, "%s %s", r->api, vk_path_name(r->path));
 		if (r->failed || r->crashed)

@@ -310,5 +310,5 @@ void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_repo
 		vk_ktap_diag(k, "on the %s side, %s: no verdict", c->failed[i].side, c->failed[i].why);
 	}
 	vk_ktap_diag(k, "%s", vk_report_compare_oneline(line, sizeof(line), c));
-	vk_ktap_totals(k, c->passed, c->regressions + c->nfailed, c->no_verdict);
+	vk_ktap_totals(k, c->passed, c->regressions + c->nfailed, c->no_verdict, 0);
 }

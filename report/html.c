@@ -155,6 +155,35 @@ static void findings(FILE *f, const struct vk_summary *s)
 	fprintf(f, "</ol>\n");
 }
 
+/* vdsokit's own errors, each step's, named: not the kernel's; only where any. */
+static void own_errors(FILE *f, const struct vk_summary *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nsteps; i++)
+		n += s->steps[i].error;
+	if (!n)
+		return;
+	fprintf(f, "<h2>Not tested, vdsokit's own errors (%zu)</h2>\n"
+		   "<p>Not the kernel's: no finding, no reproducer.</p>\n<ul class=\"ERROR\">\n", n);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_results *rs = s->steps[i].rs;
+
+		for (size_t k = 0; rs && k < rs->n; k++) {
+			const struct vk_result *x = rs->r[k];
+
+			if (x->status != VK_ERROR)
+				continue;
+			fprintf(f, "<li>%s: <code>", s->steps[i].name);
+			esc(f, x->api);
+			fprintf(f, " %s %s: ", vk_path_name(x->path), x->check);
+			esc(f, x->detail);
+			fprintf(f, "</code></li>\n");
+		}
+	}
+	fprintf(f, "</ul>\n");
+}
+
 /* The log axis: whole decades around every figure shown. */
 struct axis {
 	double lo, hi;		/* log10 */
@@ -336,6 +365,7 @@ void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s)
 	head(f, s->version, "all");
 	verdict(f, s);
 	findings(f, s);
+	own_errors(f, s);
 	if (b) {
 		ns_chart(f, b->bench, b->nbench);
 		dist_chart(f, b->bench, b->nbench);

@@ -17,7 +17,7 @@ struct vk_info_func {
 	enum vk_func id;
 	int applies;		/* the function exists for this image's ABI */
 	struct vk_image_func f;
-	char runs[96];		/* live image: "userspace" or "falls back to ..." */
+	char runs[160];		/* live image: "userspace" or "falls back to ..." */
 	enum vk_ran ran;	/* the same, for a reader that counts */
 	const char *y2038;	/* a time entry: "y2038-safe" or why not; else NULL */
 	const char *absent;	/* it applies but is absent: "not exported", or

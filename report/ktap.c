@@ -36,6 +36,15 @@ void vk_ktap_plan(const struct vk_out *o, size_t n)
 	put(o, "1..%zu", n);
 }
 
+/* " WHY" for ERROR's reason, in a buffer of its own. */
+static const char *sep_why(const char *why)
+{
+	static char buf[800];
+
+	snprintf(buf, sizeof(buf), " %s", why);
+	return buf;
+}
+
 void vk_ktap_result(const struct vk_out *o, enum vk_ktap_result r, size_t n, const char *why,
 		    const char *fmt, ...)
 {
@@ -46,7 +55,8 @@ void vk_ktap_result(const struct vk_out *o, enum vk_ktap_result r, size_t n, con
 	snprintf(lead, sizeof(lead), "%s %zu ", ok, n);
 	va_start(ap, fmt);
 	line(o, lead, r == VK_KTAP_SKIP ? " # SKIP " : r == VK_KTAP_ERROR ? " # ERROR" : "",
-	     r == VK_KTAP_SKIP ? why : "", fmt, ap);
+	     r == VK_KTAP_SKIP ? why : r == VK_KTAP_ERROR && why && *why ? sep_why(why) : "", fmt,
+	     ap);
 	va_end(ap);
 }
 
@@ -59,9 +69,10 @@ void vk_ktap_diag(const struct vk_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip)
+void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip, size_t error)
 {
-	put(o, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0", pass, fail, skip);
+	put(o, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:%zu", pass, fail, skip,
+	    error);
 }
 
 void vk_ktap_skip_all(const struct vk_out *o, const char *why)

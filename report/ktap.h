@@ -22,14 +22,16 @@ void vk_ktap_header(const struct vk_out *o);
 /* "1..N" */
 void vk_ktap_plan(const struct vk_out *o, size_t n);
 /* Test n's line: "ok N DESC", "not ok N DESC", "ok N DESC # SKIP WHY" or
- * "not ok N DESC # ERROR"; why is SKIP's reason, else unused. */
+ * "not ok N DESC # ERROR WHY" (KTAP v1's directive for a test whose run
+ * failed for the error WHY: vdsokit's own, not the code under test's);
+ * why is SKIP's or ERROR's reason (NULL or "" for none), else unused. */
 void vk_ktap_result(const struct vk_out *o, enum vk_ktap_result r, size_t n, const char *why,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* "# " and a diagnostic; fmt has no newline. */
 void vk_ktap_diag(const struct vk_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* "# Totals: ..." */
-void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip);
+/* "# Totals: ...", kselftest's line, error: ERROR's count */
+void vk_ktap_totals(const struct vk_out *o, size_t pass, size_t fail, size_t skip, size_t error);
 /* A whole document in which nothing ran: the header, "1..0 # SKIP WHY". */
 void vk_ktap_skip_all(const struct vk_out *o, const char *why);
 /* The subtest named name, one level inside o. */

@@ -89,6 +89,7 @@ static void result_checks(struct om *o, const char *command, const struct vk_res
 	sample(o, &checks, t.pass, "command", command, "result", "pass", NULL);
 	sample(o, &checks, t.fail, "command", command, "result", "fail", NULL);
 	sample(o, &checks, t.skip, "command", command, "result", "skip", NULL);
+	sample(o, &checks, t.error, "command", command, "result", "error", NULL);
 }
 
 static void step_checks(struct om *o, const struct vk_summary *s)
@@ -99,6 +100,7 @@ static void step_checks(struct om *o, const struct vk_summary *s)
 		sample(o, &checks, st->pass, "command", st->name, "result", "pass", NULL);
 		sample(o, &checks, st->fail, "command", st->name, "result", "fail", NULL);
 		sample(o, &checks, st->skip, "command", st->name, "result", "skip", NULL);
+		sample(o, &checks, st->error, "command", st->name, "result", "error", NULL);
 	}
 }
 

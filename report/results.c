@@ -8,7 +8,10 @@
 
 static const char *status_name(enum vk_status s)
 {
-	return s == VK_PASS ? "pass" : s == VK_FAIL ? "fail" : "skip";
+	static const char *const name[] = { [VK_PASS] = "pass", [VK_FAIL] = "fail",
+					    [VK_SKIP] = "skip", [VK_ERROR] = "error" };
+
+	return name[s];
 }
 
 /* One API on one path, first its first result: its checks and how they went. */
@@ -18,6 +21,8 @@ static void text_group(FILE *f, const struct vk_result *first, const struct vk_r
 		g->calls);
 	if (g->t.fail)
 		fprintf(f, "FAIL (%s%s)\n", g->first_fail, g->t.fail > 1 ? ", ..." : "");
+	else if (g->t.error)
+		fprintf(f, "ERROR (%s%s)\n", g->first_error, g->t.error > 1 ? ", ..." : "");
 	else if (g->t.skip == g->n)
 		fprintf(f, "SKIP\n");
 	else
@@ -114,6 +119,14 @@ static void text_stack(FILE *f, const struct vk_report *r)
 		r->verbose ? "" : " (each: --verbose)");
 }
 
+/* Ends a totals line: ", 3 not tested for vdsokit's own error", where any. */
+static void errors(FILE *f, const struct vk_tally *t)
+{
+	if (t->error)
+		fprintf(f, ", %zu not tested for vdsokit's own error", t->error);
+	fputc('\n', f);
+}
+
 void vk_report_text(FILE *f, const struct vk_report *r)
 {
 	struct vk_tally t = vk_results_tally(r->rs);
@@ -127,6 +140,7 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	}
 	text_details(f, r->rs, VK_FAIL, "Failures", 1);
 	text_details(f, r->rs, VK_SKIP, "Skipped", 1);
+	text_details(f, r->rs, VK_ERROR, "Not tested, vdsokit's own error (not the kernel's)", 1);
 	/* What passing checks saw; how close they looked, in one line but verbose. */
 	text_details(f, r->rs, VK_PASS, "Notes", r->verbose);
 	if (r->stopped)
@@ -134,8 +148,9 @@ void vk_report_text(FILE *f, const struct vk_report *r)
 	fputc('\n', f);
 	text_bounds(f, r);
 	text_stack(f, r);
-	fprintf(f, "%s: %zu checks: %zu passed, %zu failed, %zu skipped\n", r->command,
+	fprintf(f, "%s: %zu checks: %zu passed, %zu failed, %zu skipped", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
+	errors(f, &t);
 }
 
 void vk_report_results_text(const struct vk_out *o, const struct vk_report *r)
@@ -151,7 +166,8 @@ void vk_report_results_text(const struct vk_out *o, const struct vk_report *r)
 void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 {
 	static const enum vk_ktap_result as[] = {
-		[VK_PASS] = VK_KTAP_PASS, [VK_FAIL] = VK_KTAP_FAIL, [VK_SKIP] = VK_KTAP_SKIP
+		[VK_PASS] = VK_KTAP_PASS, [VK_FAIL] = VK_KTAP_FAIL, [VK_SKIP] = VK_KTAP_SKIP,
+		[VK_ERROR] = VK_KTAP_ERROR
 	};
 	struct vk_tally t = vk_results_tally(r->rs);
 
@@ -173,7 +189,7 @@ void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 	if (r->stopped)
 		vk_ktap_diag(k, "checks whose repeats --max-fails cut short: %zu",
 			     vk_results_cut(r->rs));
-	vk_ktap_totals(k, t.pass, t.fail, t.skip);
+	vk_ktap_totals(k, t.pass, t.fail, t.skip, t.error);
 	if (r->ktap_more)
 		r->ktap_more(k, r->ctx);
 }
@@ -237,6 +253,7 @@ void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 	vk_json_uint(&j, "pass", t.pass);
 	vk_json_uint(&j, "fail", t.fail);
 	vk_json_uint(&j, "skip", t.skip);
+	vk_json_uint(&j, "error", t.error);
 	vk_json_end(&j);
 	vk_json_end(&j);
 }
@@ -250,11 +267,12 @@ void vk_report_fallback_text(FILE *f, const struct vk_report *r)
 		const struct vk_result *x = r->rs->r[i];
 
 		fprintf(f, "%-34s %-8s %s%s\n", x->api, vk_path_name(x->path),
-			x->status == VK_FAIL ? "FAIL: " : x->status == VK_SKIP ? "not probed: " : "",
-			vk_safe(x->detail));
+			x->status == VK_FAIL ? "FAIL: " : x->status == VK_SKIP ? "not probed: " :
+			x->status == VK_ERROR ? "ERROR, vdsokit's own: " : "", vk_safe(x->detail));
 	}
-	fprintf(f, "\n%s: %zu probes: %zu answered, %zu failed, %zu skipped\n", r->command,
+	fprintf(f, "\n%s: %zu probes: %zu answered, %zu failed, %zu skipped", r->command,
 		r->rs->n, t.pass, t.fail, t.skip);
+	errors(f, &t);
 }
 
 void vk_report_abi_text(FILE *f, const struct vk_report *r)
@@ -270,6 +288,8 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
 			vk_path_name(c[i].path), c[i].cases, c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
 	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
-	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped\n",
+	text_details(f, r->rs, VK_ERROR, "Not tested, vdsokit's own error (not the kernel's)", 1);
+	fprintf(f, "\n%s: %zu cases: %zu as the syscall or as the ABI allows, %zu unexpected, %zu skipped",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
+	errors(f, &t);
 }

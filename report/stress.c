@@ -38,10 +38,14 @@ static void text(FILE *f, const struct vk_report *r, const struct vk_stress_end 
 		const struct vk_result *x = r->rs->r[i];
 
 		fprintf(f, "%-34s %-8s %12llu  %s: %s\n", x->api, vk_path_name(x->path), x->calls,
-			x->status == VK_PASS ? "ok" : x->status == VK_FAIL ? "FAIL" : "SKIP", x->detail);
+			x->status == VK_PASS ? "ok" : x->status == VK_FAIL ? "FAIL" :
+			x->status == VK_ERROR ? "ERROR, vdsokit's own" : "SKIP", x->detail);
 	}
-	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped\n",
+	fprintf(f, "\n%s: %zu fault steps and paths: %zu survived, %zu failed, %zu skipped",
 		r->command, r->rs->n, t.pass, t.fail, t.skip);
+	if (t.error)
+		fprintf(f, ", %zu not tested for vdsokit's own error", t.error);
+	fputc('\n', f);
 	if (e->what[0])
 		fprintf(f, "ended early: %s\n", e->what);
 	fprintf(f, "%s\n", restored(line, sizeof(line), e));

@@ -7,6 +7,9 @@
 #include "report/safe.h"
 #include "report/summary.h"
 
+/* Of vdsokit's own errors, how many the text names one by one. */
+#define VK_SHOWN_ERRORS 8
+
 const char *vk_outcome_name(enum vk_outcome o)
 {
 	static const char *const name[] = { [VK_OUTCOME_OK] = "ok", [VK_OUTCOME_FAIL] = "FAIL",
@@ -93,6 +96,32 @@ static void findings(FILE *f, const struct vk_summary *s)
 		fprintf(f, "and %zu more failed checks: see --verbose\n", fs->unsorted);
 }
 
+/* vdsokit's own errors, each step's, named: they are not the kernel's. */
+static void own_errors(FILE *f, const struct vk_summary *s)
+{
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < s->nsteps; i++)
+		n += s->steps[i].error;
+	if (!n)
+		return;
+	fprintf(f, "\nNot tested, vdsokit's own errors (%zu; not the kernel's, no reproducer):\n", n);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_results *rs = s->steps[i].rs;
+
+		for (size_t k = 0; rs && k < rs->n; k++) {
+			const struct vk_result *x = rs->r[k];
+
+			if (x->status != VK_ERROR || shown++ >= VK_SHOWN_ERRORS)
+				continue;
+			fprintf(f, "- %s: %s %s %s: %s\n", s->steps[i].name, x->api,
+				vk_path_name(x->path), x->check, vk_safe(x->detail));
+		}
+	}
+	if (n > VK_SHOWN_ERRORS)
+		fprintf(f, "and %zu more: see --verbose\n", n - VK_SHOWN_ERRORS);
+}
+
 static void ns(FILE *f, double v)
 {
 	if (isnan(v))
@@ -155,6 +184,7 @@ void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s)
 	header(f, s);
 	steps(f, s);
 	findings(f, s);
+	own_errors(f, s);
 	bench(f, s);
 	warnings(f, s);
 	verdict(f, s);
@@ -181,6 +211,14 @@ static void step_ktap(const struct vk_out *k, const struct vk_summary *s,
 	k->nest(k, &d);
 }
 
+/* SKIP's reason, or ERROR's where it is vdsokit's own error. */
+static const char *why(const struct vk_summary_step *st)
+{
+	if (st->outcome == VK_OUTCOME_ERROR)
+		return st->error ? "not tested: vdsokit's own error" : NULL;
+	return st->note ? st->note : "nothing could run";
+}
+
 /* Each step is a subtest at the next depth, then its result line. */
 void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 {
@@ -196,8 +234,7 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 		const struct vk_out sub = vk_ktap_subtest(k, st->name);
 
 		step_ktap(&sub, s, st);
-		vk_ktap_result(k, as[st->outcome], i + 1, st->note ? st->note : "nothing could run",
-			       "%s", st->name);
+		vk_ktap_result(k, as[st->outcome], i + 1, why(st), "%s", st->name);
 	}
 	for (size_t i = 0; i < s->findings->n; i++) {
 		char cmd[128];
@@ -209,5 +246,5 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
 		vk_ktap_diag(k, "warning: %s (%s); fix: %s", s->warnings->w[i].what,
 			     vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
-	vk_ktap_totals(k, s->tally.pass, s->tally.fail, s->tally.skip);
+	vk_ktap_totals(k, s->tally.pass, s->tally.fail, s->tally.skip, s->tally.error);
 }

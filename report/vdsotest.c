@@ -60,7 +60,10 @@ void vk_report_vdsotest_moved(const char *fn, int line, int cpu)
 
 static const char *word(enum vk_status s)
 {
-	return s == VK_PASS ? "OK" : s == VK_FAIL ? "FAIL" : "SKIP";
+	static const char *const name[] = { [VK_PASS] = "OK", [VK_FAIL] = "FAIL",
+					    [VK_SKIP] = "SKIP", [VK_ERROR] = "ERROR" };
+
+	return name[s];
 }
 
 /* A check's name with only the characters a farm's result name can hold:
@@ -81,11 +84,12 @@ static void why(FILE *f, const char *desc, const struct vk_result *x)
 {
 	char cases[VK_RESULT_CASES * 40];
 
-	if (x->status != VK_FAIL)
+	if (x->status != VK_FAIL && x->status != VK_ERROR)
 		return;
 	vk_report_cases(cases, sizeof(cases), x);
 	fflush(f);
-	fprintf(stderr, "%s: %s%s%s%s\n", desc, vk_safe(x->detail),
+	fprintf(stderr, "%s: %s%s%s%s%s\n", desc,
+		x->status == VK_ERROR ? "not tested, vdsokit's own error: " : "", vk_safe(x->detail),
 		cases[0] ? " (each case that broke: " : "", cases, cases[0] ? ")" : "");
 }
 

@@ -269,14 +269,17 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 	fflush(NULL);
 	if (!vk_bench_pool_run(self, w->argv, silence(o), rows, k, &end))
 		return VK_EXIT_OK;
+	/* No worker at all is vdsokit's own error, not the calls' failure. */
 	if (end.end == VK_WORKER_NO_START)
-		fprintf(stderr, "%s: cannot start a worker process: %s\n", cmd, strerror(end.err));
-	else if (end.end == VK_WORKER_NO_EXEC)
-		fprintf(stderr, "%s: cannot start a worker process: %s: %s\n", cmd, self,
+		fprintf(stderr, "%s: vdsokit's own error: cannot start a worker process: %s\n", cmd,
 			strerror(end.err));
+	else if (end.end == VK_WORKER_NO_EXEC)
+		fprintf(stderr, "%s: vdsokit's own error: cannot start a worker process: %s: %s\n",
+			cmd, self, strerror(end.err));
 	else
 		say_death(cmd, o, rows, k, &end);
-	return VK_EXIT_FAIL;
+	return end.end == VK_WORKER_NO_START || end.end == VK_WORKER_NO_EXEC ? VK_EXIT_ERROR :
+									       VK_EXIT_FAIL;
 }
 
 static void progress(const struct vk_bench_cmd_opts *o, struct vk_step *step, int k)
@@ -303,8 +306,12 @@ int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
 		fprintf(stderr, "\r\033[K");
 	/* After a death too: what the workers measured is reported beside it. */
 	for (size_t i = 0; i < rows->n; i++) {
-		if (!rows->r[i].skipped && !rows->r[i].ngroups)
-			rows->r[i].skipped = "not measured: a worker process died before it";
+		if (!rows->r[i].skipped && !rows->r[i].ngroups) {
+			rows->r[i].own_error = status == VK_EXIT_ERROR;
+			rows->r[i].skipped = rows->r[i].own_error ?
+				"not measured: vdsokit could not start a worker process for it" :
+				"not measured: a worker process died before it";
+		}
 		if (rows->r[i].skipped)
 			continue;
 		vk_bench_summarize_groups(&rows->r[i]);

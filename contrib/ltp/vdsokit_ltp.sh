@@ -5,8 +5,9 @@
 #   vdsokit 0, every check passed       -> 0  TPASS
 #   vdsokit 1, a check failed           -> 1  TFAIL
 #   vdsokit 4, nothing could run (SKIP) -> 32 TCONF
-#   anything else: 2 (a usage error or bad input), a binary that cannot
-#   run, death by a signal              -> 2  TBROK
+#   anything else: 2 (a usage error or bad input), 3 (vdsokit's own
+#   error: no fork, no memory, a syscall it needs refused), a binary that
+#   cannot run, death by a signal       -> 2  TBROK
 # The last line names vdsokit's own status. The vdsokit run is the one
 # beside this script, else PATH's.
 #

@@ -354,6 +354,10 @@ static void child(void *ctx, int fd)
 	finish();
 }
 
+/* run_case's: vdsokit could not run the case (no fork), which is its own
+ * error, not the path's failure. */
+#define NOT_RUN (-2)
+
 static int run_case(const struct vk_abi *a, enum vk_path p, const struct vk_abi_case *c,
 		    struct outcome *o, char *why, size_t len)
 {
@@ -362,8 +366,8 @@ static int run_case(const struct vk_abi *a, enum vk_path p, const struct vk_abi_
 	int ok;
 
 	if (vk_isolate(child, &j, a->timeout, &iso)) {
-		snprintf(why, len, "could not fork");
-		return -1;
+		snprintf(why, len, "not tested: vdsokit could not fork: %s", strerror(errno));
+		return NOT_RUN;
 	}
 	ok = iso.len == sizeof(*o);
 	if (ok)
@@ -585,12 +589,12 @@ static void classify(struct vk_results *rs, struct vk_result *r, const char *lib
 }
 
 static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, enum vk_path p,
-		     const struct outcome *sys, const int *sys_ok)
+		     const struct outcome *sys, const int *sys_err)
 {
 	/* A library's crash, exit or hang is told with its name. */
 	const char *lib = p == VK_PATH_IMPL ? a->cs->impl_path : NULL;
-	int hangs = 0;
-	char api[40], why[64];
+	int hangs = 0, ran;
+	char api[40], why[128];
 	struct outcome o;
 
 	for (size_t i = 0; i < n; i++) {
@@ -600,9 +604,13 @@ static void run_path(struct vk_abi *a, const struct vk_abi_case *c, size_t n, en
 		r = vk_results_add(a->rs, api, p, c[i].args);
 		if (hangs >= MAX_HANGS) {
 			vk_result_skip(r, "not run: %d cases of this API hung", hangs);
-		} else if (!sys_ok[i]) {
+		} else if (sys_err[i] == NOT_RUN) {
+			vk_result_error(a->rs, r, "not tested: vdsokit could not run the syscall's case");
+		} else if (sys_err[i]) {
 			vk_result_skip(r, "the syscall's own outcome could not be had");
-		} else if (run_case(a, p, &c[i], &o, why, sizeof(why))) {
+		} else if ((ran = run_case(a, p, &c[i], &o, why, sizeof(why))) == NOT_RUN) {
+			vk_result_error(a->rs, r, "%s", why);
+		} else if (ran) {
 			hangs += strstr(why, "hung") != NULL;
 			vk_result_fail(a->rs, r, "unexpected: %s%s%s%s %s%s", vk_path_name(p),
 				       lib ? " (" : "", lib ? lib : "", lib ? ")" : "",
@@ -623,6 +631,10 @@ static void judge_syscall(struct vk_abi *a, const struct vk_abi_case *c, const s
 	api_name(api, sizeof(api), c);
 	r = vk_results_add(a->rs, api, VK_PATH_SYSCALL, c->args);
 	r->calls = 2;
+	if (!s && !strncmp(why, "not tested", 10)) {
+		vk_result_error(a->rs, r, "%s", why);
+		return;
+	}
 	if (!s) {
 		vk_result_fail(a->rs, r, "the syscall was %s", why);
 		return;
@@ -671,30 +683,34 @@ static void not_ready(struct vk_abi *a, const char *all)
 void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 {
 	struct outcome *sys = calloc(n, sizeof(*sys));
-	int *sys_ok = calloc(n, sizeof(*sys_ok));
-	char why[64], all[40];
+	int *sys_err = calloc(n, sizeof(*sys_err));
+	char why[128], all[40];
 
 	cases_name(all, sizeof(all), c, n);
-	if (!sys || !sys_ok || !vk_callset_has(a->cs, VK_PATH_SYSCALL, c[0].func)) {
-		if (sys && sys_ok)
+	if (!sys || !sys_err || !vk_callset_has(a->cs, VK_PATH_SYSCALL, c[0].func)) {
+		if (sys && sys_err)
 			vk_result_skip(vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"), "%s",
 				       vk_no_reference(a->cs, c[0].func));
+		else
+			vk_result_error(a->rs, vk_results_add(a->rs, all, VK_PATH_SYSCALL, "all"),
+					"not tested: vdsokit could not allocate its %zu cases", n);
 		free(sys);
-		free(sys_ok);
+		free(sys_err);
 		return;
 	}
 	if (c[0].func == VK_FN_GETRANDOM && !vk_crng_ready()) {
 		not_ready(a, all);
 		free(sys);
-		free(sys_ok);
+		free(sys_err);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		sys_ok[i] = run_case(a, VK_PATH_SYSCALL, &c[i], &sys[i], why, sizeof(why)) == 0;
+		/* 0: the syscall's outcome is had; else run_case's why not */
+		sys_err[i] = run_case(a, VK_PATH_SYSCALL, &c[i], &sys[i], why, sizeof(why));
 		/* A syscall that died or hung is a failure, named, however
 		 * the paths' cases that had nothing to compare with SKIP. */
-		if (a->judge_syscall || !sys_ok[i])
-			judge_syscall(a, &c[i], sys_ok[i] ? &sys[i] : NULL, why);
+		if (a->judge_syscall || sys_err[i])
+			judge_syscall(a, &c[i], sys_err[i] ? NULL : &sys[i], why);
 	}
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (p == VK_PATH_SYSCALL || !(a->paths & VK_PATH_BIT(p)))
@@ -718,10 +734,10 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 				       "libc's sched_getcpu() takes no pointers");
 			continue;
 		}
-		run_path(a, c, n, p, sys, sys_ok);
+		run_path(a, c, n, p, sys, sys_err);
 	}
 	free(sys);
-	free(sys_ok);
+	free(sys_err);
 }
 
 /* Case lists, one builder per argument shape. */

@@ -42,6 +42,8 @@ struct vk_bench_result {
 	int err;
 	const char *call;
 	int crashed;		/* its worker process died measuring it: why says how */
+	int own_error;		/* vdsokit could not start a worker for it: not
+				 * measured for vdsokit's own error */
 	double median, min, ci_lo, ci_hi, cv;	/* ns per call; cv in %; NAN: one group */
 	double p90, p99;	/* --cold only */
 	int n;			/* samples */

@@ -235,7 +235,8 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	memset(out, 0, sizeof(*out));
 	out->kind = VK_PROBE_DIED;
 	if (vk_isolate(child, &pr, TIMEOUT, &iso)) {
-		snprintf(out->why, sizeof(out->why), "could not fork");
+		out->kind = VK_PROBE_NOT_RUN;
+		snprintf(out->why, sizeof(out->why), "vdsokit could not fork: %s", strerror(errno));
 		return;
 	}
 	if (iso.len != sizeof(nr)) {
@@ -243,6 +244,7 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	} else {
 		memcpy(nr, iso.data, sizeof(nr));
 		if (nr[0] == -2) {
+			out->kind = VK_PROBE_NOT_RUN;
 			snprintf(out->why, sizeof(out->why), REFUSED);
 		} else if (nr[0] == -1) {
 			out->kind = VK_USERSPACE;

@@ -16,13 +16,14 @@ enum vk_fallback_kind {
 	VK_USERSPACE,		/* no syscall was made */
 	VK_SYSCALL,		/* the call made syscall `nr` */
 	VK_PROBE_DIED,		/* the child died or hung first */
+	VK_PROBE_NOT_RUN,	/* vdsokit's own error: no child, no filter */
 };
 
 struct vk_fallback {
 	enum vk_fallback_kind kind;
 	long nr;
 	char syscall[48];	/* its name, or "syscall N [of another ABI]" */
-	char why[64];		/* for VK_PROBE_DIED: what happened */
+	char why[96];		/* for VK_PROBE_DIED, _NOT_RUN: what happened */
 };
 
 /* Whether seccomp can be used here; a reason if not. */

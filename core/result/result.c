@@ -41,6 +41,8 @@ void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt,
 
 	if (r->fails++)
 		return;
+	if (r->status == VK_ERROR)
+		rs->errors--;
 	r->status = VK_FAIL;
 	rs->fails++;
 	va_start(ap, fmt);
@@ -53,6 +55,19 @@ void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	va_list ap;
 
 	r->status = VK_SKIP;
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+}
+
+void vk_result_error(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->status == VK_FAIL || r->status == VK_ERROR)
+		return;
+	r->status = VK_ERROR;
+	rs->errors++;
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
 	va_end(ap);
@@ -80,7 +95,7 @@ void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret
 
 void vk_result_case(struct vk_result *r, const char *fmt, ...)
 {
-	char name[sizeof(r->cases[0])];
+	char name[sizeof(r->cases[0])] = "";	/* whole: its copy is sent whole */
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -150,15 +165,31 @@ struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound ki
 	return b;
 }
 
+void vk_results_finish(struct vk_results *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct vk_result *r = rs->r[i];
+
+		if (r->status == VK_PASS && !r->calls)
+			vk_result_error(rs, r, "compared nothing: %s",
+					r->detail[0] ? r->detail : "no answer of the path under test was checked");
+	}
+}
+
+static void count(struct vk_tally *t, enum vk_status s)
+{
+	t->pass += s == VK_PASS;
+	t->fail += s == VK_FAIL;
+	t->skip += s == VK_SKIP;
+	t->error += s == VK_ERROR;
+}
+
 struct vk_tally vk_results_tally(const struct vk_results *rs)
 {
 	struct vk_tally t = { 0 };
 
-	for (size_t i = 0; i < rs->n; i++) {
-		t.pass += rs->r[i]->status == VK_PASS;
-		t.fail += rs->r[i]->status == VK_FAIL;
-	}
-	t.skip = rs->n - t.pass - t.fail;
+	for (size_t i = 0; i < rs->n; i++)
+		count(&t, rs->r[i]->status);
 	return t;
 }
 
@@ -171,11 +202,11 @@ struct vk_results_group vk_results_group(const struct vk_results *rs, size_t i)
 		const struct vk_result *r = rs->r[g.end++];
 
 		g.calls += r->calls;
-		g.t.pass += r->status == VK_PASS;
-		g.t.fail += r->status == VK_FAIL;
-		g.t.skip += r->status == VK_SKIP;
+		count(&g.t, r->status);
 		if (!g.first_fail && r->status == VK_FAIL)
 			g.first_fail = r->check;
+		if (!g.first_error && r->status == VK_ERROR)
+			g.first_error = r->check;
 	}
 	g.n = g.end - i;
 	return g;
@@ -204,4 +235,5 @@ void vk_results_append(struct vk_results *rs, const struct vk_result *src)
 
 	*r = *src;
 	rs->fails += r->status == VK_FAIL;
+	rs->errors += r->status == VK_ERROR;
 }

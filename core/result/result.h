@@ -2,7 +2,11 @@
 /*
  * Results of checks: what tests produce and reporters print. One result
  * is one check of one API on one path; it passed, failed (with the values
- * seen and the rule broken) or was skipped (with the reason).
+ * seen and the rule broken: the code under test was wrong), was skipped
+ * (with the reason: a real absence on this machine) or met vdsokit's own
+ * error (with what failed: no fork, no memory, a syscall vdsokit needs
+ * refused), which says nothing of the code under test: it is counted and
+ * named, never a finding, and exits 3 (doc/exit-status.md).
  */
 #ifndef VK_RESULT_H
 #define VK_RESULT_H
@@ -11,7 +15,7 @@
 
 #include "core/call/call.h"
 
-enum vk_status { VK_PASS, VK_FAIL, VK_SKIP };
+enum vk_status { VK_PASS, VK_FAIL, VK_SKIP, VK_ERROR };
 
 /* Where a call ran, for the checks that find out (fallback's probe). */
 enum vk_ran { VK_RAN_UNKNOWN, VK_RAN_USERSPACE, VK_RAN_SYSCALL };
@@ -40,8 +44,11 @@ struct vk_result {
 	enum vk_path path;
 	char check[64];		/* the rule or case: "ordered", "tv:NULL,tz:valid" */
 	enum vk_status status;
-	unsigned long long calls;	/* calls made on the path under test */
-	char detail[768];	/* the first failure's values, or why skipped */
+	unsigned long long calls;	/* calls of the path under test whose
+					 * answers the rule compared: a result
+					 * with none never passes (vk_results_finish) */
+	char detail[768];	/* the first failure's values, why skipped,
+				 * or vdsokit's own error */
 	unsigned long long fails;	/* how many times the rule broke */
 	int cut;		/* the failure limit ended its repeats early */
 	int returns;		/* the failure is of return values: */
@@ -63,6 +70,7 @@ struct vk_results {
 	struct vk_result **r;
 	size_t n, cap;
 	unsigned long long fails;	/* failed results */
+	unsigned long long errors;	/* results of vdsokit's own error */
 	unsigned long long max_fails;	/* per API: stop repeating its checks
 					 * after this many broke (0: never) */
 };
@@ -73,6 +81,11 @@ void vk_result_fail(struct vk_results *rs, struct vk_result *r, const char *fmt,
 	__attribute__((format(printf, 3, 4)));
 void vk_result_skip(struct vk_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* r could not be tested for vdsokit's own reason (fmt says which: "could
+ * not fork: EAGAIN"): neither a pass nor the kernel's failure. A failure
+ * of r, before or after, outweighs it. */
+void vk_result_error(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Record that r failed because the path returned ret, the syscall
  * sys_ret (negative errno), so that findings can group such failures. */
 void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
@@ -102,9 +115,15 @@ struct vk_bounds {
 	size_t checks, apis;
 };
 struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound kind);
-/* How many results passed, failed and were skipped. */
+/*
+ * Once every check of rs has run, before its results are read: a result
+ * still passing that compared nothing (calls 0) becomes vdsokit's own
+ * error, "compared nothing", so that no rule passes on no evidence.
+ */
+void vk_results_finish(struct vk_results *rs);
+/* How many results passed, failed, were skipped and met vdsokit's error. */
 struct vk_tally {
-	size_t pass, fail, skip;
+	size_t pass, fail, skip, error;
 };
 struct vk_tally vk_results_tally(const struct vk_results *rs);
 /* The results rs->r[i] to r[end - 1], of one API on one path, in all. */
@@ -113,6 +132,7 @@ struct vk_results_group {
 	unsigned long long calls;
 	struct vk_tally t;
 	const char *first_fail;	/* the first failed check, or NULL */
+	const char *first_error;	/* the first of vdsokit's error, or NULL */
 };
 struct vk_results_group vk_results_group(const struct vk_results *rs, size_t i);
 /* How many results had their repeats cut short by the limit. */

@@ -19,7 +19,8 @@ void vk_summary_finish(struct vk_summary *s)
 
 		s->tally.pass += st->outcome == VK_OUTCOME_OK;
 		s->tally.skip += st->outcome == VK_OUTCOME_SKIP;
-		s->tally.fail += st->outcome == VK_OUTCOME_FAIL || st->outcome == VK_OUTCOME_ERROR;
+		s->tally.fail += st->outcome == VK_OUTCOME_FAIL;
+		s->tally.error += st->outcome == VK_OUTCOME_ERROR;
 		if (st->nbench && !s->bench)
 			s->bench = st;
 		if (st->bench_run)

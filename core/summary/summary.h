@@ -27,7 +27,7 @@ enum vk_outcome { VK_OUTCOME_OK, VK_OUTCOME_FAIL, VK_OUTCOME_SKIP, VK_OUTCOME_ER
 struct vk_summary_step {
 	const char *name;
 	enum vk_outcome outcome;
-	size_t pass, fail, skip;
+	size_t pass, fail, skip, error;	/* error: vdsokit's own */
 	double seconds;
 	const char *note;	/* why it was skipped, or NULL */
 	const struct vk_info *info;	/* info's facts, or NULL */

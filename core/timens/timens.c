@@ -176,8 +176,8 @@ static int isolate(struct outer *o, double timeout, struct vk_isolated *out, cha
 
 	*err = 0;
 	if (vk_isolate(outer, o, timeout, out)) {
-		snprintf(why, len, "could not fork");
-		return -1;
+		snprintf(why, len, "vdsokit could not fork: %s", strerror(errno));
+		return VK_TIMENS_NOT_RUN;
 	}
 	if (out->len < sizeof(status)) {
 		vk_isolated_describe(out, timeout, why, len);

@@ -30,8 +30,10 @@ int vk_timens_default_sets(struct vk_timens_set *sets, int max);
  * Run fn(ctx, fd) in a child in a new time namespace with the set's
  * offsets. 0 when it ran (out holds what it wrote); -1 and why if the
  * namespace could not be made (errno in *err: EPERM without CAP_SYS_ADMIN,
- * or without CAP_SYS_TIME to write its offsets).
+ * or without CAP_SYS_TIME to write its offsets); VK_TIMENS_NOT_RUN and why
+ * if vdsokit could not fork, its own error.
  */
+#define VK_TIMENS_NOT_RUN (-2)
 int vk_timens_isolate(const struct vk_timens_set *set, void (*fn)(void *ctx, int fd), void *ctx,
 		      double timeout, struct vk_isolated *out, char *why, size_t len, int *err);
 

@@ -45,7 +45,8 @@ struct vk_timens_check {
 /* The APIs checked inside, on cs; seconds is the caller's. */
 void vk_timens_check_init(struct vk_timens_check *c, const struct vk_callset *cs);
 /* One set's results into rs: 0 if it ran, else the errno that kept the
- * namespace from being made (-1: another reason), said in why. */
+ * namespace from being made (-1: another reason; VK_TIMENS_NOT_RUN:
+ * vdsokit could not fork), said in why. */
 int vk_timens_check_set(struct vk_timens_check *c, const struct vk_timens_set *s,
 			struct vk_results *rs, char *why, size_t len);
 

@@ -153,7 +153,7 @@ void vk_timens_judge_thread(const struct vk_timens_exec_read *e, const char *con
 	if (e->thread_err < 0)
 		vk_result_skip(res, "%s", refused ? refused : "the exec()ed vdsokit started no thread");
 	else if (e->thread_err)
-		vk_result_fail(rs, res, "not tested: %s: the exec()ed vdsokit could not start a thread: %s",
+		vk_result_error(rs, res, "not tested: %s: the exec()ed vdsokit could not start a thread: %s",
 			       *leg, strerror(e->thread_err));
 	else
 		vk_timens_judge_exec(&e->thread, leg, i, before, after, offset, res, rs);
@@ -202,8 +202,8 @@ void vk_timens_exec(const struct vk_timens_check *c, const int64_t offsets[2],
 		res = vk_timens_exec_result(c, i, "exec", rs);
 		th = vk_timens_exec_result(c, i, "exec-thread", rs);
 		if (*died) {
-			vk_result_fail(rs, res, "%s", died);
-			vk_result_fail(rs, th, "%s", died);
+			vk_timens_died(rs, res, died);
+			vk_timens_died(rs, th, died);
 			continue;
 		}
 		vk_timens_judge_exec(&e.main, after_exec, i, before[i], after[i], offsets[i], res, rs);

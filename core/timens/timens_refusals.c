@@ -125,14 +125,14 @@ void vk_timens_refusals(struct vk_results *rs)
 	else if (ran)
 		vk_isolated_describe(&out, 10, why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "could not fork");
+		snprintf(why, sizeof(why), "could not be forked: %s", strerror(errno));
 	for (size_t i = 0; i < NREFUSALS; i++) {
 		snprintf(check, sizeof(check), "refuses-%s", refusals[i].name);
 		r = vk_results_add(rs, "timens", VK_PATH_SYSCALL, check);
 		r->calls = 1;
 		shown(line, sizeof(line), refusals[i].line);
 		if (!ran || out.len != sizeof(a))
-			vk_result_fail(rs, r, "not tested: the child that writes the offsets %s", why);
+			vk_result_error(rs, r, "not tested: the child that writes the offsets %s", why);
 		else if (a.unshare_err)
 			vk_result_skip(r, "unshare(CLONE_NEWTIME): %s", strerror(a.unshare_err));
 		else if (a.err[i] != refusals[i].err)
@@ -142,7 +142,7 @@ void vk_timens_refusals(struct vk_results *rs)
 	r = vk_results_add(rs, "timens", VK_PATH_SYSCALL, "refusals-change-nothing");
 	r->calls = 1;
 	if (!ran || out.len != sizeof(a))
-		vk_result_fail(rs, r, "not tested: the child that writes the offsets %s", why);
+		vk_result_error(rs, r, "not tested: the child that writes the offsets %s", why);
 	else if (a.unshare_err)
 		vk_result_skip(r, "unshare(CLONE_NEWTIME): %s", strerror(a.unshare_err));
 	else if (!*a.inherited || strcmp(a.inherited, a.offsets))

@@ -274,3 +274,11 @@ void vk_timens_judge(struct vk_results *rs, const struct vk_timens_outside *o,
 	check_impl(rs, o, &r);
 	adopt(rs, o->set, (const char *)data + sizeof(r), len - sizeof(r));
 }
+
+void vk_timens_died(struct vk_results *rs, struct vk_result *r, const char *died)
+{
+	if (!strncmp(died, "not tested", 10))
+		vk_result_error(rs, r, "%s", died);
+	else
+		vk_result_fail(rs, r, "%s", died);
+}

@@ -83,4 +83,8 @@ struct vk_result *vk_timens_result(struct vk_results *rs, const char *api, enum 
 				   const struct vk_timens_set *s, const char *rule,
 				   const char *fail);
 
+/* A child's end, died, on r: a failure, but where it says "not tested"
+ * (vdsokit could not fork, pipe or exec), vdsokit's own error. */
+void vk_timens_died(struct vk_results *rs, struct vk_result *r, const char *died);
+
 #endif /* VK_TIMENS_RULES_H */

@@ -74,11 +74,11 @@ static void judge(const struct moves *m, int i, int64_t offset, const char *died
 	res = vk_results_add(rs, api, m->p, "setns");
 	res->calls = NLEGS * VK_TIMENS_TRIES;
 	if (*died)
-		vk_result_fail(rs, res, "%s", died);
+		vk_timens_died(rs, res, died);
 	else if (m->in_setns && m->err == EPERM)
 		vk_result_skip(res, "setns(CLONE_NEWTIME): %s", strerror(m->err));
 	else if (m->err)
-		vk_result_fail(rs, res, "not tested: %s: %s",
+		vk_result_error(rs, res, "not tested: %s: %s",
 			       m->in_setns ? "setns(CLONE_NEWTIME)" : "opening /proc/PID/ns/time",
 			       strerror(m->err));
 	else

@@ -176,8 +176,8 @@ static void judge(const struct vk_timens_check *c, const struct vk_timens_set *s
 			continue;
 		}
 		if (*v->died) {
-			vk_result_fail(rs, res, "%s", v->died);
-			vk_result_fail(rs, th, "%s", v->died);
+			vk_timens_died(rs, res, v->died);
+			vk_timens_died(rs, th, v->died);
 			continue;
 		}
 		if (!judge_maker(v, i, before, after, offsets[i], res, rs))

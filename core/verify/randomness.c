@@ -103,7 +103,7 @@ static int repeats(const unsigned char *buf, size_t n, char *why, size_t len)
 
 	if (!blocks) {
 		snprintf(why, len, "not tested: vdsokit could not allocate %zu bytes", n);
-		return -1;
+		return VK_RANDOMNESS_UNJUDGED;
 	}
 	memcpy(blocks, buf, n);
 	qsort(blocks, n / 16, 16, block_cmp);
@@ -121,7 +121,7 @@ int vk_randomness_judge(const unsigned char *buf, size_t n, char *why, size_t le
 	double z = z_two_sided();
 
 	if (frequencies(buf, n, z, why, len) || monobit(buf, n, z, why, len) ||
-	    runs(buf, n, z, why, len) || repeats(buf, n, why, len))
+	    runs(buf, n, z, why, len))
 		return -1;
-	return 0;
+	return repeats(buf, n, why, len);
 }

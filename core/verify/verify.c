@@ -3,6 +3,7 @@
  * verify's driver: runs each function's family of checks on each path,
  * in a child. The families share core/verify/verify_shared.c, not this file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -139,6 +140,17 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
  * checks of one function on one path run in a child, and its death is a
  * failure of its own.
  */
+/* vdsokit's own failure to run t's checks on p, with errno's reason. */
+static void own_error(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
+		      const char *what)
+{
+	char name[40];
+
+	target_name(name, sizeof(name), t);
+	vk_result_error(v->rs, vk_results_add(v->rs, name, p, "all"), "not tested: vdsokit %s: %s",
+			what, strerror(errno));
+}
+
 static double job_timeout(const struct job *j)
 {
 	return 4 * j->v->seconds + 20 + (j->edge ? VK_EDGE_SECONDS : 0);
@@ -156,7 +168,7 @@ static void collect_job(struct job *j, struct vk_isolating *c)
 	char why[64], path[300];
 
 	if (vk_isolate_finish(c, timeout, &out)) {
-		skip_target(v, t, j->p, "could not wait for the child the checks ran in");
+		own_error(v, t, j->p, "could not wait for the child the checks ran in");
 		return;
 	}
 	r = (const struct vk_result *)out.data;
@@ -178,7 +190,7 @@ static int start_job(struct job *j, struct vk_isolating *c)
 {
 	if (!vk_isolate_start(child, j, c))
 		return 0;
-	skip_target(j->v, j->t, j->p, "could not fork a child to run the checks in");
+	own_error(j->v, j->t, j->p, "could not fork a child to run the checks in");
 	return -1;
 }
 

@@ -295,7 +295,7 @@ void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path 
 	}
 	watcher = watch(a.id, &wfd);
 	if (watcher < 0) {
-		vk_result_fail(v->rs, r, "not tested: vdsokit could not fork the process "
+		vk_result_error(v->rs, r, "not tested: vdsokit could not fork the process "
 			       "that disables clock %d again: %s", a.id, strerror(errno));
 		return;
 	}

@@ -303,7 +303,7 @@ static void check_coarse_step(struct vk_verify *v, struct vk_result *r, vk_clock
 	case VK_SKIP:
 		vk_result_skip(r, "%s", detail);
 		break;
-	case VK_PASS:
+	default:
 		snprintf(r->detail, sizeof(r->detail), "%s", detail);
 		break;
 	}
@@ -331,7 +331,8 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	struct getres_call call;
 	struct vk_ts a, x;
 	struct vk_result *r;
-	char api[40], why[64], sa[TS_LEN], sx[TS_LEN];
+	int e;
+	char api[40], why[128], sa[TS_LEN], sx[TS_LEN];
 	long rx;
 
 	vk_clock_api(api, sizeof(api), t->func, c);
@@ -353,7 +354,10 @@ static void check_res(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 	call.fn = fn;
 	call.id = c->id;
 	r->calls = 1;
-	if (vk_guarded(call_getres_null, &call, &rx, why, sizeof(why)))
+	e = vk_guarded(call_getres_null, &call, &rx, why, sizeof(why));
+	if (e == VK_GUARD_NOT_RUN)
+		vk_result_error(v->rs, r, "%s", why);
+	else if (e)
 		vk_result_fail(v->rs, r, "clock %d, res NULL: %s was %s; the syscall returned %d (%s)",
 			       c->id, vk_path_name(p), why, rs, errname(rs));
 	else if (rs != rx) {

@@ -546,7 +546,7 @@ static int start_readers(struct vk_verify *v, struct edge_api *a, int n, struct 
 			err = pthread_create(&r->thread, &attr, reader_main, r);
 			if (err) {
 				for (int j = 0; j < n; j++)
-					vk_result_fail(v->rs, a[j].r, "not tested: vdsokit could not start %d threads: %s",
+					vk_result_error(v->rs, a[j].r, "not tested: vdsokit could not start %d threads: %s",
 						       n * READERS, strerror(err));
 				pthread_attr_destroy(&attr);
 				return -nr - 1;
@@ -559,7 +559,7 @@ static int start_readers(struct vk_verify *v, struct edge_api *a, int n, struct 
 			sleep_until(vk_monotonic() + 0.0005);
 		if (atomic_load(&rd[i].ready) < 0) {
 			for (int j = 0; j < n; j++)
-				vk_result_fail(v->rs, a[j].r, "not tested: vdsokit's timer_create() failed: %s",
+				vk_result_error(v->rs, a[j].r, "not tested: vdsokit's timer_create() failed: %s",
 					       strerror(-atomic_load(&rd[i].ready)));
 			return -nr - 1;
 		}
@@ -630,7 +630,7 @@ void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum
 	hung = 0;
 	if (set_handler()) {
 		for (int k = 0; k < n; k++)
-			vk_result_fail(v->rs, a[k].r, "not tested: vdsokit's sigaction() failed: %s",
+			vk_result_error(v->rs, a[k].r, "not tested: vdsokit's sigaction() failed: %s",
 				       strerror(errno));
 		return;
 	}

@@ -214,8 +214,13 @@ static int draw_stats(struct rnd *g, struct vk_result *r, size_t k)
 			return -1;
 		}
 	}
-	if (vk_randomness_judge(g->buf, VK_RANDOMNESS_BYTES, why, sizeof(why)) == 0)
+	switch (vk_randomness_judge(g->buf, VK_RANDOMNESS_BYTES, why, sizeof(why))) {
+	case 0:
 		return 0;
+	case VK_RANDOMNESS_UNJUDGED:
+		vk_result_error(g->v->rs, r, "%s", why);
+		return -1;
+	}
 	vk_result_fail(g->v->rs, r, "%s drew 1 MiB with flags %s that fails %s", vk_path_name(g->p),
 		       stat_names[k], why);
 	return -1;
@@ -237,14 +242,26 @@ static void statistics(struct rnd *g)
 			  ", RANDOM, RANDOM|NONBLOCK");
 }
 
+/* 16 bytes into buf, one call counted on r; 0 and r failed if it failed. */
+static int draw_16(const struct rnd *g, struct vk_result *r, unsigned char *buf)
+{
+	ssize_t got = call(g, buf, 16, 0);
+
+	if (got == 16) {
+		r->calls++;
+		return 1;
+	}
+	vk_result_fail(g->v->rs, r, "a draw of 16 bytes: %s returned %zd", vk_path_name(g->p), got);
+	return 0;
+}
+
 static void differs(struct rnd *g)
 {
 	struct vk_result *r = add(g, "differs");
 	unsigned char a[16], b[16];
 
-	call(g, a, sizeof(a), 0);
-	call(g, b, sizeof(b), 0);
-	r->calls = 2;
+	if (!draw_16(g, r, a) || !draw_16(g, r, b))
+		return;
 	if (!memcmp(a, b, sizeof(a)))
 		vk_result_fail(g->v->rs, r, "two calls of %s gave the same 16 bytes",
 			       vk_path_name(g->p));
@@ -269,25 +286,25 @@ static void after_fork(struct rnd *g)
 	struct vk_result *r = add(g, "fork");
 	unsigned char mine[32], theirs[32];
 	int fds[2], status = 0, err;
-	ssize_t got = -1;
+	ssize_t got = -1, drew;
 	char how[64];
 	pid_t pid;
 
+	/* Before fork(): the state the two must not share is filled. */
 	call(g, mine, sizeof(mine), 0);
 	if (pipe(fds)) {
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit's pipe() failed: %s", strerror(errno));
+		vk_result_error(g->v->rs, r, "not tested: vdsokit's pipe() failed: %s", strerror(errno));
 		return;
 	}
 	pid = vk_fork();
 	err = errno;
 	if (pid == 0) {
 		close(fds[0]);
-		call(g, theirs, sizeof(theirs), 0);
-		_exit(write(fds[1], theirs, sizeof(theirs)) != sizeof(theirs));
+		_exit(call(g, theirs, sizeof(theirs), 0) != sizeof(theirs) ||
+		      write(fds[1], theirs, sizeof(theirs)) != sizeof(theirs));
 	}
 	close(fds[1]);
-	call(g, mine, sizeof(mine), 0);
-	r->calls = 3;
+	drew = call(g, mine, sizeof(mine), 0);
 	if (pid > 0) {
 		got = read(fds[0], theirs, sizeof(theirs));
 		vk_waitpid(pid, &status, 0);
@@ -295,11 +312,16 @@ static void after_fork(struct rnd *g)
 	close(fds[0]);
 	ended(status, how, sizeof(how));
 	if (pid < 0)
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit's fork() failed: %s", strerror(err));
+		vk_result_error(g->v->rs, r, "not tested: vdsokit's fork() failed: %s", strerror(err));
+	else if (drew != sizeof(mine))
+		vk_result_fail(g->v->rs, r, "the parent's draw of 32 bytes after fork(): %s returned %zd",
+			       vk_path_name(g->p), drew);
 	else if (got != sizeof(theirs))
 		vk_result_fail(g->v->rs, r, "the child gave no 32 bytes after fork(): it %s", how);
 	else if (!memcmp(mine, theirs, sizeof(mine)))
 		vk_result_fail(g->v->rs, r, "parent and child drew the same 32 bytes after fork()");
+	else
+		r->calls = 2;
 }
 
 /* The vDSO needs no file descriptor: a draw with RLIMIT_NOFILE at 0. */
@@ -310,13 +332,13 @@ static void no_files(struct rnd *g)
 	ssize_t got;
 
 	if (getrlimit(RLIMIT_NOFILE, &old)) {
-		vk_result_fail(g->v->rs, r, "not tested: getrlimit() failed: %s", strerror(errno));
+		vk_result_error(g->v->rs, r, "not tested: getrlimit() failed: %s", strerror(errno));
 		return;
 	}
 	none = old;
 	none.rlim_cur = 0;
 	if (setrlimit(RLIMIT_NOFILE, &none)) {
-		vk_result_fail(g->v->rs, r, "not tested: setrlimit() failed: %s", strerror(errno));
+		vk_result_error(g->v->rs, r, "not tested: setrlimit() failed: %s", strerror(errno));
 		return;
 	}
 	got = call(g, g->buf, 64, 0);
@@ -349,7 +371,7 @@ static void *draw(void *arg)
 
 		if (got != sizeof(buf) && !d->bad)
 			d->bad = got ? got : -1;
-		if (i == 0)
+		if (i == 0 && got == sizeof(buf))
 			memcpy(d->first, buf, sizeof(d->first));
 	}
 	return NULL;
@@ -387,13 +409,16 @@ static void thread_states(struct rnd *g)
 		pthread_join(d[i].thread, NULL);
 	r->calls = (unsigned long)started * THREAD_CALLS;
 	if (started < NTHREADS)
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start %d threads: %s",
+		vk_result_error(g->v->rs, r, "not tested: vdsokit could not start %d threads: %s",
 			       NTHREADS, strerror(err));
 	for (int i = 0; i < started; i++) {
-		if (d[i].bad)
+		if (d[i].bad) {
 			vk_result_fail(g->v->rs, r, "thread %d, with a state of its own: %s returned %zd for 64 bytes",
 				       i, vk_path_name(g->p), d[i].bad);
+			continue;
+		}
 		for (int j = 0; j < i; j++)
+			if (!d[j].bad)
 			if (!memcmp(d[i].first, d[j].first, sizeof(d[i].first)))
 				vk_result_fail(g->v->rs, r, "threads %d and %d drew the same first 32 bytes", j, i);
 	}
@@ -423,23 +448,27 @@ static void fork_drawing(struct rnd *g)
 	struct vk_isolated out = { 0 };
 	unsigned char mine[32];
 	char how[96];
+	ssize_t drew;
 	int err;
 
 	if (g->state && !d.state) {
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit's mmap() failed: %s", strerror(errno));
+		vk_result_error(g->v->rs, r, "not tested: vdsokit's mmap() failed: %s", strerror(errno));
 		return;
 	}
 	err = pthread_create(&d.thread, NULL, draw, &d);
 	if (err) {
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit could not start a thread: %s", strerror(err));
+		vk_result_error(g->v->rs, r, "not tested: vdsokit could not start a thread: %s", strerror(err));
 	} else {
 		err = vk_isolate(draw_32, g, FORK_TIMEOUT, &out);
-		call(g, mine, sizeof(mine), 0);
+		drew = call(g, mine, sizeof(mine), 0);
 		atomic_store(&stop, 1);
 		pthread_join(d.thread, NULL);
 		r->calls = 2;
 		if (err) {
-			vk_result_fail(g->v->rs, r, "not tested: vdsokit could not fork");
+			vk_result_error(g->v->rs, r, "not tested: vdsokit could not fork");
+		} else if (drew != sizeof(mine)) {
+			vk_result_fail(g->v->rs, r, "the parent's draw of 32 bytes while a thread drew: %s returned %zd",
+				       vk_path_name(g->p), drew);
 		} else if (out.len != sizeof(mine) || !out.exited || out.exit_status) {
 			vk_isolated_describe(&out, FORK_TIMEOUT, how, sizeof(how));
 			vk_result_fail(g->v->rs, r, "the child of a fork() while a thread drew gave no 32 bytes: %s",
@@ -462,7 +491,7 @@ static void straddle(struct rnd *g)
 	ssize_t ret;
 
 	if (map == MAP_FAILED) {
-		vk_result_fail(g->v->rs, r, "not tested: vdsokit's mmap() of two pages failed: %s",
+		vk_result_error(g->v->rs, r, "not tested: vdsokit's mmap() of two pages failed: %s",
 			       strerror(errno));
 		return;
 	}
@@ -501,7 +530,7 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
 	g.buf = malloc(BUFLEN);
 	g.same = malloc(BUFLEN);
 	if (!g.buf || !g.same) {
-		vk_result_fail(v->rs, add(&g, "length"), "not tested: vdsokit could not allocate %u bytes",
+		vk_result_error(v->rs, add(&g, "length"), "not tested: vdsokit could not allocate %u bytes",
 			       BUFLEN);
 		free(g.buf);
 		free(g.same);

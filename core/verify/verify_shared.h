@@ -98,7 +98,9 @@ struct vk_ts {
 };
 int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts);
 int64_t vk_ts_ns(const struct vk_ts *ts);
-/* A call that may crash, made in a child: 0 and its value, or -1 and why. */
+/* A call that may crash, made in a child: 0 and its value, or -1 and why
+ * (how it died), or VK_GUARD_NOT_RUN and why: vdsokit could not fork. */
+#define VK_GUARD_NOT_RUN (-2)
 int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t len);
 
 #endif /* VK_VERIFY_SHARED_H */

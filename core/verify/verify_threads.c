@@ -255,7 +255,7 @@ static void run_clock(struct vk_verify *v, struct vk_result *r, struct shared *s
 	r->calls += w[0].calls;
 	sched_setaffinity(0, sizeof(saved), &saved);
 	if (started < 2)
-		vk_result_fail(v->rs, r, "not tested: vdsokit could not start a second thread: %s",
+		vk_result_error(v->rs, r, "not tested: vdsokit could not start a second thread: %s",
 			       strerror(err));
 	else if (s->violations)
 		vk_result_fail(v->rs, r, "clock %d: thread %d on CPU %d read %lld ns after %lld ns had been published: %lld ns back (%llu times in %llu reads by %d threads)",

@@ -5,13 +5,26 @@
  * blocks and counters each fail, named by the test that caught them.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/verify/randomness.h"
 #include "tests/unit/test.h"
 
 #define N VK_RANDOMNESS_BYTES
+
+/* ASan's allocator reserves its own address space and aborts where
+ * malloc() would return NULL: the no-memory check is not for it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
 
 /* splitmix64: good enough to pass every test here, and reproducible. */
 static uint64_t next(uint64_t *s)
@@ -41,6 +54,41 @@ static void judged(const unsigned char *buf, const char *source, const char *wan
 		CHECK(r == 0, "%s passes (%s)", source, why);
 	else
 		CHECK(r == -1 && !strncmp(why, want, strlen(want)), "%s fails: %s", source, why);
+}
+
+/* With no room for the repeats test's copy, a good source is not judged
+ * at all: vdsokit's own error, never the source's failure (issue 47). */
+static void no_memory(unsigned char *buf)
+{
+	struct rlimit old, low;
+	unsigned long pages = 0;
+	char why[256] = "";
+	FILE *f;
+	int r;
+
+#ifdef ASAN
+	SKIP("an ASan build", "a judge with no memory is vdsokit's error");
+	return;
+#endif
+	f = fopen("/proc/self/statm", "r");
+	if (!f || fscanf(f, "%lu", &pages) != 1 || getrlimit(RLIMIT_AS, &old)) {
+		SKIP("no /proc/self/statm or RLIMIT_AS", "a judge with no memory is vdsokit's error");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	good(buf, N, 12);
+	low = old;
+	low.rlim_cur = pages * sysconf(_SC_PAGESIZE) + N / 4;
+	if (setrlimit(RLIMIT_AS, &low)) {
+		SKIP("setrlimit(RLIMIT_AS) refused", "a judge with no memory is vdsokit's error");
+		return;
+	}
+	r = vk_randomness_judge(buf, N, why, sizeof(why));
+	setrlimit(RLIMIT_AS, &old);
+	CHECK(r == VK_RANDOMNESS_UNJUDGED && !strncmp(why, "not tested: vdsokit could not allocate", 38),
+	      "a judge with no memory for its copy is vdsokit's error, not a fail: %d, %s", r, why);
 }
 
 int main(void)
@@ -101,6 +149,7 @@ int main(void)
 		memcpy(buf + i, buf, 16);
 	judged(buf, "one good 16-byte block repeated", "byte frequencies");
 
+	no_memory(buf);
 	free(buf);
 	return test_exit();
 }
