@@ -357,7 +357,8 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
 	for (int k = 0; k < 2; k++) {
 		struct measure m = { &b, bc, &side[k], 1, &res };
 
-		if (!measure_isolated(&m, BLAME_TIMEOUT, why, sizeof(why)))
+		if (!measure_isolated(&m, vk_watchdog_hook("VDSOKIT_COMPARE_TIMEOUT", BLAME_TIMEOUT),
+				      why, sizeof(why)))
 			continue;
 		side_name(name, sizeof(name), c, k);
 		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
@@ -373,8 +374,9 @@ static int measure_case(const char *cmd, const struct compare *c, struct vk_benc
 			struct vk_bench_result *res)
 {
 	struct measure m = { b, bc, sd->side, 2 * c->copies, res };
-	/* Far more than the sides' budget, as a call that never returns would. */
-	double timeout = 30 + 8 * c->m.seconds;
+	/* Far more than the sides' budget, as a call that never returns
+	 * would; shorter under the test hook VDSOKIT_COMPARE_TIMEOUT. */
+	double timeout = vk_watchdog_hook("VDSOKIT_COMPARE_TIMEOUT", 30 + 8 * c->m.seconds);
 	char why[64];
 
 	if (!measure_isolated(&m, timeout, why, sizeof(why)))

@@ -4,6 +4,9 @@
 #   ok - what        not ok - what        ok - what # SKIP why
 # and tests/run.sh counts them. Set by run.sh: VK (the vdsokit binary),
 # O (the build directory), TOP (the source tree), TMP (a scratch directory).
+# Set by make check-quick: QUICK=1, the quick tier, where a case may run
+# shorter or repeat itself less (each says what it leaves to make check,
+# with a SKIP where a check does not run); make check leaves it unset.
 
 ok() { echo "ok - $*"; }
 

@@ -7,7 +7,9 @@
 #
 # Usage: tests/run.sh [-j N] [CASE...]
 # Cases run N at once (default: the CPU count), each in a scratch
-# directory of its own, its output shown whole when it ends. A case with
+# directory of its own, its output shown whole when it ends; a failed
+# one with the command that reruns it alone, and each failed check is
+# named with its case again at the end. A case with
 # a "# serial: why" line measures time: it runs after the others, alone,
 # as a neighbour's load would change what it measures; one with a
 # "# long: why" line starts before the others.
@@ -35,6 +37,8 @@ trap 'rm -rf "$RUN"' EXIT
 
 passed=0 failed=0 skipped=0
 declare -A start path
+# The failed checks ("CASE: check") and their cases, said again at the end.
+failures=() rerun=()
 
 # launch CASE: runs it in the background, in $RUN/NAME, its TMP.
 launch() {
@@ -48,18 +52,25 @@ launch() {
 
 # finish NAME STATUS: shows the case's output and time, and counts it.
 finish() {
-	local name=$1 status=$2 out=$RUN/$1.log p s f
+	local name=$1 status=$2 out=$RUN/$1.log p s f l
 	echo "# $name"
 	cat "$out"
 	echo "# $name took $((SECONDS - start[$name])) s"
 	p=$(grep -cE '^ok ' "$out" | tr -d ' ')
 	s=$(grep -cE '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$out" | tr -d ' ')
+	while IFS= read -r l; do
+		failures+=("$name: ${l#not ok - }")
+	done < <(grep -E '^not ok ' "$out" | sed -E 's/^not ok (- )?//')
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name exited with status $status"
+		failures+=("$name: $name exited with status $status")
 		f=1
 	fi
-	[ "$f" -eq 0 ] || echo "# rerun: tests/run.sh ${path[$name]#"$TOP"/}"
+	if [ "$f" -ne 0 ]; then
+		echo "# rerun: tests/run.sh ${path[$name]#"$TOP"/}"
+		rerun+=("${path[$name]#"$TOP"/}")
+	fi
 	passed=$((passed + p - s)) skipped=$((skipped + s)) failed=$((failed + f))
 }
 
@@ -92,5 +103,12 @@ done
 parallel=(${long[@]+"${long[@]}"} ${parallel[@]+"${parallel[@]}"})
 run_all "$jobs" "${parallel[@]}"
 run_all 1 "${serial[@]}"
+# Each failed check by its case's name, after every case's output, and
+# the command that reruns those cases alone.
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "# failed, by case:"
+	printf '#   %s\n' "${failures[@]}"
+	echo "# rerun them: tests/run.sh ${rerun[*]}"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -61,11 +61,13 @@ check: check-build
 
 # The quick tier, for every commit: the unit programs, the cases of the
 # command line's form and the docs, and the command cases that are short
-# (info's, fallback's, timens's and all's); doc/ci.md has its time.
+# (info's, fallback's, timens's and all's), under QUICK=1, which each
+# case may read to run shorter or repeat less (tests/lib.sh); doc/ci.md
+# has its time.
 QUICK_CASES := unit golden cli options layers docs live fallback timens all
 .PHONY: check-quick
 check-quick: check-build
-	$(RUN_CASES) $(QUICK_CASES:%=tests/cases/%.sh)
+	QUICK=1 $(RUN_CASES) $(QUICK_CASES:%=tests/cases/%.sh)
 
 # The unit programs alone (tests/cases/unit.sh, which check runs too).
 .PHONY: unit

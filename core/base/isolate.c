@@ -33,6 +33,18 @@ int vk_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+double vk_watchdog_hook(const char *env, double dflt)
+{
+	const char *s = getenv(env);
+	char *end;
+	double t;
+
+	if (!s || !*s)
+		return dflt;
+	t = strtod(s, &end);
+	return !*end && t > 0 && t < dflt ? t : dflt;
+}
+
 double vk_monotonic(void)
 {
 #if defined(SYS_clock_gettime64)

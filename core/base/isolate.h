@@ -43,6 +43,10 @@ int vk_isolate_finish(struct vk_isolating *c, double timeout, struct vk_isolated
  * virtual CPU charges to the child; 1 at least), or wall ten times it. */
 int vk_isolate_hung(double cpu, double wall, double timeout, double slowdown);
 void vk_isolated_free(struct vk_isolated *out);
+/* A watchdog's timeout: dflt, or less where the environment variable env
+ * (a test hook, so that a hang costs the tests less) says so; a longer,
+ * empty or bad value is dflt, so a typo never makes a hang wait longer. */
+double vk_watchdog_hook(const char *env, double dflt);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
 			  size_t len);

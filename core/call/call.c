@@ -426,15 +426,7 @@ static void probe_load(void *ctx, int fd)
 
 double vk_impl_load_timeout(void)
 {
-	const char *s = getenv("VDSOKIT_IMPL_LOAD_TIMEOUT");
-	char *end;
-	double t;
-
-	if (!s || !*s)
-		return VK_IMPL_LOAD_TIMEOUT;
-	t = strtod(s, &end);
-	/* Only ever shorter: a typo cannot make a hang wait longer. */
-	return !*end && t > 0 && t < VK_IMPL_LOAD_TIMEOUT ? t : VK_IMPL_LOAD_TIMEOUT;
+	return vk_watchdog_hook("VDSOKIT_IMPL_LOAD_TIMEOUT", VK_IMPL_LOAD_TIMEOUT);
 }
 
 int vk_impl_probe(const char *impl, unsigned *funcs, char *err, size_t len)

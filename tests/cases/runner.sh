@@ -16,6 +16,9 @@ contains "and counts the case's results alone" "$TMP/run.out" '^0 passed, 1 fail
 contains "the shown report's lines are diagnostics" "$TMP/run.out" '^#   ok 2 b$'
 contains "and says how long each case took" "$TMP/run.out" '^# shows_ktap took [0-9]+ s$'
 contains "and how to rerun a failed case alone" "$TMP/run.out" '^# rerun: tests/run.sh .*/shows_ktap\.sh$'
+contains "and names the failed check with its case at the end" "$TMP/run.out" '^#   shows_ktap: a failure that shows a report$'
+contains "with the command that reruns the failed cases" "$TMP/run.out" '^# rerun them: tests/run.sh .*/shows_ktap\.sh$'
+check "the totals stay the last line" sh -c "tail -n 1 '$TMP/run.out' | grep -qx '0 passed, 1 failed, 1 skipped'"
 
 # -j: cases run at once, each in a TMP of its own, each one's output shown
 # whole; a case marked '# serial' runs after them, with none beside it.
@@ -38,6 +41,7 @@ CASE
 TMPDIR=$TMP "$TOP/tests/run.sh" -j3 "$planted/alone.sh" "$planted"/at_once*.sh >"$TMP/run.out" 2>&1
 check "run.sh -j3 passes cases that pass" test $? = 0
 contains "and counts them all" "$TMP/run.out" '^7 passed, 0 failed, 0 skipped$'
+check "and names no failure, nor a case to rerun" sh -c "! grep -Eq '^# (failed|rerun)' '$TMP/run.out'"
 check "each case has a TMP of its own" test "$(sort -u "$TMP"/tmp[123] | wc -l)" = 3
 check "the serial case ran last" test "$(grep -E '^# [a-z_0-9]+ took' "$TMP/run.out" | tail -n 1 | cut -d' ' -f2)" = alone
 # Run at once, their lines would mix: a begins, b begins, a ends.

@@ -116,6 +116,62 @@ mkdir -p "$TMP/vm-x32" && printf '#!/bin/sh\nexit 1\n' >"$TMP/vm-x32/qemu-system
 PATH=$TMP/vm-x32:$PATH expect_status 0 "an x32 binary is taken for an x86_64 kernel" \
 	"$VK" vm --dry-run --accel tcg --kernel "$TMP/bz64" --binary "$TMP/x32" -- info
 
+# The host's reading of the console, with no guest booted: consoles that
+# real boots of Debian's 6.1 wrote (tests/vm/consoles, recorded by
+# tests/vm/record.sh, which says when to record them again) replayed by
+# a fake qemu, through sed or perl on their way. The kernel is a header,
+# the guest's vdsokit one of a static x86_64 executable.
+image static64 0 '\177ELF\002\001\001' &&
+	printf '\002\000\076\000' | dd of="$TMP/static64" bs=1 seek=16 conv=notrunc status=none
+mkdir -p "$TMP/replay"
+# replay CONSOLE FILTER...: qemu writes CONSOLE through FILTER (sed or
+# perl with its script), which reads the file named last.
+replay() {
+	local c=$TOP/tests/vm/consoles/$1.console
+	shift
+	{ printf '#!/bin/sh\nexec'; printf ' %q' "$@" "$c"; printf '\n'; } >"$TMP/replay/qemu-system-x86_64"
+	chmod +x "$TMP/replay/qemu-system-x86_64"
+}
+rvm() {
+	PATH=$TMP/replay:$PATH XDG_CACHE_HOME=$TMP/cache \
+		"$VK" vm --accel tcg --timeout 120 --kernel "$TMP/bz64" --binary "$TMP/static64" "$@"
+}
+replay info cat
+expect_status 0 "a recorded console replayed whole: vm -- info exits 0" rvm -- info
+contains "its stdout is relayed" "$TMP/out" '^kernel: +Linux 6\.1\.0-[0-9]+-cloud-amd64 x86_64$'
+check "no console line reaches stdout" sh -c "! grep -q 'vdsokit-vm:' '$TMP/out'"
+stress=(stress -d 4 --faults clocksource --format ktap)
+replay stress-info cat
+expect_status 0 "and of two commands, the kernel's messages after the first" rvm -- "${stress[@]}" -- info
+check "and nothing is said lost" sh -c "! grep -q 'lost' '$TMP/err'"
+# A console that loses or damages frames, as a loaded host's can. Every
+# loss is named, never a short log with a good status.
+replay info sed '/^vdsokit-vm:o [0-9]* kernel:/d'
+expect_status 8 "a frame the console lost exits 8" rvm -- info
+contains "and says which command's output is short, and from which frame" "$TMP/err" \
+	'the console lost or damaged the guest.s output: 1 frame missing \(from #[0-9]+\); the output of command 1 is incomplete, whatever its status; console log: /'
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+replay info-info sed 's/^\(vdsokit-vm:o [0-9]* kernel: *\)L/\1l/; /^vdsokit-vm:exit [0-9]* [0-9]* 2 /d'
+expect_status 8 "a changed byte and a lost exit frame exit 8" rvm -- info -- info
+contains "and name both commands" "$TMP/err" 'the output of command 1, 2 \(no exit status\) is incomplete'
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+# The kernel's messages of a command's run follow its exit as frames
+# numbered apart (stress's clocksource changes log some): one lost is
+# said, not taken for a command's loss.
+replay stress-info sed '/^vdsokit-vm:k /d'
+expect_status 0 "a kernel message the console lost harms no command's output" rvm -- "${stress[@]}" -- info
+contains "and is said" "$TMP/err" "the console lost [0-9]+ of the guest kernel's messages \(the commands' output is not concerned\); console log: /"
+rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+# vm's own lines in the console log fall between the guest's lines, never
+# inside one, wherever qemu's writes end: here every one ends 4 bytes
+# into a line (the soak found 'vdsovdsokit vm: command 3 ran ...').
+replay info perl -e '$| = 1; my $rest = ""; while (my $l = <>) { print $rest . substr($l, 0, 4); $rest = substr($l, 4); select(undef, undef, undef, 0.02) } print $rest'
+expect_status 0 "qemu's writes ending inside lines: vm -- info exits 0" \
+	rvm --output "$TMP/midline-out" --command-timeout 60 -- info
+contains "vm's line on the command follows its exit" "$TMP/midline-out/console.log" \
+	'^vdsokit vm: command 1 ran [0-9.]+ s .* of its 60 s$'
+check "and is inside no guest line" sh -c "! grep -q '.vdsokit vm: ' '$TMP/midline-out/console.log'"
+
 guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
@@ -128,25 +184,6 @@ echo "# vm -- info: $((($(date +%s%N) - start) / 1000000)) ms"
 contains "its stdout is relayed" "$TMP/out" '^kernel: +Linux 6\.1\.0-[0-9]+-cloud-amd64 x86_64$'
 contains "under TCG, the figures are said to be emulated" "$TMP/err" 'under TCG \(emulated\)'
 check "no console line reaches stdout" sh -c "! grep -q 'vdsokit-vm:' '$TMP/out'"
-# A console that loses or damages frames, as a loaded host's can: qemu's
-# output goes through sed on its way. Every loss is named, never a short
-# log with a good status.
-mkdir -p "$TMP/lossy"
-lossy() {
-	printf '#!/bin/sh\n"%s" "$@" | sed -u "%s"\n' "$(command -v qemu-system-x86_64)" "$1" \
-		>"$TMP/lossy/qemu-system-x86_64"
-	chmod +x "$TMP/lossy/qemu-system-x86_64"
-	shift
-	PATH=$TMP/lossy:$PATH expect_status 8 "$@"
-}
-lossy '/^vdsokit-vm:o [0-9]* kernel:/d' "a frame the console lost exits 8" vm -- info
-contains "and says which command's output is short, and from which frame" "$TMP/err" \
-	'the console lost or damaged the guest.s output: 1 frame missing \(from #[0-9]+\); the output of command 1 is incomplete, whatever its status; console log: /'
-rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
-lossy 's/^\(vdsokit-vm:o [0-9]* kernel: *\)L/\1l/; /^vdsokit-vm:exit [0-9]* [0-9]* 2 /d' \
-	"a changed byte and a lost exit frame exit 8" vm -- info -- info
-contains "and name both commands" "$TMP/err" 'the output of command 1, 2 \(no exit status\) is incomplete'
-rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 # --accel auto where KVM fails: only the first run since the machine
 # booted pays for the probe. A qemu that fails under KVM and starts /init
 # under TCG stands in for a nested KVM that hangs.
@@ -244,13 +281,6 @@ expect_status 0 "a command that makes the kernel log exits 0" vm --output "$TMP/
 contains "the kernel's messages of its run follow its exit in the console log" "$TMP/klog/console.log" \
 	'^vdsokit-vm:k [0-9]+ .*clocksource: Switched to clocksource '
 check "and are in no command's output" sh -c "! grep -q 'Switched to clocksource' '$TMP/klog/stress.log'"
-printf '#!/bin/sh\n"%s" "$@" | sed -u "%s"\n' "$(command -v qemu-system-x86_64)" '/^vdsokit-vm:k /d' \
-	>"$TMP/lossy/qemu-system-x86_64"
-chmod +x "$TMP/lossy/qemu-system-x86_64"
-PATH=$TMP/lossy:$PATH expect_status 0 "a kernel message the console lost harms no command's output" \
-	vm -- "${klog[@]}" -- info
-contains "and is said" "$TMP/err" "the console lost [0-9]+ of the guest kernel's messages \(the commands' output is not concerned\); console log: /"
-rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 # Nor does any kernel line reach the console while a command runs,
 # emergencies included (/proc/sys/kernel/printk goes to 0, where
 # syslog(2) stops at 1): one would land inside the command's frames, as
@@ -279,19 +309,6 @@ contains "several commands: the console log is kept" "$TMP/several/console.log" 
 contains "several commands: each one's running against its limit is in the console log" "$TMP/several/console.log" \
 	'^vdsokit vm: command 3 ran [0-9.]+ s \(qemu.s busiest thread, in [0-9.]+ s on the clock\) of its 5 s$'
 check "several commands: nothing is relayed" test ! -s "$TMP/out"
-# vm's own lines in the console log fall between the guest's lines, never
-# inside one, wherever qemu's writes end: here every one ends 4 bytes
-# into a line (the soak found 'vdsovdsokit vm: command 3 ran ...').
-mkdir -p "$TMP/midline"
-printf '#!/bin/sh\n"%s" "$@" | perl -e %s\n' "$(command -v qemu-system-x86_64)" \
-	"'\$| = 1; my \$rest = \"\"; while (my \$l = <STDIN>) { print \$rest . substr(\$l, 0, 4); \$rest = substr(\$l, 4); select(undef, undef, undef, 0.02) } print \$rest'" \
-	>"$TMP/midline/qemu-system-x86_64"
-chmod +x "$TMP/midline/qemu-system-x86_64"
-PATH=$TMP/midline:$PATH expect_status 0 "qemu's writes ending inside lines: vm -- info exits 0" \
-	vm --output "$TMP/midline-out" --command-timeout 60 -- info
-contains "vm's line on the command follows its exit" "$TMP/midline-out/console.log" \
-	'^vdsokit vm: command 1 ran [0-9.]+ s .* of its 60 s$'
-check "and is inside no guest line" sh -c "! grep -q '.vdsokit vm: ' '$TMP/midline-out/console.log'"
 # A guest the host starves is not cut short: qemu, stopped 15 s a second
 # into the command, comes back to a guest whose clock went on 15 s, past
 # the command's 10 s; it ran less. $TMP/starve.log says whether the stop

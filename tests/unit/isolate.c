@@ -6,10 +6,11 @@
  * in a virtual machine whose host starves it, the CPU time charged to a
  * child is scaled down by the slowdown the watchdog's yardstick saw.
  * A child's answer ends at its exit, though a process it forked holds the
- * pipe, and that process dies with it.
+ * pipe, and that process dies with it. A test hook only shortens a limit.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,6 +87,30 @@ static void rule(void)
 	CHECK(vk_isolate_hung(1, 1, 1, 0.5), "rule: a yardstick faster than its best scales nothing");
 }
 
+/* A test hook only ever shortens a watchdog. */
+static void hook(void)
+{
+	const char *env = "VDSOKIT_TEST_WATCHDOG";
+
+	unsetenv(env);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: unset, the default");
+	setenv(env, "1.5", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 1.5, "hook: 1.5 shortens 30 s to 1.5 s");
+	setenv(env, "60", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: 60 never lengthens 30 s");
+	setenv(env, "30", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: 30 is the default itself");
+	setenv(env, "1s", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: a typo (1s) is the default");
+	setenv(env, "0", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: 0 is the default, not no watchdog");
+	setenv(env, "-1", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: a negative value is the default");
+	setenv(env, "", 1);
+	CHECK(vk_watchdog_hook(env, 30) == 30, "hook: an empty value is the default");
+	unsetenv(env);
+}
+
 int main(void)
 {
 	struct vk_isolated out;
@@ -93,6 +118,7 @@ int main(void)
 	char why[64];
 
 	rule();
+	hook();
 
 	CHECK(vk_isolate(wait_then_answer, NULL, 1, &out) == 0 && !out.timed_out &&
 		      out.len == 4,
