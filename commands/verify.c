@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/verify/verify.h"
 #include "report/report.h"
@@ -41,6 +42,7 @@ struct opts {
 	int verbose;
 	struct vk_call_opts call;
 	const char *outdir;	/* --output, or NULL */
+	const char *mlock_probe;	/* the mlockall rule's exec()ed vdsokit */
 };
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
@@ -69,6 +71,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  "NAME.c (a standalone reproducer) per finding\n"
 		  "(man vdsokit: REPRODUCERS); DIR made if missing",
 		  &o->outdir, .call = vk_output_dir),
+		/* The mlockall rule's vdsokit, exec()ed afresh. */
+		VK_OPT(0, "mlock-probe", VK_OPT_STRING, "SPEC", NULL, &o->mlock_probe),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -86,8 +90,10 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	       struct vk_step *step)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
+	static char *const exec_argv[] = { "vdsokit", "verify", NULL };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
-			       .threads = o->threads, .max_stack = o->max_stack, .aux = 1 };
+			       .threads = o->threads, .max_stack = o->max_stack, .aux = 1,
+			       .exec_argv = exec_argv };
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };
@@ -152,6 +158,9 @@ int cmd_verify(int argc, char **argv)
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
 	int nt;
 
+	if (r == VK_OPT_OK && o.mlock_probe)
+		return vk_verify_mlock_probe(o.mlock_probe, o.call.impl, STDOUT_FILENO) ?
+			       VK_EXIT_USAGE : VK_EXIT_OK;
 	if (r == VK_OPT_OK)
 		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
 	if (r == VK_OPT_OK)

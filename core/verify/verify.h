@@ -21,6 +21,9 @@
  *   survives      the checks of a function on a path neither crash nor hang
  *   stack         the most stack its calls use, on a painted stack above a
  *                 guard pages; over max_stack, or on the guard pages, fails
+ *   mlockall      no page fault in the first call after mlockall(), in a
+ *                 vdsokit exec()ed afresh; a failure from Linux 7.3 on,
+ *                 a SKIP that says so before
  *   realtime, timezone, time-pointer, coarse-seconds, cpu, node,
  *   length        getrandom writes exactly the bytes it reports, 0-64 KiB
  *   statistics    1 MiB of getrandom passes core/verify/randomness.h
@@ -64,5 +67,9 @@ struct vk_verify_edges {
 void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
 			   const struct vk_target *t, int nt);
 void vk_verify_edges_finish(struct vk_verify_edges *e);
+/* The vdsokit the mlockall rule exec()s (exec_argv, then --mlock-probe
+ * SPEC and --impl LIB where the path is impl): its answer to fd. 0, or
+ * -1 where it could not be written. */
+int vk_verify_mlock_probe(const char *spec, const char *impl, int fd);
 
 #endif /* VK_VERIFY_H */

@@ -2,7 +2,7 @@
 /*
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
- * verify_threads.c, verify_stack.c, verify_aux.c) share: the run's
+ * verify_threads.c, verify_stack.c, verify_mlock.c, verify_aux.c) share: the run's
  * settings, each family's entry, and the helpers in verify_shared.c. A
  * family includes this, never verify.h, so the driver sits above the
  * families and nothing calls back into it.
@@ -24,6 +24,9 @@ struct vk_verify {
 	int64_t mono_offset;	/* inside a time namespace: its MONOTONIC offset, s */
 	unsigned long long max_stack;	/* the stack rule's limit, bytes; 0: none */
 	int aux;		/* enable, step and slew an aux clock (verify's own run) */
+	/* vdsokit's verify command, to exec() afresh with a probe's
+	 * arguments after it (the mlockall rule); NULL: no such rule. */
+	char *const *exec_argv;
 	/* Where set, told of each move between CPUs once made, with the
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */
@@ -49,6 +52,26 @@ void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path 
 /* Of nt targets at once, as it waits for their clocks' boundaries. */
 #define VK_EDGE_SECONDS 5
 void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum vk_path p);
+void vk_verify_mlock(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+
+/* What t's results are named: its API where it is one clock's ("clock-
+ * gettime-monotonic"), else its function, whose clocks would repeat it. */
+void vk_target_name(char *buf, size_t len, const struct vk_target *t);
+/* One plain call of fn, function f: clock (for the clock functions),
+ * every pointer valid, getrandom's 16 bytes with its state. Its return. */
+long vk_call_once(union vk_fn fn, enum vk_func f, int clock, void *state, size_t state_len);
+
+/*
+ * The mlockall rule's judgement of faults, the minor page faults of a
+ * function's first call after mlockall(MCL_CURRENT | MCL_FUTURE), which
+ * failed with lock_errno (0: it locked). promised: the kernel prefaults
+ * the vDSO's data then (vk_mlock_promised()). Fails only where promised.
+ */
+enum vk_status vk_mlock_judge(int promised, int lock_errno, long faults, char *detail,
+			      size_t len);
+/* Whether a kernel of this release (uname's "7.3.0-1-amd64") prefaults the
+ * vDSO's data on mlockall(): Linux 7.3 does (c27e727c9a60), and later. */
+int vk_mlock_promised(const char *release);
 
 /* Between two rules of a family: the results so far are final. */
 void vk_verify_settled(struct vk_verify *v);

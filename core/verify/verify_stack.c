@@ -260,14 +260,6 @@ static void measure(void *ctx, int fd)
 		vk_write_all(fd, &answer, sizeof(answer));
 }
 
-static void stack_name(char *buf, size_t len, const struct vk_target *t)
-{
-	if (vk_funcs[t->func].shape == VK_SHAPE_CLOCK_TS && t->nclocks == 1)
-		vk_clock_api(buf, len, t->func, &t->clocks[0]);
-	else
-		snprintf(buf, len, "%s", vk_funcs[t->func].name);
-}
-
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	struct probe pr = { .fn = v->cs->fn[p][t->func], .t = t };
@@ -277,7 +269,7 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	const char *refused;
 	char name[40], why[64];
 
-	stack_name(name, sizeof(name), t);
+	vk_target_name(name, sizeof(name), t);
 	r = vk_results_add(v->rs, name, p, "stack");
 	if ((refused = vk_threads_refused())) {
 		vk_result_skip(r, "%s", refused);

@@ -112,3 +112,19 @@ for p in no-threads:'clock-gettime-monotonic vdso threads: not tested: vdsokit c
 	contains "under vdsokit's own errors, not the failures (${p%%:*})" "$TMP/out" \
 		"^Not tested, vdsokit's own error \\(not the kernel's\\):\$"
 done
+
+# The mlockall rule runs in a vdsokit exec()ed afresh, on each function
+# and path that reads the vDSO's data. Where mlockall() is refused it
+# tested nothing: a SKIP that says so, never a pass.
+contains "the mlockall rule runs on the vdso path" "$TMP/ktap" \
+	'^(not )?ok [0-9]+ clock_gettime vdso mlockall( # SKIP .+)?$'
+check "and not on the syscall path, which reads no vDSO data" sh -c \
+	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap time | grep -q mlockall"
+if [ "$(id -u)" = 0 ] && need setpriv; then
+	(ulimit -l 0 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$VK" verify -d 0.01 --paths vdso --format ktap time) >"$TMP/mlock" 2>&1
+	contains "a refused mlockall() is a SKIP that says so" "$TMP/mlock" \
+		'^ok [0-9]+ time vdso mlockall # SKIP not tested: mlockall\(MCL_CURRENT\|MCL_FUTURE\) was refused \(Operation not permitted\)'
+else
+	skip "a refused mlockall() is a SKIP that says so" "not root, or no setpriv to drop privileges with"
+fi

@@ -346,3 +346,38 @@ if [ -f "$O/tests/impl/bug-time-pointer.so" ]; then
 			'^Checks whose repeats --max-fails cut short: 2\.$'
 	done
 fi
+
+# The mlockall rule: a first call after mlockall() that faults is named,
+# with its count; Linux 7.3 promises none (c27e727c9a60), so from 7.3 on
+# it fails and before it is a SKIP that says so (tests/unit/mlock_judge.c
+# has the release switch). The pass-through reads no vDSO data: no fault.
+# Where mlockall() is refused (non-root, a small RLIMIT_MEMLOCK), both
+# are a SKIP that says so, never a pass.
+desc="mlockall: a first call that faults is named"
+so=$IMPL/mlock-fault.so
+if [ -n "$why" ]; then
+	skip "$desc" "$why"
+elif [ ! -f "$so" ]; then
+	not_ok "$desc" "$so is not built (make check-build)"
+else
+	out=$TMP/mlock.ktap
+	verify "$out" "$so" 0.05 clock-gettime-monotonic
+	status=$?
+	fault='[1-9][0-9]* page faults? in the first call after mlockall\(MCL_CURRENT\|MCL_FUTURE\)'
+	if grep -Eq '^ok [0-9]+ clock-gettime-monotonic impl mlockall # SKIP not tested: mlockall.* was refused' "$out"; then
+		skip "$desc" "mlockall() is refused here: $(grep -m1 ' mlockall # SKIP' "$out")"
+	elif kernel_before 7 3; then
+		check "$desc (before 7.3: a SKIP with the count)" grep -Eq \
+			"^ok [0-9]+ clock-gettime-monotonic impl mlockall # SKIP $fault; a note: kernels before 7.3" "$out"
+	else
+		check "$desc (7.3 and later: a failure)" grep -Eq "^# $fault: Linux 7.3" "$out"
+		check "and verify exits 1" test "$status" = 1
+	fi
+	out=$TMP/mlock-pass.ktap
+	verify "$out" "$IMPL/passthrough.so" 0.05 clock-gettime-monotonic
+	if grep -q ' mlockall # SKIP not tested: mlockall' "$out"; then
+		skip "mlockall: the pass-through passes" "mlockall() is refused here"
+	else
+		contains "mlockall: the pass-through passes" "$out" '^ok [0-9]+ clock-gettime-monotonic impl mlockall$'
+	fi
+fi
