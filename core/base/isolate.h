@@ -17,20 +17,23 @@ struct vk_isolated {
 	int exit_status;
 	int signal;		/* or killed by this signal */
 	int timed_out;		/* or killed by the watchdog */
+	int starved;		/* on the clock's bound: it waited for a CPU */
 };
 
 /* Run fn(ctx, fd) in a child; 0 if the child could be run at all. It
- * runs out of time once it has had timeout seconds of CPU, or ten times
- * that on the clock: a loaded machine's starved child is not hung. Its
+ * runs out of time once it has had timeout seconds on a CPU or blocked
+ * (asleep, stopped), or ten times that on the clock: the time a loaded
+ * machine's child waited for a CPU is not its own. Its
  * answer is what it wrote before it exited, whoever else holds the pipe;
  * then what it forked into its process group is killed with it. */
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out);
-/* The watchdog's rule: a child that had cpu seconds on a CPU in wall is
- * hung past timeout once cpu reaches timeout times slowdown (how much
- * slower than at its best the machine ran meanwhile, which a starved
- * virtual CPU charges to the child; 1 at least), or wall ten times it. */
-int vk_isolate_hung(double cpu, double wall, double timeout, double slowdown);
+/* The watchdog's rule: a child that had cpu seconds on a CPU and was
+ * blocked for blocked seconds in wall is hung past timeout once cpu over
+ * slowdown (how much slower than at its best the machine ran meanwhile,
+ * which a starved virtual CPU charges to the child; 1 at least), plus
+ * blocked, reach timeout, or wall ten times it. */
+int vk_isolate_hung(double cpu, double blocked, double wall, double timeout, double slowdown);
 void vk_isolated_free(struct vk_isolated *out);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
