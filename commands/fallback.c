@@ -94,10 +94,10 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	r->ran = fb.kind == VK_USERSPACE ? VK_RAN_USERSPACE :
 		 fb.kind == VK_SYSCALL ? VK_RAN_SYSCALL : VK_RAN_UNKNOWN;
 	if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
-		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
-			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
+		vk_result_fail(rs, r, "the probe of %s's %s %s", cs->impl_path, vk_funcs[f].name,
+			       fb.why);
 	else if (fb.kind == VK_PROBE_DIED)
-		vk_result_fail(rs, r, "the probe was %s", fb.why);
+		vk_result_fail(rs, r, "the probe %s", fb.why);
 	else if (fb.kind == VK_USERSPACE)
 		snprintf(r->detail, sizeof(r->detail), "userspace");
 	else if (p == VK_PATH_VDSO && required(o->require, api, f))

@@ -85,7 +85,8 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 				 vk_fallback_reason(VK_PATH_VDSO, i, CLOCK_MONOTONIC,
 						    in->sys.cs_vdso));
 		else
-			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe was %s", fb.why);
+			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe %.*s",
+				 (int)sizeof(fn->runs) - 20, fb.why);
 	}
 }
 

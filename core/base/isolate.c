@@ -430,6 +430,14 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 	}
 }
 
+/* vk_isolate could not do what: said with its errno, -1. */
+static int failed(struct vk_isolated *out, const char *what)
+{
+	out->failed = what;
+	out->err = errno;
+	return -1;
+}
+
 int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	       struct vk_isolated *out)
 {
@@ -438,11 +446,12 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 
 	memset(out, 0, sizeof(*out));
 	if (pipe(fds))
-		return -1;
+		return failed(out, "make a pipe");
 	/* Buffered output would be written twice, once by the child. */
 	fflush(NULL);
 	pid = vk_fork();
 	if (pid < 0) {
+		failed(out, "fork");
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -467,7 +476,7 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 		;
 	if (got != pid) {
 		vk_isolated_free(out);
-		return -1;
+		return failed(out, "wait for its child");
 	}
 	if (!out->timed_out && WIFSIGNALED(status))
 		out->signal = WTERMSIG(status);
@@ -476,6 +485,12 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 		out->exit_status = WEXITSTATUS(status);
 	}
 	return 0;
+}
+
+void vk_isolate_failure(const struct vk_isolated *out, char *buf, size_t len)
+{
+	snprintf(buf, len, "vdsokit could not %s (%s)", out->failed ? out->failed : "fork",
+		 strerror(out->err));
 }
 
 void vk_isolated_free(struct vk_isolated *out)

@@ -18,9 +18,12 @@ struct vk_isolated {
 	int signal;		/* or killed by this signal */
 	int timed_out;		/* or killed by the watchdog */
 	int starved;		/* on the clock's bound: it waited for a CPU */
+	const char *failed;	/* where vk_isolate failed: "fork", ... */
+	int err;		/* and its errno */
 };
 
-/* Run fn(ctx, fd) in a child; 0 if the child could be run at all. It
+/* Run fn(ctx, fd) in a child; 0 if the child could be run at all, else
+ * -1 and what failed in out (vk_isolate_failure says it). It
  * runs out of time once it has had timeout seconds on a CPU or blocked
  * (asleep, stopped), or ten times that on the clock: the time a loaded
  * machine's child waited for a CPU is not its own. Its
@@ -35,6 +38,9 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
  * blocked, reach timeout, or wall ten times it. */
 int vk_isolate_hung(double cpu, double blocked, double wall, double timeout, double slowdown);
 void vk_isolated_free(struct vk_isolated *out);
+/* "vdsokit could not fork (Resource temporarily unavailable)", or could
+ * not make a pipe, or wait for its child: why vk_isolate returned -1. */
+void vk_isolate_failure(const struct vk_isolated *out, char *buf, size_t len);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
 			  size_t len);

@@ -22,7 +22,7 @@ struct vk_fallback {
 	enum vk_fallback_kind kind;
 	long nr;
 	char syscall[48];	/* its name, or "syscall N [of another ABI]" */
-	char why[64];		/* for VK_PROBE_DIED: what happened */
+	char why[128];		/* for VK_PROBE_DIED: what it did, after "the probe" */
 };
 
 /* Whether seccomp can be used here; a reason if not. */

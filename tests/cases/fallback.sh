@@ -43,6 +43,25 @@ contains "and says it was required" "$TMP/out" 'required to stay in userspace'
 expect_status 0 "--require passes when the required API stays in userspace" \
 	"$VK" fallback --require clock-gettime-monotonic-coarse clock-gettime-monotonic-coarse
 expect_status 2 "--require of an unknown API is a usage error" "$VK" fallback --require bogus
+
+# What vdsokit itself could not do is said as such, in a sentence: its
+# filter refused (prctl refused, as a sandbox may), its fork refused
+# (clone), its wait for the child refused (wait4): never "could not fork"
+# for the wait, nor "the probe was could not fork".
+refuse=$O/tests/tools/refuse
+if ! "$refuse" wait4 -- true 2>/dev/null; then
+	skip "fallback and info when vdsokit's own syscalls are refused" "no seccomp launcher here"
+else
+	for c in "prctl:could not run: seccomp refused its filter" \
+		 "clone:failed: vdsokit could not fork \\(Operation not permitted\\)" \
+		 "wait4:failed: vdsokit could not wait for its child \\(Operation not permitted\\)"; do
+		sc=${c%%:*} said=${c#*:}
+		expect_status 1 "fallback with $sc refused fails" "$refuse" "$sc" -- "$VK" fallback --paths vdso getcpu
+		contains "fallback: and says what it could not do" "$TMP/out" "^getcpu +vdso +FAIL: the probe $said\$"
+		"$refuse" "$sc" -- "$VK" info >"$TMP/out" 2>&1
+		contains "info: likewise" "$TMP/out" "^  clock_gettime .* unknown: the probe $said\$"
+	done
+fi
 expect_status 2 "an unknown API is a usage error" "$VK" fallback bogus
 expect_status 2 "the impl path needs --impl" "$VK" fallback --paths impl
 

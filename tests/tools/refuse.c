@@ -87,6 +87,10 @@ static const struct {
 #endif
 	{ "unshare", SYS_unshare },
 	{ "setns", SYS_setns },
+	{ "prctl", SYS_prctl },
+#ifdef SYS_wait4
+	{ "wait4", SYS_wait4 },
+#endif
 };
 
 static long number(const char *name)
