@@ -68,6 +68,10 @@ static int check_require(const char *cmd, const char *list)
 	size_t len;
 	int n = 0;
 
+	/* An empty list would gate nothing, and exit 0 as a gate passed. */
+	if (!*list)
+		return vk_usage_error(cmd, "--require: no API given; name those that must stay "
+				      "in userspace, such as clock-gettime-monotonic,gettimeofday");
 	for (const char *p = list; *p; p += len + (p[len] == ',')) {
 		len = strcspn(p, ",");
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);

@@ -43,6 +43,9 @@ contains "and says it was required" "$TMP/out" 'required to stay in userspace'
 expect_status 0 "--require passes when the required API stays in userspace" \
 	"$VK" fallback --require clock-gettime-monotonic-coarse clock-gettime-monotonic-coarse
 expect_status 2 "--require of an unknown API is a usage error" "$VK" fallback --require bogus
+# An empty list would gate nothing and pass as a gate that held.
+expect_status 2 "--require '' is a usage error" "$VK" fallback --require ''
+contains "that says no API was given" "$TMP/err" "--require: no API given; name those that must stay in userspace"
 
 # What vdsokit itself could not do is said as such, in a sentence: its
 # filter refused (prctl refused, as a sandbox may), its fork refused
