@@ -475,8 +475,9 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 	while ((got = vk_waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (got != pid) {
+		failed(out, "wait for its child");
 		vk_isolated_free(out);
-		return failed(out, "wait for its child");
+		return -1;
 	}
 	if (!out->timed_out && WIFSIGNALED(status))
 		out->signal = WTERMSIG(status);
@@ -522,8 +523,8 @@ void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *b
 			  size_t len)
 {
 	if (out->timed_out && out->starved)
-		snprintf(buf, len, "hung: no answer in %g s, most of it waiting for a CPU",
-			 HUNG_WALL_FACTOR * timeout);
+		snprintf(buf, len, "hung for more than %g s (%g s on the clock, starved of CPU)",
+			 timeout, HUNG_WALL_FACTOR * timeout);
 	else if (out->timed_out)
 		snprintf(buf, len, "hung for more than %g s", timeout);
 	else if (out->signal && signame(out->signal))

@@ -13,15 +13,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "tests/unit/test.h"
-
-#include <sys/wait.h>
-
-#include "core/base/children.h"
 
 /* Waits for a process it forked (in a group of its own, as a nested
  * watchdog's child is) that runs for 1.5 s on the clock, then answers. */
