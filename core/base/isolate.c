@@ -207,12 +207,47 @@ static int descends(const struct proc_entry *e, size_t n, pid_t pid, pid_t root)
 	return 0;
 }
 
+#define RAN_UNKNOWN (~0ull)
+
+/* Nanoseconds the threads of pid ran and waited for a CPU (schedstat's
+ * first two fields), added to *ran; RAN_UNKNOWN where /proc cannot tell. */
+static void add_ran(pid_t pid, unsigned long long *ran)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		*ran = RAN_UNKNOWN;
+	while (dir && *ran != RAN_UNKNOWN && (d = readdir(dir))) {
+		unsigned long long on = 0, wait = 0;
+		FILE *f;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/schedstat", (int)pid, d->d_name);
+		f = fopen(path, "re");
+		if (f && fscanf(f, "%llu %llu", &on, &wait) == 2)
+			*ran += on + wait;
+		else
+			*ran = RAN_UNKNOWN;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+}
+
 /*
  * Whether the child pid and everything it forked are blocked: no thread
- * of theirs running or waiting for a CPU. Where /proc cannot tell, it is
- * not: the CPU and the clock's bounds are all the watchdog has then.
+ * of theirs running or waiting for a CPU; then in *ran how long they ran
+ * and waited for one in all (RAN_UNKNOWN where it is not known), which
+ * stays put while they stay blocked. Where /proc cannot tell, it is not
+ * blocked: the CPU and the clock's bounds are all the watchdog has then.
  */
-static int blocked(pid_t pid)
+static int blocked(pid_t pid, unsigned long long *ran)
 {
 	static struct proc_entry e[VK_TREE_MAX];
 	char path[32], state;
@@ -220,15 +255,22 @@ static int blocked(pid_t pid)
 	long threads;
 	size_t n;
 
+	*ran = RAN_UNKNOWN;
 	/* One that has exited is collect()'s to see, not blocked. */
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	state = proc_state(path, &ppid, &threads);
 	if (!state || state == 'Z' || state == 'X' || runnable(pid))
 		return 0;
+	*ran = 0;
+	add_ran(pid, ran);
 	n = read_procs(e, VK_TREE_MAX);
-	for (size_t i = 0; i < n; i++)
-		if (descends(e, n, e[i].pid, pid) && runnable(e[i].pid))
+	for (size_t i = 0; i < n; i++) {
+		if (!descends(e, n, e[i].pid, pid))
+			continue;
+		if (runnable(e[i].pid))
 			return 0;
+		add_ran(e[i].pid, ran);
+	}
 	return 1;
 }
 
@@ -311,12 +353,15 @@ struct watch {
 	pid_t pid;
 	double timeout, start, slow;	/* slow: the worst slowdown seen while it ran */
 	double blocked, sampled;	/* blocked seconds, up to when it was sampled */
+	unsigned long long ran;		/* blocked()'s ran then */
 };
 
 /* Look whether the child is blocked, a twentieth of its time apart: it
- * was for the time since the last look, if it is now. The watchdog's own
- * late looks (a loaded machine) count for two at most, so that a child
- * caught asleep once is not charged the time it ran meanwhile. */
+ * was for the time since the last look if it is now and nothing of it ran
+ * meanwhile, however late the look (a loaded machine's watchdog wakes
+ * late). Where something ran, or that is not known, the time since counts
+ * for two looks at most, so that a child caught asleep once is not
+ * charged the time it ran meanwhile. */
 #define SAMPLES 20
 
 static double sample_every(double timeout)
@@ -326,10 +371,13 @@ static double sample_every(double timeout)
 
 static void sample(struct watch *w)
 {
-	double now = vk_monotonic(), most = 2 * sample_every(w->timeout);
+	double now = vk_monotonic(), most = 2 * sample_every(w->timeout), since = now - w->sampled;
+	unsigned long long ran;
 
-	if (blocked(w->pid))
-		w->blocked += now - w->sampled < most ? now - w->sampled : most;
+	if (blocked(w->pid, &ran))
+		w->blocked += ran != RAN_UNKNOWN && ran == w->ran ? since :
+			      since < most ? since : most;
+	w->ran = ran;
 	w->sampled = now;
 }
 
@@ -384,7 +432,7 @@ static void drain(int fd, struct vk_isolated *out)
 static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
-	struct watch w = { pid, timeout, vk_monotonic(), 1, 0, 0 };
+	struct watch w = { pid, timeout, vk_monotonic(), 1, 0, 0, RAN_UNKNOWN };
 	double next = w.start + sample_every(timeout), check = w.start + timeout;
 	double look = EXIT_LOOK_FIRST;
 
