@@ -190,21 +190,28 @@ static size_t read_procs(struct proc_entry *e, size_t max)
 	return n;
 }
 
-/* Whether pid descends from root, within the table's depth. */
-static int descends(const struct proc_entry *e, size_t n, pid_t pid, pid_t root)
+/* The descendants of root in e[0..n), moved to its front: how many. A
+ * pass finds the children of those found so far, until one finds none. */
+static size_t descendants(struct proc_entry *e, size_t n, pid_t root)
 {
-	for (size_t depth = 0; depth < n && pid > 1; depth++) {
-		size_t i = 0;
+	size_t found = 0, before;
 
-		while (i < n && e[i].pid != pid)
-			i++;
-		if (i == n)
-			return 0;
-		pid = e[i].ppid;
-		if (pid == root)
-			return 1;
-	}
-	return 0;
+	do {
+		before = found;
+		for (size_t i = found; i < n; i++) {
+			int ours = e[i].ppid == root;
+
+			for (size_t j = 0; j < found && !ours; j++)
+				ours = e[i].ppid == e[j].pid;
+			if (ours) {
+				struct proc_entry t = e[found];
+
+				e[found++] = e[i];
+				e[i] = t;
+			}
+		}
+	} while (found != before);
+	return found;
 }
 
 #define RAN_UNKNOWN (~0ull)
@@ -263,10 +270,8 @@ static int blocked(pid_t pid, unsigned long long *ran)
 		return 0;
 	*ran = 0;
 	add_ran(pid, ran);
-	n = read_procs(e, VK_TREE_MAX);
+	n = descendants(e, read_procs(e, VK_TREE_MAX), pid);
 	for (size_t i = 0; i < n; i++) {
-		if (!descends(e, n, e[i].pid, pid))
-			continue;
 		if (runnable(e[i].pid))
 			return 0;
 		add_ran(e[i].pid, ran);
