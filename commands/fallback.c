@@ -69,6 +69,10 @@ static int check_require(const char *cmd, const char *list)
 	size_t len;
 	int n = 0;
 
+	/* An empty list would gate nothing, and exit 0 as a gate passed. */
+	if (!*list)
+		return vk_usage_error(cmd, "--require: no API given; name those that must stay "
+				      "in userspace, such as clock-gettime-monotonic,gettimeofday");
 	for (const char *p = list; *p; p += len + (p[len] == ',')) {
 		len = strcspn(p, ",");
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
@@ -97,10 +101,10 @@ static void probe(const struct vk_callset *cs, const struct opts *o, const struc
 	if (fb.kind == VK_PROBE_NOT_RUN)
 		vk_result_error(rs, r, "not probed: %s", fb.why);
 	else if (fb.kind == VK_PROBE_DIED && p == VK_PATH_IMPL)
-		vk_result_fail(rs, r, "the probe of %s's %s %s%s", cs->impl_path, vk_funcs[f].name,
-			       strncmp(fb.why, "killed", 6) ? "" : "was ", fb.why);
+		vk_result_fail(rs, r, "the probe of %s's %s %s", cs->impl_path, vk_funcs[f].name,
+			       fb.why);
 	else if (fb.kind == VK_PROBE_DIED)
-		vk_result_fail(rs, r, "the probe was %s", fb.why);
+		vk_result_fail(rs, r, "the probe %s", fb.why);
 	else if (fb.kind == VK_USERSPACE)
 		snprintf(r->detail, sizeof(r->detail), "userspace");
 	else if (p == VK_PATH_VDSO && required(o->require, api, f))

@@ -87,7 +87,8 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
 		else if (fb.kind == VK_PROBE_NOT_RUN)
 			snprintf(fn->runs, sizeof(fn->runs), "unknown: not probed: %s", fb.why);
 		else
-			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe was %s", fb.why);
+			snprintf(fn->runs, sizeof(fn->runs), "unknown: the probe %.*s",
+				 (int)sizeof(fn->runs) - 20, fb.why);
 	}
 }
 

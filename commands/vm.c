@@ -35,8 +35,9 @@ static const char tail[] =
 	"Exit status: the command's own (0, 1, 2, 4; the highest of several); with\n"
 	"two kernels 1 where B regresses in kind or is significantly slower; 2 bad\n"
 	"input; 5 timed out, 6 the kernel panicked, 7 no result, 8 the console lost\n"
-	"output, 9 the boot failed twice for the host's reason; with --bisect, 125\n"
-	"(skip) instead of 5-9, and of 2 for a missing kernel or one qemu refuses.\n";
+	"output, 9 the boot failed for the host's reason (twice, or KVM's error);\n"
+	"with --bisect, 125 (skip) instead of 5-9, and of 2 for a missing kernel\n"
+	"or one qemu refuses.\n";
 
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
@@ -132,6 +133,16 @@ static int impl_files(struct vk_vm_opts *o, struct vk_vm_files *files, char *err
 	return n ? vk_vm_dynamic_files(libs, n, files, err, len) : 0;
 }
 
+static void print_argv(const struct vk_vm *vm)
+{
+	char *argv[VK_VM_ARGV], buf[2048];
+
+	vk_vm_argv(vm, argv, buf, sizeof(buf));
+	for (int i = 0; argv[i]; i++)
+		printf("%s%s", i ? " " : "", argv[i]);
+	printf("\n");
+}
+
 static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 {
 	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX] = "";
@@ -163,12 +174,14 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	if (o->accel == VK_ACCEL_AUTO && *err)
 		fprintf(stderr, "%s: %s\n", cmd, err);
 	if (o->dry_run) {
-		char *argv[VK_VM_ARGV], buf[2048];
-
-		vk_vm_argv(&vm, argv, buf, sizeof(buf));
-		for (int i = 0; argv[i]; i++)
-			printf("%s%s", i ? " " : "", argv[i]);
-		printf("\n");
+		print_argv(&vm);
+		/* auto's KVM is tried, not known: TCG is what runs if it fails. */
+		if (vm.kvm && o->accel == VK_ACCEL_AUTO) {
+			fprintf(stderr, "%s: --accel auto: the first line boots under KVM; if KVM does not reach /init within %d s, the second boots under TCG\n",
+				cmd, VK_VM_PROBE_SECONDS);
+			vm.kvm = 0;
+			print_argv(&vm);
+		}
 		return VK_EXIT_OK;
 	}
 	if (o->output)

@@ -264,19 +264,22 @@ static void csv_row(FILE *f, const struct vk_bench_result *r)
 	fprintf(f, "%s,%s,", r->api, vk_path_name(r->path));
 	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
 		csv_num(f, x[i]);
-	fprintf(f, "%d,%lu,%d,\n", r->n, r->batch, r->multimodal);
+	fprintf(f, "%d,%lu,%d,,\n", r->n, r->batch, r->multimodal);
 }
 
 void vk_report_bench_csv(const struct vk_out *o, const struct vk_bench_report *rep)
 {
 	FILE *f = o->f;
 
-	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped\n");
+	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped,failed\n");
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct vk_bench_result *r = &rep->r[i];
 
-		if (r->skipped)
-			fprintf(f, "%s,%s,,,,,,,,,,,\"%s\"\n", r->api, vk_path_name(r->path), r->skipped);
+		/* A row whose calls failed, or whose worker died, is no skip. */
+		if (r->failed || r->crashed)
+			fprintf(f, "%s,%s,,,,,,,,,,,,\"%s\"\n", r->api, vk_path_name(r->path), r->skipped);
+		else if (r->skipped)
+			fprintf(f, "%s,%s,,,,,,,,,,,\"%s\",\n", r->api, vk_path_name(r->path), r->skipped);
 		else
 			csv_row(f, r);
 	}
@@ -321,7 +324,8 @@ static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
  * vdsotest's own lines, which LKFT and MMTests parse: syscall, libc and
  * vdso, whole nanoseconds. Where vdsotest said "not tested", SKIP, so
  * that the farms, which name results by the words before it, record a
- * skip under the name the figure has (why goes to stderr).
+ * skip under the name the figure has (why goes to stderr); where the
+ * calls failed or their worker died, FAIL likewise.
  */
 void vk_report_bench_vdsotest(const struct vk_out *out, const struct vk_bench_report *rep)
 {
@@ -342,7 +346,12 @@ void vk_report_bench_vdsotest(const struct vk_out *out, const struct vk_bench_re
 
 				if (r->path != order[o])
 					continue;
-				if (r->skipped) {
+				if (r->failed || r->crashed) {
+					fprintf(f, "%s: %7s: FAIL\n", r->api, vk_path_name(r->path));
+					fflush(f);
+					fprintf(stderr, "%s: %s: %s\n", r->api, vk_path_name(r->path),
+						r->skipped);
+				} else if (r->skipped) {
 					fprintf(f, "%s: %7s: SKIP\n", r->api, vk_path_name(r->path));
 					fflush(f);
 					fprintf(stderr, "%s: %s: not tested: %s\n", r->api,

@@ -20,6 +20,11 @@ static int no_result(const char *cmd, const struct vk_vm_result *r, const struct
 			cmd, vk_vm_host_failure(r), r->panic, log);
 		return VK_VM_HOST;
 	}
+	if (r->kvm_stopped) {
+		fprintf(stderr, "%s: qemu stopped the guest, as KVM failed to run it: %s (this host's KVM, not the kernel: --accel tcg boots it emulated); console log: %s\n",
+			cmd, r->qemu_said, log);
+		return VK_VM_HOST;
+	}
 	if (r->panicked) {
 		fprintf(stderr, "%s: the kernel panicked before the command ended; console log: %s\n",
 			cmd, log);
@@ -109,8 +114,16 @@ static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_v
 
 	vk_vm_boot(vm, o->timeout, probe, keep, fd, r);
 	if (probe && !r->started) {
-		fprintf(stderr, "%s: KVM did not reach /init (%s); booting again under TCG, whose figures are emulated\n",
-			cmd, r->timed_out ? "no sign of it within 30 s" : "qemu failed");
+		/* qemu's own words, as --accel kvm would say them. */
+		if (r->timed_out)
+			fprintf(stderr, "%s: KVM did not reach /init (no sign of it within %d s)", cmd,
+				VK_VM_PROBE_SECONDS);
+		else if (r->qemu_said[0])
+			fprintf(stderr, "%s: KVM did not reach /init (%s)", cmd, r->qemu_said);
+		else
+			fprintf(stderr, "%s: KVM did not reach /init (qemu ended with status %d, saying nothing)",
+				cmd, r->qemu_status);
+		fprintf(stderr, "; booting again under TCG, whose figures are emulated\n");
 		vm->kvm = 0;
 		boot_again(vm, o, keep, fd, r);
 		if (r->started)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -105,16 +106,189 @@ static double cpu_seconds(pid_t pid)
 }
 
 /*
- * Past its time a child is hung once it has had that time on a CPU, or
- * ten times it on the clock: on a loaded machine a child that was never
- * run is not hung, and a call that waits on nothing uses no CPU.
+ * A child is hung once it has had its time: on a CPU, or blocked (asleep,
+ * stopped: no process of its tree could run), which is how a call that
+ * waits on nothing hangs. Time it waited for a CPU is not its own: on a
+ * loaded machine a child that was never run is not hung. Ten times its
+ * time on the clock is the bound of last resort, for a child starved
+ * that long.
  */
 #define HUNG_WALL_FACTOR 10
 
-int vk_isolate_hung(double cpu, double wall, double timeout, double slowdown)
+int vk_isolate_hung(double cpu, double blocked, double wall, double timeout, double slowdown)
 {
-	return cpu >= timeout * (slowdown > 1 ? slowdown : 1) ||
+	return cpu / (slowdown > 1 ? slowdown : 1) + blocked >= timeout ||
 	       wall >= HUNG_WALL_FACTOR * timeout;
+}
+
+/* The state letter of a /proc/.../stat file (R: running or waiting for a
+ * CPU), with its parent and threads; 0 if it is gone. */
+static char proc_state(const char *path, pid_t *ppid, long *threads)
+{
+	char buf[512], *p, state;
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+	int parent;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* The fields after the name, which may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %ld", &state, &parent, threads) != 3)
+		return 0;
+	*ppid = parent;
+	return state;
+}
+
+/* Whether a thread of process pid runs or waits for a CPU. */
+static int runnable(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	pid_t ppid;
+	long threads = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	r = proc_state(path, &ppid, &threads) == 'R';
+	if (r || threads < 2)
+		return r;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && !r && (d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stat", (int)pid, d->d_name);
+		r = proc_state(path, &ppid, &threads) == 'R';
+	}
+	if (dir)
+		closedir(dir);
+	return r;
+}
+
+/* The parent of each process (a table of at most VK_TREE_MAX), to find a
+ * child's descendants: those it forked, in a process group of their own
+ * or not, which it may be waiting for. */
+#define VK_TREE_MAX 4096
+
+struct proc_entry {
+	pid_t pid, ppid;
+};
+
+static size_t read_procs(struct proc_entry *e, size_t max)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+	size_t n = 0;
+
+	while (dir && n < max && (d = readdir(dir))) {
+		char path[64];
+		long threads;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		e[n].pid = atoi(d->d_name);
+		snprintf(path, sizeof(path), "/proc/%.16s/stat", d->d_name);
+		if (proc_state(path, &e[n].ppid, &threads))
+			n++;
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* The descendants of root in e[0..n), moved to its front: how many. A
+ * pass finds the children of those found so far, until one finds none. */
+static size_t descendants(struct proc_entry *e, size_t n, pid_t root)
+{
+	size_t found = 0, before;
+
+	do {
+		before = found;
+		for (size_t i = found; i < n; i++) {
+			int ours = e[i].ppid == root;
+
+			for (size_t j = 0; j < found && !ours; j++)
+				ours = e[i].ppid == e[j].pid;
+			if (ours) {
+				struct proc_entry t = e[found];
+
+				e[found++] = e[i];
+				e[i] = t;
+			}
+		}
+	} while (found != before);
+	return found;
+}
+
+#define RAN_UNKNOWN (~0ull)
+
+/* Nanoseconds the threads of pid ran and waited for a CPU (schedstat's
+ * first two fields), added to *ran; RAN_UNKNOWN where /proc cannot tell. */
+static void add_ran(pid_t pid, unsigned long long *ran)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		*ran = RAN_UNKNOWN;
+	while (dir && *ran != RAN_UNKNOWN && (d = readdir(dir))) {
+		unsigned long long on = 0, wait = 0;
+		FILE *f;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/schedstat", (int)pid, d->d_name);
+		f = fopen(path, "re");
+		if (f && fscanf(f, "%llu %llu", &on, &wait) == 2)
+			*ran += on + wait;
+		else
+			*ran = RAN_UNKNOWN;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/*
+ * Whether the child pid and everything it forked are blocked: no thread
+ * of theirs running or waiting for a CPU; then in *ran how long they ran
+ * and waited for one in all (RAN_UNKNOWN where it is not known), which
+ * stays put while they stay blocked. Where /proc cannot tell, it is not
+ * blocked: the CPU and the clock's bounds are all the watchdog has then.
+ */
+static int blocked(pid_t pid, unsigned long long *ran)
+{
+	static struct proc_entry e[VK_TREE_MAX];
+	char path[32], state;
+	pid_t ppid;
+	long threads;
+	size_t n;
+
+	*ran = RAN_UNKNOWN;
+	/* One that has exited is collect()'s to see, not blocked. */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	state = proc_state(path, &ppid, &threads);
+	if (!state || state == 'Z' || state == 'X' || runnable(pid))
+		return 0;
+	*ran = 0;
+	add_ran(pid, ran);
+	n = descendants(e, read_procs(e, VK_TREE_MAX), pid);
+	for (size_t i = 0; i < n; i++) {
+		if (runnable(e[i].pid))
+			return 0;
+		add_ran(e[i].pid, ran);
+	}
+	return 1;
 }
 
 /*
@@ -191,21 +365,59 @@ static double slowdown(int fd, double seconds)
 	return s < YARD_NOISE ? 1 : s;
 }
 
-/* Whether the child is hung, its CPU time scaled by *slow, the worst
- * slowdown seen while it ran; -1 if it answered while the yardstick ran. */
-static int hung(int fd, pid_t pid, double start, double timeout, double *slow)
+/* A child under the watchdog: the time it was blocked, as sampled. */
+struct watch {
+	pid_t pid;
+	double timeout, start, slow;	/* slow: the worst slowdown seen while it ran */
+	double blocked, sampled;	/* blocked seconds, up to when it was sampled */
+	unsigned long long ran;		/* blocked()'s ran then */
+};
+
+/* Look whether the child is blocked, a twentieth of its time apart: it
+ * was for the time since the last look if it is now and nothing of it ran
+ * meanwhile, however late the look (a loaded machine's watchdog wakes
+ * late). Where something ran, or that is not known, the time since counts
+ * for two looks at most, so that a child caught asleep once is not
+ * charged the time it ran meanwhile. */
+#define SAMPLES 20
+
+static double sample_every(double timeout)
+{
+	return timeout / SAMPLES > 0.001 ? timeout / SAMPLES : 0.001;
+}
+
+static void sample(struct watch *w)
+{
+	double now = vk_monotonic(), most = 2 * sample_every(w->timeout), since = now - w->sampled;
+	unsigned long long ran;
+
+	if (blocked(w->pid, &ran))
+		w->blocked += ran != RAN_UNKNOWN && ran == w->ran ? since :
+			      since < most ? since : most;
+	w->ran = ran;
+	w->sampled = now;
+}
+
+static int past(const struct watch *w)
+{
+	return vk_isolate_hung(cpu_seconds(w->pid), w->blocked, vk_monotonic() - w->start,
+			       w->timeout, w->slow);
+}
+
+/* Whether the child is hung; -1 if it answered while the yardstick ran. */
+static int hung(int fd, struct watch *w)
 {
 	double s;
 
-	if (!vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow))
+	if (!past(w))
 		return 0;
-	if (vk_monotonic() - start < HUNG_WALL_FACTOR * timeout) {
-		s = slowdown(fd, timeout / 4 < WINDOW ? timeout / 4 : WINDOW);
+	if (vk_monotonic() - w->start < HUNG_WALL_FACTOR * w->timeout) {
+		s = slowdown(fd, w->timeout / 4 < WINDOW ? w->timeout / 4 : WINDOW);
 		if (s == 0)
 			return -1;
-		*slow = s > *slow ? s : *slow;
+		w->slow = s > w->slow ? s : w->slow;
 	}
-	return vk_isolate_hung(cpu_seconds(pid), vk_monotonic() - start, timeout, *slow);
+	return past(w);
 }
 
 /* How long the reader waits on a quiet pipe before it looks whether the
@@ -237,19 +449,31 @@ static void drain(int fd, struct vk_isolated *out)
 static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 {
 	unsigned char buf[4096];
-	double start = vk_monotonic(), deadline = start + timeout, slow = 1, look = EXIT_LOOK_FIRST;
+	struct watch w = { pid, timeout, vk_monotonic(), 1, 0, 0, RAN_UNKNOWN };
+	double next = w.start + sample_every(timeout), check = w.start + timeout;
+	double look = EXIT_LOOK_FIRST;
 
+	w.sampled = w.start;
 	for (;;) {
-		double left = deadline - vk_monotonic(), wait = left < look ? left : look;
+		double left = next - vk_monotonic(), wait = left < look ? left : look;
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r;
 		ssize_t n;
 
 		if (left <= 0) {
-			if (hung(fd, pid, start, timeout, &slow) == 1)
-				return 1;
-			/* Look again when a tenth of its time has passed. */
-			deadline = vk_monotonic() + timeout / HUNG_WALL_FACTOR;
+			sample(&w);
+			/* Past its time on the clock it may be hung: look
+			 * then, and again each tenth of its time. */
+			if (vk_monotonic() >= check) {
+				if (hung(fd, &w) == 1) {
+					/* Killed on the clock's bound, not its own. */
+					out->starved = !vk_isolate_hung(cpu_seconds(pid), w.blocked, 0,
+									timeout, w.slow);
+					return 1;
+				}
+				check = vk_monotonic() + timeout / HUNG_WALL_FACTOR;
+			}
+			next = vk_monotonic() + sample_every(timeout);
 			continue;
 		}
 		r = poll(&pfd, 1, (int)(wait * 1000) + 1);
@@ -271,17 +495,26 @@ static int collect(int fd, pid_t pid, double timeout, struct vk_isolated *out)
 	}
 }
 
+/* vk_isolate could not do what: said with its errno, -1. */
+static int failed(const char **failed, int *err, const char *what)
+{
+	*failed = what;
+	*err = errno;
+	return -1;
+}
+
 int vk_isolate_start(void (*fn)(void *ctx, int fd), void *ctx, struct vk_isolating *c)
 {
 	int fds[2];
 	pid_t pid;
 
 	if (pipe(fds))
-		return -1;
+		return failed(&c->failed, &c->err, "make a pipe");
 	/* Buffered output would be written twice, once by the child. */
 	fflush(NULL);
 	pid = vk_fork();
 	if (pid < 0) {
+		failed(&c->failed, &c->err, "fork");
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -316,6 +549,7 @@ int vk_isolate_finish(struct vk_isolating *c, double timeout, struct vk_isolated
 	while ((got = vk_waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (got != pid) {
+		failed(&out->failed, &out->err, "wait for its child");
 		vk_isolated_free(out);
 		return -1;
 	}
@@ -333,9 +567,19 @@ int vk_isolate(void (*fn)(void *ctx, int fd), void *ctx, double timeout,
 {
 	struct vk_isolating c;
 
-	if (vk_isolate_start(fn, ctx, &c))
+	if (vk_isolate_start(fn, ctx, &c)) {
+		memset(out, 0, sizeof(*out));
+		out->failed = c.failed;
+		out->err = c.err;
 		return -1;
+	}
 	return vk_isolate_finish(&c, timeout, out);
+}
+
+void vk_isolate_failure(const struct vk_isolated *out, char *buf, size_t len)
+{
+	snprintf(buf, len, "vdsokit could not %s (%s)", out->failed ? out->failed : "fork",
+		 strerror(out->err));
 }
 
 void vk_isolated_free(struct vk_isolated *out)
@@ -366,7 +610,10 @@ static const char *signame(int sig)
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
 			  size_t len)
 {
-	if (out->timed_out)
+	if (out->timed_out && out->starved)
+		snprintf(buf, len, "hung for more than %g s (%g s on the clock, starved of CPU)",
+			 timeout, HUNG_WALL_FACTOR * timeout);
+	else if (out->timed_out)
 		snprintf(buf, len, "hung for more than %g s", timeout);
 	else if (out->signal && signame(out->signal))
 		snprintf(buf, len, "killed by %s", signame(out->signal));

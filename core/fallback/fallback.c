@@ -27,7 +27,8 @@
 #define AUDIT_ARCH_64BIT 0x80000000u
 #define AUDIT_ARCH_LE 0x40000000u
 #define TIMEOUT 5.0
-#define REFUSED "seccomp refused the filter"
+/* Each why is what the probe did, said after "the probe". */
+#define REFUSED "seccomp refused its filter"
 #define NO_ARCH "no seccomp architecture for this ABI"
 #define NO_FILTER "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)"
 #ifndef GRND_NONBLOCK
@@ -231,16 +232,18 @@ void vk_fallback_probe(const struct vk_callset *cs, enum vk_path p, enum vk_func
 	struct probe pr = { .cs = cs, .p = p, .f = f, .clock = clock };
 	struct vk_isolated iso;
 	long nr[2];
+	int n;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = VK_PROBE_DIED;
 	if (vk_isolate(child, &pr, TIMEOUT, &iso)) {
 		out->kind = VK_PROBE_NOT_RUN;
-		snprintf(out->why, sizeof(out->why), "vdsokit could not fork: %s", strerror(errno));
+		vk_isolate_failure(&iso, out->why, sizeof(out->why));
 		return;
 	}
 	if (iso.len != sizeof(nr)) {
-		vk_isolated_describe(&iso, TIMEOUT, out->why, sizeof(out->why));
+		n = iso.signal ? snprintf(out->why, sizeof(out->why), "was ") : 0;
+		vk_isolated_describe(&iso, TIMEOUT, out->why + n, sizeof(out->why) - n);
 	} else {
 		memcpy(nr, iso.data, sizeof(nr));
 		if (nr[0] == -2) {

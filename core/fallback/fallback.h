@@ -23,7 +23,8 @@ struct vk_fallback {
 	enum vk_fallback_kind kind;
 	long nr;
 	char syscall[48];	/* its name, or "syscall N [of another ABI]" */
-	char why[96];		/* for VK_PROBE_DIED, _NOT_RUN: what happened */
+	char why[128];		/* for VK_PROBE_DIED, what it did after "the probe";
+				 * for _NOT_RUN, what vdsokit could not do */
 };
 
 /* Whether seccomp can be used here; a reason if not. */

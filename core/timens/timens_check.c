@@ -140,7 +140,7 @@ static void say_fallback(const struct vk_fallback *fb, char *buf, size_t len)
 	else if (fb->kind == VK_SYSCALL)
 		snprintf(buf, len, "falls back to %s", fb->syscall);
 	else
-		snprintf(buf, len, "was not probed to the end (%s)", fb->why);
+		snprintf(buf, len, "was not probed to the end (%.60s)", fb->why);
 }
 
 /*

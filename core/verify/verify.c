@@ -142,15 +142,15 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
  * checks of one function on one path run in a child, and its death is a
  * failure of its own.
  */
-/* vdsokit's own failure to run t's checks on p, with errno's reason. */
+/* vdsokit's own failure to run t's checks on p, and err's reason. */
 static void own_error(struct vk_verify *v, const struct vk_target *t, enum vk_path p,
-		      const char *what)
+		      const char *what, int err)
 {
 	char name[40];
 
 	target_name(name, sizeof(name), t);
 	vk_result_error(v->rs, vk_results_add(v->rs, name, p, "all"), "not tested: vdsokit %s: %s",
-			what, strerror(errno));
+			what, strerror(err));
 }
 
 static double job_timeout(const struct job *j)
@@ -170,7 +170,7 @@ static void collect_job(struct job *j, struct vk_isolating *c)
 	char why[64], path[300];
 
 	if (vk_isolate_finish(c, timeout, &out)) {
-		own_error(v, t, j->p, "could not wait for the child the checks ran in");
+		own_error(v, t, j->p, "could not wait for the child the checks ran in", out.err);
 		return;
 	}
 	r = (const struct vk_result *)out.data;
@@ -192,7 +192,7 @@ static int start_job(struct job *j, struct vk_isolating *c)
 {
 	if (!vk_isolate_start(child, j, c))
 		return 0;
-	own_error(j->v, j->t, j->p, "could not fork a child to run the checks in");
+	own_error(j->v, j->t, j->p, "could not fork a child to run the checks in", c->err);
 	return -1;
 }
 

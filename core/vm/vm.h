@@ -188,7 +188,8 @@ enum { VK_VM_RELAY, VK_VM_KEEP_STDOUT, VK_VM_KEEP_ALL };
 struct vk_vm_result {
 	int started, panicked, timed_out, qemu_status;
 	char panic[128];		/* the panic's reason, as the kernel said it */
-	char qemu_said[256];		/* qemu's last error before /init */
+	char qemu_said[256];		/* qemu's last error before /init, or KVM's stop */
+	int kvm_stopped;		/* qemu said KVM failed to run the guest */
 	int version;			/* the guest's framing */
 	int ncmds;			/* commands that ended */
 	int ended;			/* the guest said every command ran */
@@ -239,10 +240,12 @@ size_t vk_vm_cmdline(const struct vk_vm *vm, char *buf, size_t len);
 #define VK_VM_ARGV (40 + VK_VM_MAX_QEMU_ARGS)
 void vk_vm_argv(const struct vk_vm *vm, char **argv, char *buf, size_t len);
 /*
- * Boot and read the console into r until qemu ends or timeout seconds
- * pass; with probe set, give up after 30 s if /init has not started.
- * keep is a VK_VM_RELAY...; every console byte goes to the fd log.
+ * Boot and read the console into r until qemu ends, says KVM stopped the
+ * guest (its registers logged for a second) or timeout seconds pass;
+ * with probe set, give up after VK_VM_PROBE_SECONDS if /init has not
+ * started. keep is a VK_VM_RELAY...; every console byte goes to the fd log.
  */
+#define VK_VM_PROBE_SECONDS 30
 void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int log,
 		struct vk_vm_result *r);
 void vk_vm_result_free(struct vk_vm_result *r);

@@ -25,9 +25,10 @@
 #include "core/base/isolate.h"
 #include "core/vm/vm.h"
 
-#define PROBE_SECONDS 30
 /* How often the limits are looked at. */
 #define LOOK_SECONDS 0.5
+/* How long qemu's registers are logged after KVM stopped the guest. */
+#define KVM_STOP_GRACE 1.0
 #define PANIC "Kernel panic - not syncing: "
 
 static int read_file(const char *path, char **data, size_t *len)
@@ -441,6 +442,26 @@ static void command_exit(struct vk_vm_result *r, const struct vk_vm_frame *fr)
 	r->status[r->ncmds++] = fr->status;
 }
 
+/*
+ * What qemu says when KVM fails to run the guest (accel/kvm/kvm-all.c,
+ * target/i386/kvm/kvm.c): it stops the guest and waits, alive and idle,
+ * for a monitor command that never comes. No guest runs after it.
+ */
+static const char *const kvm_stops[] = {
+	"KVM internal error.",
+	"KVM: entry failed, hardware error",
+	"error: kvm run failed",
+};
+
+static int kvm_stop(const char *line)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kvm_stops); i++) {
+		if (!strncmp(line, kvm_stops[i], strlen(kvm_stops[i])))
+			return 1;
+	}
+	return 0;
+}
+
 static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 {
 	struct vk_vm_frame fr;
@@ -453,9 +474,13 @@ static void console_line(struct vk_vm_result *r, int keep, char *line, size_t n)
 	}
 	got = vk_vm_frame_parse(line, n, &fr);
 	/* qemu's own errors ("qemu: linux kernel too old..."), not its warnings. */
-	if (!got && !r->started && !strncmp(line, "qemu", 4) && (p = strstr(line, ": ")) &&
+	if (!got && !r->started && !r->kvm_stopped && !strncmp(line, "qemu", 4) && (p = strstr(line, ": ")) &&
 	    strncmp(p + 2, "warning:", 8))
 		snprintf(r->qemu_said, sizeof(r->qemu_said), "%.*s", (int)sizeof(r->qemu_said) - 1, line);
+	if (!got && !r->kvm_stopped && kvm_stop(line)) {
+		r->kvm_stopped = 1;
+		snprintf(r->qemu_said, sizeof(r->qemu_said), "%.*s", (int)sizeof(r->qemu_said) - 1, line);
+	}
 	if (got < 0) {
 		r->bad++;
 		damage(r);
@@ -628,14 +653,14 @@ static void command_limit(const struct vk_vm *vm, struct watch *w, const struct 
 
 /* Whether the boot is past its time: timeout seconds of running, or
  * BACKSTOP times that on the clock; with probe, /init not started in
- * PROBE_SECONDS on the clock. */
+ * VK_VM_PROBE_SECONDS on the clock. */
 static int boot_overdue(struct watch *w, const struct vk_vm_result *r, double timeout,
 			int probe)
 {
 	double wall = now() - w->start;
 
 	if (probe && !r->started)
-		return wall >= PROBE_SECONDS;
+		return wall >= VK_VM_PROBE_SECONDS;
 	return vk_vm_overdue(wall, vk_vm_progress_ran(&w->boot), timeout) != 0;
 }
 
@@ -648,7 +673,7 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 	size_t n = 0;
 	struct vk_vm v = *vm;
 	struct watch w = { .cmd_watched = -1, .cmd_stopped = -1, .cmd_said = -1 };
-	double next_look;
+	double next_look, stopped = 0;
 	int fd, status;
 
 	memset(r, 0, sizeof(*r));
@@ -676,6 +701,8 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 		/* Limits are looked at every LOOK_SECONDS, output or none. */
 		if (now() >= next_look) {
 			next_look = now() + LOOK_SECONDS;
+			if (r->kvm_stopped && now() - stopped >= KVM_STOP_GRACE)
+				break;
 			if (boot_overdue(&w, r, timeout, probe)) {
 				r->timed_out = 1;
 				break;
@@ -698,6 +725,8 @@ void vk_vm_boot(const struct vk_vm *vm, double timeout, int probe, int keep, int
 				vk_write_all(log, line, n + 1);
 				line[n] = '\0';
 				console_line(r, keep, line, n);
+				if (r->kvm_stopped && !stopped)
+					stopped = now();
 				command_ended(vm, &w, r, log);
 				command_began(&w, r);
 				n = 0;

@@ -108,7 +108,7 @@ else
 fi
 
 expect_status 0 "--format csv exits 0" "$VK" bench -d 0.02 time --format csv
-contains "CSV has its header" "$TMP/out" '^api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped$'
+contains "CSV has its header" "$TMP/out" '^api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped,failed$'
 check "CSV has one row per path" test "$(grep -c '^time,' "$TMP/out")" = 3
 expect_status 0 "--format ktap exits 0" "$VK" bench -d 0.02 getcpu --format ktap
 contains "KTAP plans the three paths" "$TMP/out" '^1\.\.3$'
@@ -233,7 +233,7 @@ contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+
 contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
 contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, [0-9.]+ ns per load, getppid [0-9.]+ ns$"
 expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
-contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],$'
+contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],,$'
 expect_status 0 "--processes 1 --format ktap exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format ktap
 contains "one process: KTAP says there is no CI" "$TMP/out" '^# median [0-9.]+ ns/call, min [0-9.]+, 5 samples, one process: no CI$'
 expect_status 0 "--processes 1 --output exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --output "$TMP/one"
@@ -257,7 +257,11 @@ if [ -f "$O/tests/impl/crash-getcpu.so" ]; then
 		expect_status 1 "a worker that dies, --format $fmt: exit 1" "$VK" bench -d 0.02 \
 			--processes 2 --impl "$O/tests/impl/crash-getcpu.so" time getcpu --format $fmt
 		check "a worker that dies, --format $fmt: the report is written" test -s "$TMP/out"
+		cp "$TMP/out" "$TMP/crash.$fmt"
 	done
+	contains "CSV: the crashed row is failed, not skipped" "$TMP/crash.csv" \
+		'^getcpu,impl,,,,,,,,,,,,"worker process 1 of 2 was killed by signal 11'
+	contains "vdsotest: the crashed row is FAIL, not SKIP" "$TMP/crash.vdsotest" '^getcpu:    impl: FAIL$'
 	expect_status 1 "a worker that dies, --format ktap" "$VK" bench -d 0.02 --processes 2 \
 		--impl "$O/tests/impl/crash-getcpu.so" time getcpu --format ktap
 	contains "KTAP: the crashed row is not ok" "$TMP/out" '^not ok [0-9]+ getcpu impl$'
@@ -306,6 +310,16 @@ assert r["skipped"].startswith("clock_gettime failed: "), r
 		--impl "$fail" clock-gettime-monotonic --paths impl --format ktap
 	contains "not ok, the failure as its diagnostic" "$TMP/out" '^not ok 1 clock-gettime-monotonic impl$'
 	contains "the failure as its diagnostic" "$TMP/out" '^# clock_gettime failed: Invalid argument'
+	# csv and vdsotest: a failed row, never a skipped one.
+	expect_status 1 "and in CSV" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$fail" clock-gettime-monotonic --paths impl --format csv
+	contains "its failed column says the failure, its skipped column nothing" "$TMP/out" \
+		'^clock-gettime-monotonic,impl,,,,,,,,,,,,"clock_gettime failed: Invalid argument \(errno 22\), [0-9]+ of [0-9]+ calls"$'
+	expect_status 1 "and in vdsotest's lines" "$VK" bench -d 0.02 --processes 2 \
+		--impl "$fail" clock-gettime-monotonic --paths impl --format vdsotest
+	contains "FAIL, not SKIP" "$TMP/out" '^clock-gettime-monotonic:    impl: FAIL$'
+	contains "the failure on stderr" "$TMP/err" \
+		'^clock-gettime-monotonic: impl: clock_gettime failed: Invalid argument \(errno 22\)'
 	expect_status 1 "--threads: a library failing its calls exits 1" "$VK" bench -d 0.02 \
 		--processes 1 --threads 2 --impl "$fail" clock-gettime-monotonic --paths impl
 fi

@@ -43,6 +43,28 @@ contains "and says it was required" "$TMP/out" 'required to stay in userspace'
 expect_status 0 "--require passes when the required API stays in userspace" \
 	"$VK" fallback --require clock-gettime-monotonic-coarse clock-gettime-monotonic-coarse
 expect_status 2 "--require of an unknown API is a usage error" "$VK" fallback --require bogus
+# An empty list would gate nothing and pass as a gate that held.
+expect_status 2 "--require '' is a usage error" "$VK" fallback --require ''
+contains "that says no API was given" "$TMP/err" "--require: no API given; name those that must stay in userspace"
+
+# What vdsokit itself could not do is said as such, in a sentence: its
+# filter refused (prctl refused, as a sandbox may), its fork refused
+# (clone), its wait for the child refused (wait4): never "could not fork"
+# for the wait, nor "the probe was could not fork".
+refuse=$O/tests/tools/refuse
+if ! "$refuse" wait4 -- true 2>/dev/null; then
+	skip "fallback and info when vdsokit's own syscalls are refused" "no seccomp launcher here"
+else
+	for c in "prctl:seccomp refused its filter" \
+		 "clone:vdsokit could not fork \\(Operation not permitted\\)" \
+		 "wait4:vdsokit could not wait for its child \\(Operation not permitted\\)"; do
+		sc=${c%%:*} said=${c#*:}
+		expect_status 3 "fallback with $sc refused is vdsokit's own error" "$refuse" "$sc" -- "$VK" fallback --paths vdso getcpu
+		contains "fallback: and says what it could not do" "$TMP/out" "^getcpu +vdso +ERROR, vdsokit's own: not probed: $said\$"
+		"$refuse" "$sc" -- "$VK" info >"$TMP/out" 2>&1
+		contains "info: likewise" "$TMP/out" "^  clock_gettime .* unknown: not probed: $said\$"
+	done
+fi
 expect_status 2 "an unknown API is a usage error" "$VK" fallback bogus
 expect_status 2 "the impl path needs --impl" "$VK" fallback --paths impl
 

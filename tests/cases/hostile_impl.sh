@@ -19,7 +19,7 @@ lib() {
 
 # bounded N DESC CMD...: CMD exits N, and ends: within $bound s (300
 # unless set), past the tool's own bound on a hang (a watchdog's time on
-# a CPU, or ten times it on the wall: under load 23 a looping
+# a CPU or blocked, or ten times it on the wall: under load 23 a looping
 # constructor's 10 s of CPU took over the 60 s this allowed before), so
 # that only a run that would never end fails it.
 bounded() {
@@ -194,6 +194,43 @@ for h in exit0 hang; do
 	contains "fallback: and names the library and the function" "$TMP/out" \
 		"FAIL: the probe of $(lib "$h")'s getcpu (exited with status 0|hung for more than [0-9.]+ s)"
 done
+
+# A call that blocks, using no CPU (pause(), SIGSTOP), is hung after the
+# time its message states: not before it, and not ten times it (the wait
+# of a watchdog that counts only CPU time). Three times it is a bound no
+# load reaches: each stated time is long beside the commands' other work
+# (abi's 121 syscall cases, forks that took 10 s at a load of 20).
+# waits DESC STATED N STATUS CMD...: CMD exits STATUS after N hangs of
+# STATED s each, and says so.
+waits() {
+	local desc=$1 stated=$2 n=$3 want=$4 start took
+	shift 4
+	start=$(date +%s.%N)
+	bounded "$want" "$desc" "$@"
+	took=$(echo "$(date +%s.%N) - $start" | bc)
+	if echo "$took >= $n * $stated && $took < 3 * $n * $stated" | bc | grep -qx 1; then
+		ok "$desc: in $took s, $n x $stated s stated"
+	else
+		not_ok "$desc: in $took s, $n x $stated s stated" "expected from $n x $stated s to 3 times it"
+	fi
+}
+waits "load: a constructor in pause() is bad input" 3 1 2 \
+	env VDSOKIT_IMPL_LOAD_TIMEOUT=3 "$VK" verify --impl "$(lib ctor-pause)" --paths impl getcpu
+contains "load: and named hung for its 3 s" "$TMP/err" \
+	"--impl $(lib ctor-pause): its constructor hung for more than 3 s"
+# abi skips an API's cases after three hang.
+waits "abi: a getcpu in pause() fails" 5 3 1 \
+	"$VK" abi -t 5 --paths impl getcpu --impl "$(lib pause)"
+contains "abi: and names it hung for its 5 s" "$TMP/out" \
+	"unexpected: impl \\($(lib pause)\\) hung for more than 5 s"
+waits "fallback: a getcpu that stops fails" 5 1 1 \
+	"$VK" fallback --paths impl getcpu --impl "$(lib stop)"
+contains "fallback: and names it hung for its 5 s" "$TMP/out" \
+	"FAIL: the probe of $(lib stop)'s getcpu hung for more than 5 s"
+waits "verify: a getcpu in pause() fails" 20.2 1 1 \
+	"$VK" verify -d 0.05 --paths impl getcpu --impl "$(lib pause)"
+contains "verify: and names it hung for its 20.2 s" "$TMP/out" \
+	"getcpu impl survives: the checks of getcpu on the impl path \\($(lib pause)\\) hung for more than 20.2 s"
 
 # abi's own handler catches a call's signal in its child: one the library
 # raised is no memory fault (never "allowed"), and is told with the

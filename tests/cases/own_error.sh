@@ -51,7 +51,7 @@ else
 		'^abi: [0-9]+ cases: 0 as the syscall or as the ABI allows, 0 unexpected, [0-9]+ skipped, [1-9][0-9]* not tested for vdsokit.s own error$'
 	expect_status 3 "fork refused: fallback exits 3" "${nofork[@]}" "$VK" fallback
 	contains "its probes say vdsokit could not fork" "$TMP/out" \
-		"ERROR, vdsokit's own: not probed: vdsokit could not fork: Operation not permitted"
+		"ERROR, vdsokit's own: not probed: vdsokit could not fork \\(Operation not permitted\\)"
 	absent "not that the probe was 'could not fork'" "$TMP/out" "the probe was could not fork"
 	expect_status 3 "fork refused: timens exits 3, not 4" "${nofork[@]}" "$VK" timens -d 0.05
 	expect_status 3 "fork refused: bench exits 3" "${nofork[@]}" "$VK" bench -d 0.02 time --format ktap

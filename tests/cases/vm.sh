@@ -172,6 +172,128 @@ contains "vm's line on the command follows its exit" "$TMP/midline-out/console.l
 	'^vdsokit vm: command 1 ran [0-9.]+ s .* of its 60 s$'
 check "and is inside no guest line" sh -c "! grep -q '.vdsokit vm: ' '$TMP/midline-out/console.log'"
 
+# KVM that fails, told by a fake qemu (this machine may have no /dev/kvm,
+# or a paravirtual one, kvm_pvm, on which qemu cannot run a guest): the
+# fake kernel and binary above are all it needs. Each run must end before
+# its --timeout of 5 s: a wait on qemu's CPU time (4 times it on the
+# clock) or on the 30 s probe fails it.
+# kvmfake NAME SCRIPT: a fake qemu-system-x86_64 in $TMP/NAME, its command
+# lines appended to $TMP/NAME.args.
+kvmfake() {
+	mkdir -p "$TMP/$1"
+	printf '#!/bin/sh\necho "$*" >>"%s/%s.args"\n%s\n' "$TMP" "$1" "$2" >"$TMP/$1/qemu-system-x86_64"
+	chmod +x "$TMP/$1/qemu-system-x86_64"
+}
+# fakevm NAME N DESC ARGS...: vm with the fake qemu NAME and a device for
+# KVM, of a fresh cache, exits N before its --timeout (5 s).
+: >"$TMP/kvmdev"
+fakevm() {
+	local name=$1 want=$2 desc=$3 start took
+	shift 3
+	rm -rf "$TMP/kvmcache"
+	start=$(date +%s%N)
+	XDG_CACHE_HOME=$TMP/kvmcache VDSOKIT_KVM_DEVICE=$TMP/kvmdev PATH=$TMP/$name:$PATH \
+		expect_status "$want" "$desc" timeout 120 "$VK" vm --kernel "$TMP/bz64" --binary "$TMP/x32" \
+		--timeout 5 "$@" -- info
+	took=$((($(date +%s%N) - start) / 1000000))
+	if [ "$took" -lt 5000 ]; then ok "$desc: in $took ms"; else not_ok "$desc: in $took ms" "expected before its 5 s --timeout"; fi
+	rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
+}
+# A KVM internal error (seen with -cpu host,-arch-capabilities on a
+# kvm_pvm /dev/kvm) leaves qemu alive and idle: it is ended at once, with
+# qemu's words, as the host's failure (9), not a timeout (5).
+kvmfake kvmerr 'case "$*" in *"-accel kvm"*) echo "KVM internal error. Suberror: 1"; echo "RAX=0000000000000000 RBX=0000000000000000"; exec sleep 600 ;; esac
+echo vdsokit-vm:start 4'
+fakevm kvmerr 9 "--accel kvm: a KVM internal error is the host's failure (9)" --accel kvm
+contains "and qemu's words are said" "$TMP/err" \
+	'qemu stopped the guest, as KVM failed to run it: KVM internal error. Suberror: 1 \(this host.s KVM, not the kernel'
+if [ "$(uname -m)" = x86_64 ]; then
+	fakevm kvmerr 7 "--accel auto: after a KVM internal error, TCG boots at once, not after the 30 s probe"
+	contains "and qemu's words are said" "$TMP/err" \
+		'KVM did not reach /init \(KVM internal error. Suberror: 1\); booting again under TCG'
+	# qemu's own error, as --accel kvm says it, not "qemu failed".
+	kvmfake kvmrefused 'case "$*" in *"-accel kvm"*) echo "qemu-system-x86_64: -accel kvm: failed to initialize kvm: Permission denied"; exit 1 ;; esac
+echo vdsokit-vm:start 4'
+	fakevm kvmrefused 7 "--accel auto: KVM refused, TCG boots"
+	contains "and qemu's own error is said" "$TMP/err" \
+		'KVM did not reach /init \(qemu-system-x86_64: -accel kvm: failed to initialize kvm: Permission denied\); booting again under TCG'
+	# --dry-run shows what may run: KVM's line, then TCG's if KVM fails.
+	rm -rf "$TMP/kvmcache"
+	XDG_CACHE_HOME=$TMP/kvmcache VDSOKIT_KVM_DEVICE=$TMP/kvmdev PATH=$TMP/kvmerr:$PATH \
+		expect_status 0 "--dry-run --accel auto where KVM may fail" \
+		"$VK" vm --dry-run --kernel "$TMP/bz64" --binary "$TMP/x32" -- info
+	check "prints KVM's command line, then TCG's" \
+		sh -c "sed -n 1p '$TMP/out' | grep -q -- '-accel kvm ' && sed -n 2p '$TMP/out' | grep -q -- '-accel tcg ' && test \$(wc -l <'$TMP/out') = 2"
+	contains "and says which runs when" "$TMP/err" \
+		'--accel auto: the first line boots under KVM; if KVM does not reach /init within 30 s, the second boots under TCG'
+	# Where KVM is known to fail, TCG's line alone.
+	fakevm kvmrefused 7 "--accel auto: KVM refused once more"
+	XDG_CACHE_HOME=$TMP/kvmcache VDSOKIT_KVM_DEVICE=$TMP/kvmdev PATH=$TMP/kvmrefused:$PATH \
+		expect_status 0 "--dry-run --accel auto where KVM failed since this machine booted" \
+		"$VK" vm --dry-run --kernel "$TMP/bz64" --binary "$TMP/x32" -- info
+	check "prints TCG's command line alone" \
+		sh -c "grep -q -- '-accel tcg ' '$TMP/out' && test \$(wc -l <'$TMP/out') = 1"
+else
+	skip "--accel auto where KVM fails" "this host is not x86_64"
+fi
+
+# vm's A/B under TCG, where compare gives no table: a boot whose bench row
+# failed (its calls failed) fails the run (1), as compare fails it under
+# KVM (doc/exit-status.md). A fake qemu plays the guest: it frames, as
+# /init does, documents this host's vdsokit wrote, the bench one of a
+# library whose clock_gettime fails.
+fail=$O/tests/impl/fail-einval.so
+if ! need python3 || [ ! -f "$fail" ]; then
+	skip "A/B under TCG: a row whose calls failed" "no python3, or no --impl libraries in this build"
+else
+	mkdir -p "$TMP/abfake" "$TMP/abdocs"
+	"$VK" info --format json >"$TMP/abdocs/1" 2>/dev/null; echo $? >"$TMP/abdocs/1.status"
+	"$VK" fallback --format json getcpu >"$TMP/abdocs/2" 2>/dev/null; echo $? >"$TMP/abdocs/2.status"
+	"$VK" verify --format json -d 0.02 getcpu >"$TMP/abdocs/3" 2>/dev/null; echo $? >"$TMP/abdocs/3.status"
+	"$VK" bench --format json -d 0.02 --processes 2 --impl "$fail" --paths impl \
+		clock-gettime-monotonic >"$TMP/abdocs/4" 2>/dev/null; echo $? >"$TMP/abdocs/4.status"
+	cat >"$TMP/abfake/qemu-system-x86_64" <<EOF
+#!/usr/bin/env python3
+# A guest's /init as the console shows it (core/vm/vm_frame.c).
+import sys
+out = sys.stdout
+seq = 0
+def fnv(h, b):
+    for c in b:
+        h = ((h ^ c) * 0x01000193) & 0xffffffff
+    return h
+def frame(kind, text):
+    global seq
+    seq += 1
+    esc = text.replace(b"\\\\", b"\\\\\\\\").replace(b"\\r", b"\\\\r").replace(b"\\0", b"\\\\0")
+    out.buffer.write(b"vdsokit-vm:%s %d " % (kind, seq) + esc + b"\\n")
+out.write("\\nvdsokit-vm:start 4\\n"); out.flush()
+for cmd in range(1, 5):
+    total, h = 0, 0x811c9dc5
+    data = open("$TMP/abdocs/%d" % cmd, "rb").read()
+    status = int(open("$TMP/abdocs/%d.status" % cmd).read())
+    for line in data.split(b"\\n")[:-1]:
+        while len(line) > 1000:
+            frame(b"O", line[:1000]); h = fnv(fnv(h, b"O"), line[:1000]); total += 1000
+            line = line[1000:]
+        frame(b"o", line); h = fnv(fnv(h, b"o"), line); total += len(line) + 1
+    seq += 1
+    out.buffer.write(b"vdsokit-vm:exit %d %d %d %d %08x\\n" % (status, seq, cmd, total, h))
+seq += 1
+out.buffer.write(b"vdsokit-vm:end %d 0\\n" % seq)
+out.flush()
+EOF
+	chmod +x "$TMP/abfake/qemu-system-x86_64"
+	check "the bench document has a failed row" grep -q '"failed_calls"' "$TMP/abdocs/4"
+	PATH=$TMP/abfake:$PATH expect_status 1 "A/B under TCG: a run's row whose calls failed exits 1" \
+		"$VK" vm --accel tcg --rounds 1 --output "$TMP/about" --kernel "$TMP/bz64" --kernel "$TMP/bz64" \
+		--binary "$TMP/x32" \
+		-- --paths impl clock-gettime-monotonic
+	contains "and names it, with the kernel" "$TMP/out" \
+		'^bench clock-gettime-monotonic impl: no figure, no verdict: on kernel B, clock_gettime failed: Invalid argument \(errno 22\)'
+	contains "under TCG, with no performance verdict" "$TMP/out" '^performance: no verdict under TCG'
+fi
+
 guest_kernel "boots under qemu" || exit 0
 ok "make cross ARCH=x86_64"
 expect_status 2 "a dynamic binary is refused" "$VK" vm --kernel "$kernel" --binary "$VK"
@@ -200,7 +322,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 		rm -f "$(sed -n 's/.*console log: \(.*\)$/\1/p' "$TMP/err")"
 	}
 	auto "--accel auto, KVM failing: the first run probes it, then boots under TCG"
-	contains "and says KVM failed" "$TMP/auto.err" 'KVM did not reach /init \(qemu failed\); booting again under TCG'
+	contains "and says KVM failed" "$TMP/auto.err" 'KVM did not reach /init \(qemu ended with status 1, saying nothing\); booting again under TCG'
 	auto "--accel auto, KVM failing: a second run goes to TCG at once"
 	contains "and says why" "$TMP/auto.err" 'KVM did not reach /init in an earlier run since this machine booted'
 	check "KVM was tried once in the two runs" test "$(grep -c 'accel kvm' "$TMP/qemu.args")" = 1

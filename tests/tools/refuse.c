@@ -88,6 +88,10 @@ static const struct {
 	{ "unshare", SYS_unshare },
 	{ "setns", SYS_setns },
 	{ "timer_create", SYS_timer_create },
+	{ "prctl", SYS_prctl },
+#ifdef SYS_wait4
+	{ "wait4", SYS_wait4 },
+#endif
 };
 
 static long number(const char *name)

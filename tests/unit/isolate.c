@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The watchdog of vk_isolate: a child that has not had its time on a CPU
- * (a loaded machine's, here one that waits on nothing) is not hung at its
- * limit, and one that spins through it is. Its rule, on planted figures:
- * in a virtual machine whose host starves it, the CPU time charged to a
- * child is scaled down by the slowdown the watchdog's yardstick saw.
+ * The watchdog of vk_isolate: a child that spins through its time on a
+ * CPU is hung, and so is one blocked for its time (paused, stopped), at
+ * that time and not ten times it; one that waits on a process it forked,
+ * which runs, is not. Its rule, on planted figures: time spent waiting
+ * for a CPU is not the child's, and in a virtual machine whose host
+ * starves it, the CPU time charged to a child is scaled down by the
+ * slowdown the watchdog's yardstick saw.
  * A child's answer ends at its exit, though a process it forked holds the
  * pipe, and that process dies with it. A test hook only shortens a limit.
  */
@@ -12,19 +14,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/children.h"
 #include "core/base/isolate.h"
 #include "tests/unit/test.h"
 
-static void wait_then_answer(void *ctx, int fd)
+/* Waits for a process it forked (in a group of its own, as a nested
+ * watchdog's child is) that runs for 1.5 s on the clock, then answers. */
+static void wait_on_runner(void *ctx, int fd)
 {
-	struct timespec ts = { 1, 500000000 };
+	pid_t pid = vk_fork();
+
+	(void)ctx;
+	if (pid == 0) {
+		double end = vk_monotonic() + 1.5;
+
+		setpgid(0, 0);
+		while (vk_monotonic() < end)
+			;
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	vk_write_all(fd, "done", 4);
+}
+
+static void nap_then_answer(void *ctx, int fd)
+{
+	struct timespec ts = { 0, 300000000 };
 
 	(void)ctx;
 	nanosleep(&ts, NULL);
 	vk_write_all(fd, "done", 4);
+}
+
+static void wait_forever(void *ctx, int fd)
+{
+	(void)ctx;
+	(void)fd;
+	for (;;)
+		pause();
+}
+
+static void stop(void *ctx, int fd)
+{
+	(void)ctx;
+	(void)fd;
+	raise(SIGSTOP);
 }
 
 static void spin(void *ctx, int fd)
@@ -77,14 +116,18 @@ static void raise_xfsz(void *ctx, int fd)
 
 static void rule(void)
 {
-	CHECK(vk_isolate_hung(1, 1, 1, 1), "rule: 1 s on a CPU of a 1 s limit is hung");
-	CHECK(!vk_isolate_hung(0.99, 9.9, 1, 1), "rule: 0.99 s on a CPU in 9.9 s is not");
-	CHECK(vk_isolate_hung(0.1, 10, 1, 1), "rule: 10 times the limit on the clock is, whatever it ran");
-	CHECK(!vk_isolate_hung(1.2, 1.2, 1, 8),
+	CHECK(vk_isolate_hung(1, 0, 1, 1, 1), "rule: 1 s on a CPU of a 1 s limit is hung");
+	CHECK(!vk_isolate_hung(0.99, 0, 9.9, 1, 1),
+	      "rule: 0.99 s on a CPU in 9.9 s, the rest waiting for a CPU, is not");
+	CHECK(vk_isolate_hung(0, 1, 1, 1, 1), "rule: 1 s blocked of a 1 s limit is hung");
+	CHECK(vk_isolate_hung(0.5, 0.5, 1.2, 1, 1), "rule: 0.5 s on a CPU and 0.5 s blocked is too");
+	CHECK(!vk_isolate_hung(0.2, 0.7, 9, 1, 1), "rule: 0.9 s of its own in 9 s is not");
+	CHECK(vk_isolate_hung(0.1, 0, 10, 1, 1), "rule: 10 times the limit on the clock is, whatever it ran");
+	CHECK(!vk_isolate_hung(1.2, 0, 1.2, 1, 8),
 	      "rule: starved (the yardstick 8 times slower), 1.2 s charged in 1.2 s is not hung");
-	CHECK(vk_isolate_hung(8, 8.5, 1, 8), "rule: starved, a child charged its 8 s is hung");
-	CHECK(vk_isolate_hung(0.3, 10, 1, 40), "rule: starved past the clock's 10 times, hung all the same");
-	CHECK(vk_isolate_hung(1, 1, 1, 0.5), "rule: a yardstick faster than its best scales nothing");
+	CHECK(vk_isolate_hung(8, 0, 8.5, 1, 8), "rule: starved, a child charged its 8 s is hung");
+	CHECK(vk_isolate_hung(0.3, 0, 10, 1, 40), "rule: starved past the clock's 10 times, hung all the same");
+	CHECK(vk_isolate_hung(1, 0, 1, 1, 0.5), "rule: a yardstick faster than its best scales nothing");
 }
 
 /* A test hook only ever shortens a watchdog. */
@@ -114,15 +157,34 @@ static void hook(void)
 int main(void)
 {
 	struct vk_isolated out;
-	double start;
+	double start, waited;
 	char why[64];
 
 	rule();
 	hook();
 
-	CHECK(vk_isolate(wait_then_answer, NULL, 1, &out) == 0 && !out.timed_out &&
-		      out.len == 4,
-	      "isolate: a child off the CPU 1.5 s answers past its 1 s limit, not hung");
+	CHECK(vk_isolate(wait_on_runner, NULL, 1, &out) == 0 && !out.timed_out && out.len == 4,
+	      "isolate: a child that waits 1.5 s for a process it forked, running, is not hung at 1 s");
+	vk_isolated_free(&out);
+	CHECK(vk_isolate(nap_then_answer, NULL, 1, &out) == 0 && !out.timed_out && out.len == 4,
+	      "isolate: a child asleep 0.3 s of its 1 s answers");
+	vk_isolated_free(&out);
+
+	/* Blocked, it is hung at its stated time: not before, and not ten
+	 * times it (3 times is a bound no load reaches). */
+	start = vk_monotonic();
+	CHECK(vk_isolate(wait_forever, NULL, 1, &out) == 0 && out.timed_out,
+	      "isolate: a child in pause() is hung");
+	waited = vk_monotonic() - start;
+	CHECK(waited >= 1 && waited < 3, "isolate: after its 1 s: %.2f s", waited);
+	vk_isolated_describe(&out, 1, why, sizeof(why));
+	CHECK(!strcmp(why, "hung for more than 1 s"), "isolate: and is said to be: %s", why);
+	vk_isolated_free(&out);
+	start = vk_monotonic();
+	CHECK(vk_isolate(stop, NULL, 1, &out) == 0 && out.timed_out,
+	      "isolate: a child stopped by SIGSTOP is hung");
+	waited = vk_monotonic() - start;
+	CHECK(waited >= 1 && waited < 3, "isolate: after its 1 s: %.2f s", waited);
 	vk_isolated_free(&out);
 	start = vk_monotonic();
 	CHECK(vk_isolate(spin, NULL, 0.2, &out) == 0 && out.timed_out,
