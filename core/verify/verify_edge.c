@@ -152,17 +152,6 @@ static int edge_read(const struct edge_api *a, int64_t *ns)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* Its timer every ns from now, or (0) off. */
 static void tick(struct reader *r, long ns)
 {
@@ -235,7 +224,7 @@ static void *reader_main(void *arg)
 	int seen = 0;
 
 	self = r;
-	pin(r->cpu);
+	vk_pin_thread(r->cpu);
 	atomic_store(&r->ready, make_timer(r));
 	if (atomic_load(&r->ready) < 0)
 		return NULL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What verify's families of checks share; the driver is verify.c. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +101,17 @@ long vk_call_once(union vk_fn fn, enum vk_func f, int clock, void *state, size_t
 	default:
 		return -1;
 	}
+}
+
+void vk_pin_thread(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }
 
 void vk_verify_settled(struct vk_verify *v)

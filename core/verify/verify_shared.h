@@ -73,6 +73,9 @@ enum vk_status vk_mlock_judge(int promised, int lock_errno, long faults, char *d
  * vDSO's data on mlockall(): Linux 7.3 does (c27e727c9a60), and later. */
 int vk_mlock_promised(const char *release);
 
+/* The calling thread on cpu alone, where the kernel lets it; -1: left as it is. */
+void vk_pin_thread(int cpu);
+
 /* Between two rules of a family: the results so far are final. */
 void vk_verify_settled(struct vk_verify *v);
 

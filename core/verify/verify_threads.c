@@ -54,17 +54,6 @@ struct worker {
 	pthread_t thread;
 };
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* A reading as its distance from base, clamped so that a key cannot overflow. */
 static int64_t rel(const struct shared *s, int64_t ns)
 {
@@ -141,7 +130,7 @@ static void *work(void *arg)
 	struct shared *s = w->s;
 	struct vk_ts ts;
 
-	pin(w->cpu);
+	vk_pin_thread(w->cpu);
 	while (!atomic_load(&s->stop)) {
 		for (int i = 0; i < ROUND; i++) {
 			int64_t seen = atomic_load_explicit(&s->published, memory_order_acquire);
