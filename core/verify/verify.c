@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/base/isolate.h"
@@ -216,7 +217,15 @@ void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
 			   const struct vk_target *t, int nt)
 {
+	/* A test hook: the golden files, which must not change with the
+	 * machine's load, leave out the one rule whose outcome does. */
+	const char *leave_out = getenv("VDSOKIT_NO_SECOND_EDGE");
+
 	for (int p = 0; p < VK_NPATHS; p++) {
+		if (leave_out && *leave_out) {
+			e->started[p] = 0;
+			continue;
+		}
 		struct job j = { .v = v, .t = t, .nt = nt, .edge = 1, .p = p, .fd = -1 };
 
 		e->started[p] = (v->paths & VK_PATH_BIT(p)) && !start_job(&j, &e->child[p]);

@@ -50,7 +50,7 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 /* Of nt targets at once, as it waits for their clocks' boundaries. */
-#define VK_EDGE_SECONDS 5
+#define VK_EDGE_SECONDS 10
 void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum vk_path p);
 void vk_verify_mlock(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 

@@ -65,7 +65,3 @@ s/returned [0-9]+ but stored [0-9]+/returned TIME but stored TIME/
 	s/(^|[^A-Za-z0-9_.])[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/\1N/g
 	s/ +N/ N/g
 }
-
-# second-edge: how many calls it held inside, and across how many second
-# boundaries, follow the machine and the moment.
-s/[0-9]+ calls held inside across [0-9]+ second boundaries/N calls held inside across N second boundaries/
