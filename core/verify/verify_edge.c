@@ -44,7 +44,7 @@
 #define STEP_NS 1000000	/* a move of REALTIME - MONOTONIC over this is a step */
 #define MAX_APIS 24
 #define MAX_READERS (MAX_APIS * READERS)
-#define STACK (64 * 1024)
+#define STACK (1024 * 1024)	/* a reader's: the call under test may use 64 KiB and more */
 #define NS 1000000000LL
 
 enum edge_kind { EDGE_CLOCK, EDGE_TOD, EDGE_TIME };
