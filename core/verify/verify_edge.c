@@ -244,20 +244,6 @@ static void *reader_main(void *arg)
 	}
 }
 
-/* The syscall's clock_gettime, in whichever width this ABI has. */
-static int64_t sys_ns(const struct vk_verify *v, int id)
-{
-	vk_clock_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
-	struct vk_ts ts = { 0, 0 };
-	int t64 = !sys;
-
-	if (!sys)
-		sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME64].clock;
-	if (!sys || vk_clock_call(sys, t64, id, &ts))
-		return INT64_MIN;
-	return vk_ts_ns(&ts);
-}
-
 static int is_realtime(int id)
 {
 	return id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE || id == CLOCK_TAI ||
@@ -266,7 +252,7 @@ static int is_realtime(int id)
 
 static int64_t realtime_off(const struct vk_verify *v)
 {
-	return sys_ns(v, CLOCK_REALTIME) - sys_ns(v, CLOCK_MONOTONIC);
+	return vk_sys_clock_ns(v, CLOCK_REALTIME) - vk_sys_clock_ns(v, CLOCK_MONOTONIC);
 }
 
 /* The clocks with second boundaries to aim at: the system's, not a
@@ -288,7 +274,7 @@ static void add_api(struct vk_verify *v, struct edge_api *a, int *n, struct edge
 {
 	int64_t ns;
 
-	if (*n >= MAX_APIS || sys_ns(v, e->ref) == INT64_MIN || edge_read(e, &ns))
+	if (*n >= MAX_APIS || vk_sys_clock_ns(v, e->ref) == INT64_MIN || edge_read(e, &ns))
 		return;
 	e->path = vk_path_name(p);
 	e->r = vk_results_add(v->rs, api, p, "second-edge");
@@ -342,7 +328,7 @@ static int collect(struct vk_verify *v, const struct vk_target *t, int nt, enum 
 static void aim(const struct vk_verify *v, struct edge_api *a)
 {
 	double now = vk_monotonic();
-	int64_t ns = sys_ns(v, a->ref);
+	int64_t ns = vk_sys_clock_ns(v, a->ref);
 
 	a->boundary = (ns / NS + 1) * NS;
 	if (a->boundary - ns < (int64_t)((LEAD + 0.05) * NS))
@@ -371,7 +357,7 @@ static void count_held(const struct vk_verify *v, struct edge_api *a)
 	for (int i = 0; i < READERS; i++)
 		if (a->readers[i].held && !a->readers[i].counted)
 			seen += a->readers[i].counted = 1;
-	if (seen && sys_ns(v, a->ref) < a->boundary)
+	if (seen && vk_sys_clock_ns(v, a->ref) < a->boundary)
 		a->held_now += seen;
 }
 
@@ -454,7 +440,7 @@ static void run_window(struct vk_verify *v, struct edge_api **group, int ng,
 	int64_t coarse;
 
 	for (int g = 0; g < ng; g++) {
-		group[g]->lo = sys_ns(v, group[g]->ref);
+		group[g]->lo = vk_sys_clock_ns(v, group[g]->ref);
 		group[g]->off = realtime_off(v);
 		group[g]->held_now = 0;
 	}
@@ -462,13 +448,13 @@ static void run_window(struct vk_verify *v, struct edge_api **group, int ng,
 	/* A second past when the boundary was due, the clock's syscall is
 	 * broken, not slow: the window ends, no later. */
 	for (int g = 0; g < ng; g++)
-		while (sys_ns(v, group[g]->ref) < group[g]->boundary &&
+		while (vk_sys_clock_ns(v, group[g]->ref) < group[g]->boundary &&
 		       vk_monotonic() < group[g]->at + 1)
 			sleep_until(vk_monotonic() + 0.0005);
 	/* Across a timekeeper update: the coarse clock steps at each. */
-	coarse = sys_ns(v, CLOCK_MONOTONIC_COARSE);
+	coarse = vk_sys_clock_ns(v, CLOCK_MONOTONIC_COARSE);
 	for (double end = vk_monotonic() + 0.1;
-	     sys_ns(v, CLOCK_MONOTONIC_COARSE) == coarse && vk_monotonic() < end;)
+	     vk_sys_clock_ns(v, CLOCK_MONOTONIC_COARSE) == coarse && vk_monotonic() < end;)
 		sleep_until(vk_monotonic() + 0.0005);
 	atomic_fetch_add(&release, 1);
 	futex_wake(&release);
@@ -489,7 +475,7 @@ static void run_window(struct vk_verify *v, struct edge_api **group, int ng,
 	}
 	for (int g = 0; g < ng; g++) {
 		struct edge_api *a = group[g];
-		int64_t hi = sys_ns(v, a->ref);
+		int64_t hi = vk_sys_clock_ns(v, a->ref);
 
 		if (is_realtime(a->ref) && llabs(realtime_off(v) - a->off) > STEP_NS) {
 			a->stepped++;

@@ -23,20 +23,6 @@ static struct vk_result *add(struct vk_verify *v, const char *api, enum vk_path 
 	return vk_results_add(v->rs, api, p, rule);
 }
 
-static int64_t realtime_ns(const struct vk_verify *v, clockid_t id)
-{
-	vk_clock_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
-	int t64 = 0;
-	struct vk_ts ts;
-
-	if (!sys) {
-		sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME64].clock;
-		t64 = 1;
-	}
-	vk_clock_call(sys, t64, id, &ts);
-	return vk_ts_ns(&ts);
-}
-
 /* A call with two pointer arguments, the rest fixed, through any path. */
 typedef long (*call2_fn)(union vk_fn fn, void *x, void *y);
 
@@ -132,10 +118,10 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 	norm = add(v, "gettimeofday", p, "normalized");
 	do {
 		for (int i = 0; i < ROUND; i++) {
-			int64_t a = realtime_ns(v, CLOCK_REALTIME) / 1000, x, b;
+			int64_t a = vk_sys_clock_ns(v, CLOCK_REALTIME) / 1000, x, b;
 			int r = fn(&tv, NULL);
 
-			b = realtime_ns(v, CLOCK_REALTIME) / 1000;
+			b = vk_sys_clock_ns(v, CLOCK_REALTIME) / 1000;
 			x = (int64_t)tv.sec * 1000000 + tv.usec;
 			norm->calls++;
 			if (r || tv.usec < 0 || tv.usec >= 1000000) {
@@ -165,9 +151,9 @@ void vk_verify_time(struct vk_verify *v, enum vk_path p)
 	do {
 		for (int i = 0; i < ROUND; i++) {
 			vk_klong t = -1, r = fn(&t);
-			int64_t a = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+			int64_t a = vk_sys_clock_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
 			vk_klong x = fn(NULL);
-			int64_t b = realtime_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
+			int64_t b = vk_sys_clock_ns(v, CLOCK_REALTIME_COARSE) / 1000000000;
 
 			if (r != t)
 				vk_result_fail(v->rs, ptr, "%s returned %lld but stored %lld",

@@ -28,6 +28,19 @@ int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts)
 	return r;
 }
 
+int64_t vk_sys_clock_ns(const struct vk_verify *v, clockid_t id)
+{
+	vk_clock_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME].clock;
+	struct vk_ts ts = { 0, 0 };
+	int t64 = !sys;
+
+	if (!sys)
+		sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_CLOCK_GETTIME64].clock;
+	if (!sys || vk_clock_call(sys, t64, id, &ts))
+		return INT64_MIN;
+	return vk_ts_ns(&ts);
+}
+
 int64_t vk_ts_ns(const struct vk_ts *ts)
 {
 	return ts->sec * 1000000000 + ts->nsec;

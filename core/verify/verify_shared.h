@@ -124,6 +124,9 @@ struct vk_ts {
 };
 int vk_clock_call(vk_clock_fn fn, int time64, clockid_t id, struct vk_ts *ts);
 int64_t vk_ts_ns(const struct vk_ts *ts);
+/* The syscall's reading of clock id, ns, in whichever width this ABI has;
+ * INT64_MIN where it fails. */
+int64_t vk_sys_clock_ns(const struct vk_verify *v, clockid_t id);
 /* A call that may crash, made in a child: 0 and its value, or -1 and why
  * (how it died), or VK_GUARD_NOT_RUN and why: vdsokit could not fork. */
 #define VK_GUARD_NOT_RUN (-2)
