@@ -41,6 +41,13 @@ endif
 ifneq ($(shell $(CC) -print-file-name=libatomic.a),libatomic.a)
 LDLIBS += -latomic
 endif
+# verify's signal-unwind rule unwinds with libgcc's _Unwind_Backtrace
+# (libgcc_s, or libgcc_eh when static), where it links: not with musl-gcc,
+# whose libgcc_eh is glibc's. Elsewhere the rule is a SKIP that says so.
+ifeq ($(shell printf '\043include <unwind.h>\nint main(void) { return _Unwind_Backtrace(0, 0); }\n' | \
+	$(CC) -x c - $(LDFLAGS) -o /dev/null 2>/dev/null && echo y),y)
+override CFLAGS += -DVK_HAVE_UNWIND
+endif
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 override CFLAGS += $(SAN_FLAGS)

@@ -46,6 +46,8 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	vk_verify_settled(v);
 	vk_verify_stack(v, t, p);
 	vk_verify_settled(v);
+	vk_verify_signals(v, t, p);
+	vk_verify_settled(v);
 	vk_verify_mlock(v, t, p);
 }
 

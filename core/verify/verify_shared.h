@@ -2,7 +2,8 @@
 /*
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
- * verify_threads.c, verify_stack.c, verify_mlock.c, verify_aux.c) share: the run's
+ * verify_threads.c, verify_stack.c, verify_mlock.c, verify_signals.c,
+ * verify_aux.c) share: the run's
  * settings, each family's entry, and the helpers in verify_shared.c. A
  * family includes this, never verify.h, so the driver sits above the
  * families and nothing calls back into it.
@@ -53,6 +54,7 @@ void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path 
 #define VK_EDGE_SECONDS 10
 void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum vk_path p);
 void vk_verify_mlock(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 
 /* What t's results are named: its API where it is one clock's ("clock-
  * gettime-monotonic"), else its function, whose clocks would repeat it. */

@@ -128,3 +128,12 @@ if [ "$(id -u)" = 0 ] && need setpriv; then
 else
 	skip "a refused mlockall() is a SKIP that says so" "not root, or no setpriv to drop privileges with"
 fi
+
+# The signals rules run on each function and path but the syscall's; a
+# SKIP says why (no unwinder in this build, too few signals inside).
+for rule in signal-call signal-unwind; do
+	contains "the $rule rule runs on the vdso path" "$TMP/ktap" \
+		"^(not )?ok [0-9]+ clock_gettime vdso $rule( # SKIP .+)?\$"
+done
+check "and not on the syscall path" sh -c \
+	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap time | grep -q signal-"

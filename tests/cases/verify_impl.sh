@@ -381,3 +381,37 @@ else
 		contains "mlockall: the pass-through passes" "$out" '^ok [0-9]+ clock-gettime-monotonic impl mlockall$'
 	fi
 fi
+
+# Signals inside a call (issue 49): a lock held across clock_gettime
+# deadlocks when a signal handler calls it again, which the watchdog
+# names; assembly without unwind information stops the unwinder there,
+# which is named by symbol. The pass-through passes both, with every
+# signal counted inside the call. A build without the unwinder says so.
+sig_out() { verify "$TMP/$1.ktap" "$IMPL/$1.so" 0.05 clock-gettime-monotonic; echo $?; }
+if [ -n "$why" ]; then
+	skip "signals: the planted deadlock and missing unwind information are caught" "$why"
+elif grep -q 'links no unwinder' "$TMP/mlock-pass.ktap"; then
+	skip "signals: the planted deadlock and missing unwind information are caught" \
+		"this build links no unwinder: $(grep -m1 'signal-unwind # SKIP' "$TMP/mlock-pass.ktap")"
+else
+	status=$(sig_out sig-lock)
+	contains "signals: a lock held across the call is a named deadlock" "$TMP/sig-lock.ktap" \
+		'^not ok [0-9]+ clock-gettime-monotonic impl signal-call$'
+	contains "and says so" "$TMP/sig-lock.ktap" \
+		'^# called from a signal handler that interrupted it, it never returned: a deadlock'
+	check "and verify exits 1" test "$status" = 1
+	status=$(sig_out sig-no-unwind)
+	if [ "$(nm -D "$IMPL/sig-no-unwind.so" 2>/dev/null | grep -c ' impl_unwind_planted')" = 1 ] &&
+	   case $(uname -m) in x86_64 | i?86) true ;; *) false ;; esac; then
+		contains "signals: a function without unwind information is named" "$TMP/sig-no-unwind.ktap" \
+			'^# no unwind information covers __vdso_clock_gettime\+0x[0-9a-f]+'
+		check "and verify exits 1" test "$status" = 1
+	else
+		skip "signals: a function without unwind information is named" "the plant is x86 assembly"
+	fi
+	out=$TMP/mlock-pass.ktap
+	contains "signals: the pass-through's calls from a handler pass" "$out" \
+		'^ok [0-9]+ clock-gettime-monotonic impl signal-call$'
+	contains "signals: and unwind from each signal inside the call" "$out" \
+		'^# unwound to the caller from [0-9]+ signals inside the call$'
+fi

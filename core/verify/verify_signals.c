@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The signals rules: a signal that lands inside a call, as Go's profiler
+ * sends them (Go issues 24925, 40697, 55073). A timer signals the calling
+ * thread again and again, re-armed from its handler after a short random
+ * delay (so that the calls go on however slow the handler is, as under
+ * TCG); the handler finds the interrupted PC with the platform's unwinder
+ * (_Unwind_Backtrace), and where it lies inside the call (in the vDSO, or
+ * in the --impl library's code), it
+ *   signal-call    calls the same function, whose result must be the
+ *                  syscall's (a reading between two of its readings); a
+ *                  function that holds a lock across the call deadlocks,
+ *                  which the child's watchdog names;
+ *   signal-unwind  unwinds from the interrupted frame, which must reach
+ *                  the call's return address in the caller: a function
+ *                  without unwind information for that PC stops it.
+ * The run ends after HITS signals landed inside, however long they take
+ * to, or at a deadline: fewer than MIN_HITS compared too little to pass.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/base/isolate.h"
+#include "core/image/image.h"
+#include "core/verify/verify_shared.h"
+
+#define VK_NO_UNWINDER "not tested: this build links no unwinder (libgcc's _Unwind_Backtrace)"
+
+#ifdef VK_HAVE_UNWIND
+#include <link.h>
+#include <unwind.h>
+#ifndef VK_STATIC
+#include <dlfcn.h>
+#endif
+
+#define HITS 64			/* signals inside the call: enough, however slow */
+#define MIN_HITS 16		/* fewer compared too little to pass */
+#define SIGNALS (50 * HITS)	/* in all: where they do not land inside */
+#define DEADLINE 2.0		/* s: where few signals come at all */
+#define TIMEOUT 5.0		/* s of CPU: a deadlock */
+#define FRAMES 64
+
+/* What the child tells. */
+struct answer {
+	unsigned long long signals, inside, calls, unwound;
+	unsigned long long bad_calls, not_unwound;
+	unsigned long long no_frame;	/* signals where the unwinder found no signal frame */
+	int calibrated;		/* the caller's return address was found */
+	char call_why[256];	/* the first wrong result in the handler */
+	char unwind_why[256];	/* the first interrupted frame not unwound, */
+	uintptr_t bad_pc, bad_end;	/* its PC and the last frame (0: astray) */
+};
+
+/* In shared memory: whether the child was in the handler's call. */
+struct shared {
+	volatile int in_call;
+};
+
+struct run {
+	union vk_fn fn, sys;
+	enum vk_func f;
+	int time64;
+	const struct vk_target *t;
+	uintptr_t lo, hi;	/* a PC inside the call */
+	const struct vk_image *im;	/* the live vDSO, to name a PC in */
+	void *state;
+	size_t state_len;
+	struct shared *sh;
+};
+
+static struct run *running;
+static struct answer ans;
+static uintptr_t ret_addr;	/* where the call returns to in its caller */
+static volatile int stop, calling;	/* calling: in call(), on the path */
+static unsigned rnd = 12345;
+
+/* Walk of the unwinder: the frames' IPs, and the signal frame's index. */
+struct walk {
+	uintptr_t ip[FRAMES];
+	int n, sig;
+};
+
+static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
+{
+	struct walk *w = arg;
+	int before = 0;
+	uintptr_t ip = _Unwind_GetIPInfo(ctx, &before);
+
+	if (w->n == FRAMES)
+		return _URC_END_OF_STACK;
+	if (before && w->sig < 0)
+		w->sig = w->n;
+	w->ip[w->n++] = ip;
+	return _URC_NO_REASON;
+}
+
+static inline __attribute__((always_inline)) void walk(struct walk *w)
+{
+	w->n = 0;
+	w->sig = -1;
+	_Unwind_Backtrace(step, w);
+}
+
+/* The calibrators: called from the call's own site, they note the
+ * caller's return address, the frame after theirs. */
+static __attribute__((noinline)) void note_caller(void)
+{
+	struct walk w;
+
+	walk(&w);
+	/* Frames: note_caller, the calibrator, its caller. */
+	if (w.n > 2)
+		ret_addr = w.ip[2];
+}
+
+static int cal_clock(clockid_t c, void *ts)
+{
+	(void)c, (void)ts;
+	note_caller();
+	return 0;
+}
+
+static int cal_tod(void *tv, void *tz)
+{
+	(void)tv, (void)tz;
+	note_caller();
+	return 0;
+}
+
+static vk_klong cal_time(vk_klong *t)
+{
+	(void)t;
+	note_caller();
+	return 0;
+}
+
+static int cal_getcpu(unsigned *cpu, unsigned *node, void *cache)
+{
+	(void)cpu, (void)node, (void)cache;
+	note_caller();
+	return 0;
+}
+
+static ssize_t cal_getrandom(void *buf, size_t len, unsigned flags, void *state, size_t slen)
+{
+	(void)buf, (void)len, (void)flags, (void)state, (void)slen;
+	note_caller();
+	return 0;
+}
+
+static union vk_fn calibrator(enum vk_func f)
+{
+	union vk_fn fn;
+
+	switch (vk_funcs[f].shape) {
+	case VK_SHAPE_CLOCK_TS:
+		fn.clock = cal_clock;
+		break;
+	case VK_SHAPE_TV_TZ:
+		fn.tod = cal_tod;
+		break;
+	case VK_SHAPE_TIME:
+		fn.time = cal_time;
+		break;
+	case VK_SHAPE_GETCPU:
+		fn.getcpu = cal_getcpu;
+		break;
+	default:
+		fn.getrandom = cal_getrandom;
+		break;
+	}
+	return fn;
+}
+
+/* noinline: one call site, whose return address the calibrator notes. */
+static __attribute__((noinline)) long call(const struct run *r, union vk_fn fn, int clock)
+{
+	long ret;
+
+	calling = 1;
+	ret = vk_call_once(fn, r->f, clock, r->state, r->state_len);
+	calling = 0;
+	return ret;
+}
+
+/* A reading and its return: value is ns, us or s, as the shape gives. */
+static long reading(const struct run *r, union vk_fn fn, int clock, int64_t *value)
+{
+	struct vk_ts ts = { 0, 0 };
+	struct vk_ktv tv = { 0, 0 };
+	vk_klong t = 0;
+	long ret;
+
+	*value = INT64_MIN;
+	switch (vk_funcs[r->f].shape) {
+	case VK_SHAPE_CLOCK_TS:
+		if (r->f != VK_FN_CLOCK_GETTIME && r->f != VK_FN_CLOCK_GETTIME64)
+			break;
+		ret = vk_clock_call(fn.clock, r->time64, clock, &ts);
+		*value = vk_ts_ns(&ts);
+		return ret;
+	case VK_SHAPE_TV_TZ:
+		ret = fn.tod(&tv, NULL);
+		*value = (int64_t)tv.sec * 1000000 + tv.usec;
+		return ret;
+	case VK_SHAPE_TIME:
+		ret = fn.time(&t);
+		*value = t;
+		return ret;
+	default:
+		break;
+	}
+	return vk_call_once(fn, r->f, clock, r->state, r->state_len);
+}
+
+/* The path's own return for each clock, outside any handler: where it
+ * differs from the syscall's, that is errno's finding, not this rule's. */
+static long plain[VK_MAX_CLOCKS];
+static int clock_now;		/* the index of the clock being called */
+
+static int clock_id(const struct run *r, int k)
+{
+	return r->t->nclocks ? r->t->clocks[k].id : 0;
+}
+
+/* In the handler: the call made again, against its own plain return and
+ * the syscall's readings around it. */
+static void call_again(const struct run *r, int k)
+{
+	int64_t a, x, b;
+	long sa, rx;
+	int clock = clock_id(r, k);
+
+	sa = reading(r, r->sys, clock, &a);
+	r->sh->in_call = 1;
+	rx = reading(r, r->fn, clock, &x);
+	r->sh->in_call = 0;
+	reading(r, r->sys, clock, &b);
+	ans.calls++;
+	/* time() returns its reading, which the syscall's readings bracket. */
+	if (vk_funcs[r->f].shape == VK_SHAPE_TIME ? a <= x && x <= b :
+	    rx == plain[k] && (rx || sa || x == INT64_MIN || (a <= x && x <= b)))
+		return;
+	if (!ans.bad_calls++)
+		snprintf(ans.call_why, sizeof(ans.call_why),
+			 "clock %d: called from a signal handler that interrupted it, it returned %ld (reading %lld), where it returns %ld, and the syscall read %lld then %lld",
+			 clock, rx, (long long)x, plain[k], (long long)a, (long long)b);
+}
+
+/* The next signal in 20-83 us: a random phase against the calls. */
+static void arm(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 20 } };
+
+	rnd = rnd * 1103515245 + 12345;
+	it.it_value.tv_usec += (rnd >> 16) & 63;
+	if (!stop)
+		setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void on_alarm(int sig)
+{
+	const struct run *r = running;
+	struct walk w;
+	uintptr_t pc;
+	int saved = errno, i;
+
+	(void)sig;
+	ans.signals++;
+	walk(&w);
+	if (w.sig < 0) {
+		ans.no_frame++;
+		goto out;
+	}
+	pc = w.ip[w.sig];
+	for (i = w.sig + 1; i < w.n && w.ip[i] != ret_addr; i++)
+		;
+	/* Inside: in the path's code, or below the call's return address,
+	 * while call() calls it (not vdsokit's own reads of the clock). */
+	if (!calling || ((pc < r->lo || pc >= r->hi) && i == w.n))
+		goto out;
+	ans.inside++;
+	if (i < w.n) {
+		ans.unwound++;
+	} else if (!ans.not_unwound++) {
+		/* The last frame is the one the unwinder found nothing for,
+		 * unless it went astray to the limit. */
+		ans.bad_pc = pc;
+		ans.bad_end = w.n < FRAMES ? w.ip[w.n - 1] : 0;
+	}
+	call_again(r, clock_now);
+out:
+	if (ans.inside >= HITS || ans.signals >= SIGNALS)
+		stop = 1;
+	arm();
+	errno = saved;
+}
+
+/* "__vdso_clock_gettime+0x12", the symbol pc lies in, if one is known. */
+static void name_pc(const struct run *r, uintptr_t pc, char *buf, size_t len)
+{
+	struct vk_elf_sym s;
+
+	if (r->im)
+		snprintf(buf, len, "the vDSO+%#lx", (unsigned long)(pc - r->lo));
+	else
+		snprintf(buf, len, "%#lx", (unsigned long)pc);
+	for (size_t i = 0; r->im && i < r->im->elf.nsyms; i++) {
+		uintptr_t a;
+
+		if (vk_elf_sym(&r->im->elf, i, &s) || !s.name || !*s.name || !s.size ||
+		    !(a = (uintptr_t)vk_image_addr(r->im, &s)))
+			continue;
+		if (pc >= a && pc - a < s.size) {
+			snprintf(buf, len, "%s+%#lx", s.name, (unsigned long)(pc - a));
+			return;
+		}
+	}
+#ifndef VK_STATIC
+	Dl_info di;
+
+	if (r->im || !dladdr((void *)pc, &di))
+		return;
+	if (di.dli_sname)
+		snprintf(buf, len, "%s+%#lx", di.dli_sname,
+			 (unsigned long)(pc - (uintptr_t)di.dli_saddr));
+	else if (di.dli_fname)
+		snprintf(buf, len, "%s+%#lx", strrchr(di.dli_fname, '/') ?
+			 strrchr(di.dli_fname, '/') + 1 : di.dli_fname,
+			 (unsigned long)(pc - (uintptr_t)di.dli_fbase));
+#endif
+}
+
+/* The unwinding failure in words, named now that the handler is done. */
+static void describe_unwind(const struct run *r)
+{
+	char pc[96], end[96];
+
+	if (!ans.not_unwound)
+		return;
+	name_pc(r, ans.bad_pc, pc, sizeof(pc));
+	if (!ans.bad_end) {
+		snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+			 "unwinding from %s went astray: %d frames, none its caller", pc, FRAMES);
+		return;
+	}
+	name_pc(r, ans.bad_end, end, sizeof(end));
+	if (ans.bad_end == ans.bad_pc)
+		snprintf(ans.unwind_why, sizeof(ans.unwind_why), "no unwind information covers %s", pc);
+	else
+		snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+			 "no unwind information covers %s (a signal at %s)", end, pc);
+}
+
+static void child(void *ctx, int fd)
+{
+	struct run *r = ctx;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	double deadline;
+	int i = 0;
+
+	running = r;
+	for (int k = 0; k < r->t->nclocks; k++)
+		plain[k] = call(r, r->fn, clock_id(r, k));
+	if (!r->t->nclocks)
+		plain[0] = call(r, r->fn, 0);
+	call(r, calibrator(r->f), 0);
+	ans.calibrated = ret_addr != 0;
+	if (ans.calibrated) {
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		deadline = vk_monotonic() + DEADLINE;
+		arm();
+		while (!stop && vk_monotonic() < deadline) {
+			for (int k = 0; k < 64 && !stop; k++) {
+				clock_now = r->t->nclocks ? i % r->t->nclocks : 0;
+				call(r, r->fn, clock_id(r, clock_now));
+			}
+			i++;
+		}
+		stop = 1;
+		setitimer(ITIMER_REAL, &(struct itimerval){ { 0, 0 }, { 0, 0 } }, NULL);
+		signal(SIGALRM, SIG_IGN);
+	}
+	describe_unwind(r);
+	vk_write_all(fd, &ans, sizeof(ans));
+}
+
+/* Where the code of impl's function fn lies: the executable segment of
+ * the object that holds it. */
+struct finding {
+	uintptr_t at, lo, hi;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct finding *f = arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && f->at >= lo &&
+		    f->at < lo + ph->p_memsz) {
+			f->lo = lo;
+			f->hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether the unwinder can see the code at: its libc lists the object. */
+static int listed(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
+{
+	struct finding f = { at, 0, 0 };
+
+	if (!dl_iterate_phdr(find_object, &f))
+		return 0;
+	*lo = f.lo;
+	*hi = f.hi;
+	return 1;
+}
+
+static void judge_call(struct vk_results *rs, struct vk_result *r, const struct answer *a)
+{
+	r->calls = a->calls;
+	if (a->bad_calls) {
+		vk_result_fail(rs, r, "%s (wrong %llu times in %llu calls)", a->call_why,
+			       a->bad_calls, a->calls);
+		return;
+	}
+	snprintf(r->detail, sizeof(r->detail), "%llu calls from a signal handler that interrupted the call",
+		 a->calls);
+}
+
+static void judge_unwind(struct vk_results *rs, struct vk_result *r, const struct answer *a)
+{
+	r->calls = a->inside;
+	if (a->not_unwound) {
+		vk_result_fail(rs, r, "%s (%llu of %llu signals inside the call)", a->unwind_why,
+			       a->not_unwound, a->inside);
+		return;
+	}
+	snprintf(r->detail, sizeof(r->detail), "unwound to the caller from %llu signals inside the call",
+		 a->inside);
+}
+
+/* The child's answer in a and 0; else a failure or SKIP of both, -1. */
+static int run_child(struct vk_verify *v, struct run *run, struct vk_result *rc,
+		     struct vk_result *ru, struct answer *a)
+{
+	struct vk_isolated out;
+	char why[64];
+
+	if (vk_isolate(child, run, TIMEOUT, &out)) {
+		vk_result_skip(rc, "not tested: could not fork a child to run in");
+		vk_result_skip(ru, "not tested: could not fork a child to run in");
+		return -1;
+	}
+	if (out.len == sizeof(*a) && out.exited && !out.exit_status) {
+		memcpy(a, out.data, sizeof(*a));
+		vk_isolated_free(&out);
+		return 0;
+	}
+	vk_isolated_describe(&out, TIMEOUT, why, sizeof(why));
+	vk_isolated_free(&out);
+	if (run->sh->in_call)
+		vk_result_fail(v->rs, rc, "called from a signal handler that interrupted it, it %s: a deadlock, as of a lock held across the call",
+			       out.timed_out ? "never returned" : why);
+	else
+		vk_result_fail(v->rs, rc, "the calls under signals %s", why);
+	vk_result_skip(ru, "not tested: the calls under signals ended first");
+	return -1;
+}
+
+static void judge(struct vk_verify *v, enum vk_path p, struct vk_result *rc,
+		  struct vk_result *ru, const struct answer *a)
+{
+	if (!a->calibrated) {
+		vk_result_skip(rc, "not tested: this build's unwinder could not unwind vdsokit's own call");
+		vk_result_skip(ru, "%s", rc->detail);
+	} else if (a->signals && a->no_frame == a->signals) {
+		vk_result_skip(rc, "not tested: this build's unwinder found no signal frame, so where %llu signals landed is unknown",
+			       a->signals);
+		vk_result_skip(ru, "%s", rc->detail);
+	} else if (a->inside < MIN_HITS) {
+		vk_result_skip(rc, "not tested: %llu of %llu signals landed inside the call (in %s, or below it), fewer than %d",
+			       a->inside, a->signals, p == VK_PATH_IMPL ? "the library's code" : "the vDSO",
+			       MIN_HITS);
+		vk_result_skip(ru, "%s", rc->detail);
+	} else {
+		judge_call(v->rs, rc, a);
+		judge_unwind(v->rs, ru, a);
+	}
+}
+
+void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	struct run run = { .fn = v->cs->fn[p][t->func], .sys = v->cs->fn[VK_PATH_SYSCALL][t->func],
+			   .f = t->func, .time64 = vk_funcs[t->func].time64, .t = t };
+	struct vk_result *rc, *ru;
+	struct vk_image im;
+	struct answer a;
+	char name[40];
+
+	if (p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
+		return;		/* the kernel itself: no user code to interrupt */
+	vk_target_name(name, sizeof(name), t);
+	rc = vk_results_add(v->rs, name, p, "signal-call");
+	ru = vk_results_add(v->rs, name, p, "signal-unwind");
+	if (p == VK_PATH_IMPL) {
+		if (!listed((uintptr_t)run.fn.p, &run.lo, &run.hi)) {
+			vk_result_skip(rc, "not tested: the --impl library is not listed by dl_iterate_phdr()");
+			vk_result_skip(ru, "%s", rc->detail);
+			return;
+		}
+	} else if (vk_image_open_live(&im)) {
+		vk_result_skip(rc, "not tested: no vDSO to land the signals in");
+		vk_result_skip(ru, "%s", rc->detail);
+		return;
+	} else {
+		uintptr_t lo, hi;
+
+		run.im = &im;
+		run.lo = (uintptr_t)im.elf.base;
+		run.hi = run.lo + im.elf.size;
+		/* The unwinder finds unwind information through the objects
+		 * libc lists: a libc that lists no vDSO (static musl) hides
+		 * the vDSO's, which is no fault of the vDSO's. */
+		if (!listed(run.lo, &lo, &hi)) {
+			vk_result_skip(rc, "not tested: this build's libc does not list the vDSO to its unwinder (dl_iterate_phdr)");
+			vk_result_skip(ru, "%s", rc->detail);
+			vk_image_close(&im);
+			return;
+		}
+	}
+	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC)
+		vk_getrandom_state(run.fn.getrandom, &run.state, &run.state_len);
+	run.sh = mmap(NULL, sizeof(*run.sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (run.sh == MAP_FAILED) {
+		vk_result_skip(rc, "not tested: no shared memory for the child");
+		vk_result_skip(ru, "%s", rc->detail);
+	} else {
+		run.sh->in_call = 0;
+		if (!run_child(v, &run, rc, ru, &a))
+			judge(v, p, rc, ru, &a);
+		munmap(run.sh, sizeof(*run.sh));
+	}
+	if (run.im)
+		vk_image_close(&im);
+}
+
+#else /* !VK_HAVE_UNWIND */
+
+void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	char name[40];
+
+	if (p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
+		return;
+	vk_target_name(name, sizeof(name), t);
+	vk_result_skip(vk_results_add(v->rs, name, p, "signal-call"), VK_NO_UNWINDER);
+	vk_result_skip(vk_results_add(v->rs, name, p, "signal-unwind"), VK_NO_UNWINDER);
+}
+
+#endif
