@@ -21,6 +21,10 @@
  *   survives      the checks of a function on a path neither crash nor hang
  *   stack         the most stack its calls use, on a painted stack above a
  *                 guard pages; over max_stack, or on the guard pages, fails
+ *   signal-call   called again from a signal handler that interrupted it,
+ *                 it returns what it does outside, in time (no deadlock)
+ *   signal-unwind from each signal that landed inside the call, the
+ *                 unwinder reaches the call's return address
  *   mlockall      no page fault in the first call after mlockall(), in a
  *                 vdsokit exec()ed afresh; a failure from Linux 7.3 on,
  *                 a SKIP that says so before

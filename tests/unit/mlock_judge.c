@@ -24,7 +24,7 @@ int main(void)
 	CHECK(!vk_mlock_promised("6"), "a release without a minor is not held to it");
 	CHECK(!vk_mlock_promised(""), "an empty release is not held to it");
 
-	CHECK(vk_mlock_judge(1, 0, 0, d, sizeof(d)) == VK_PASS, "no fault passes on 7.3");
+	CHECK(vk_mlock_judge(1, 0, 0, d, sizeof(d)) == VK_PASS && !*d, "no fault passes on 7.3, with no note");
 	CHECK(vk_mlock_judge(0, 0, 0, d, sizeof(d)) == VK_PASS, "no fault passes before 7.3");
 	CHECK(vk_mlock_judge(1, 0, 2, d, sizeof(d)) == VK_FAIL && strstr(d, "2 page faults") &&
 	      strstr(d, "c27e727c9a60"), "2 faults fail on 7.3, naming the commit: %s", d);
