@@ -210,8 +210,9 @@ static long reading(const struct run *r, union vk_fn fn, int clock, int64_t *val
 		*value = (int64_t)tv.sec * 1000000 + tv.usec;
 		return ret;
 	case VK_SHAPE_TIME:
+		/* Its return; what it stores is time-pointer's to check. */
 		ret = fn.time(&t);
-		*value = t;
+		*value = ret;
 		return ret;
 	default:
 		break;
