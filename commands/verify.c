@@ -93,7 +93,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	static char *const exec_argv[] = { "vdsokit", "verify", NULL };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
 			       .threads = o->threads, .max_stack = o->max_stack, .aux = 1,
-			       .exec_argv = exec_argv };
+			       .exec_argv = exec_argv, .signals = 1 };
 	struct vk_sysinfo si;
 	struct vk_report rep = { .command = "verify", .version = vk_version, .sys = &si,
 				 .seconds = o->seconds, .paths = o->call.paths, .rs = &rs };

@@ -28,6 +28,7 @@ struct vk_verify {
 	/* vdsokit's verify command, to exec() afresh with a probe's
 	 * arguments after it (the mlockall rule); NULL: no such rule. */
 	char *const *exec_argv;
+	int signals;		/* the signal rules (verify's own run) */
 	/* Where set, told of each move between CPUs once made, with the
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */

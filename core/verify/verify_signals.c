@@ -5,12 +5,12 @@
  * thread again and again, re-armed from its handler after a short random
  * delay (so that the calls go on however slow the handler is, as under
  * TCG); the handler finds the interrupted PC with the platform's unwinder
- * (_Unwind_Backtrace), and where it lies inside the call (in the vDSO, or
- * in the --impl library's code), it
- *   signal-call    calls the same function, whose result must be the
- *                  syscall's (a reading between two of its readings); a
- *                  function that holds a lock across the call deadlocks,
- *                  which the child's watchdog names;
+ * (_Unwind_Backtrace), and where it lies inside the call (in the vDSO, in
+ * the --impl library's code, or below the call's return address), it
+ *   signal-call    calls the same function, which must return what its
+ *                  plain call does, a reading between two of the
+ *                  syscall's; a function that holds a lock across the
+ *                  call deadlocks, which the child's watchdog names;
  *   signal-unwind  unwinds from the interrupted frame, which must reach
  *                  the call's return address in the caller: a function
  *                  without unwind information for that PC stops it.
@@ -505,8 +505,9 @@ void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_p
 	struct answer a;
 	char name[40];
 
-	if (p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
-		return;		/* the kernel itself: no user code to interrupt */
+	/* The syscall's path is the kernel itself: no user code to land in. */
+	if (!v->signals || p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
+		return;
 	vk_target_name(name, sizeof(name), t);
 	rc = vk_results_add(v->rs, name, p, "signal-call");
 	ru = vk_results_add(v->rs, name, p, "signal-unwind");
@@ -558,7 +559,7 @@ void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_p
 {
 	char name[40];
 
-	if (p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
+	if (!v->signals || p == VK_PATH_SYSCALL || p == VK_PATH_VSYSCALL)
 		return;
 	vk_target_name(name, sizeof(name), t);
 	vk_result_skip(vk_results_add(v->rs, name, p, "signal-call"), VK_NO_UNWINDER);
