@@ -42,9 +42,10 @@ ifneq ($(shell $(CC) -print-file-name=libatomic.a),libatomic.a)
 LDLIBS += -latomic
 endif
 # verify's signal-unwind rule unwinds with libgcc's _Unwind_Backtrace
-# (libgcc_s, or libgcc_eh when static), where it links: not with musl-gcc,
+# and looks FDEs up with its _Unwind_Find_FDE (libgcc_s, or libgcc_eh
+# when static), where they link: not with musl-gcc,
 # whose libgcc_eh is glibc's. Elsewhere the rule is a SKIP that says so.
-ifeq ($(shell printf '\043include <unwind.h>\nint main(void) { return _Unwind_Backtrace(0, 0); }\n' | \
+ifeq ($(shell printf '\043include <unwind.h>\nextern const void *_Unwind_Find_FDE(void *, void *);\nint main(void) { return _Unwind_Backtrace(0, 0) + !_Unwind_Find_FDE(0, 0); }\n' | \
 	$(CC) -x c - $(LDFLAGS) -o /dev/null 2>/dev/null && echo y),y)
 override CFLAGS += -DVK_HAVE_UNWIND
 endif

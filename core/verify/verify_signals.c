@@ -12,8 +12,13 @@
  *                  syscall's; a function that holds a lock across the
  *                  call deadlocks, which the child's watchdog names;
  *   signal-unwind  unwinds from the interrupted frame, which must reach
- *                  the call's return address in the caller: a function
- *                  without unwind information for that PC stops it.
+ *                  the call's return address in the caller. Where it
+ *                  stops at code that no unwind information (FDE) covers,
+ *                  the code carries none there, which no kernel promises
+ *                  everywhere (arm64's vDSO has no .eh_frame by design,
+ *                  87676cfca141): that is a SKIP naming the code. Where
+ *                  unwind information led it elsewhere, it is wrong: a
+ *                  failure.
  * The run ends after HITS signals landed inside, however long they take
  * to, or at a deadline: fewer than MIN_HITS compared too little to pass.
  */
@@ -46,15 +51,26 @@
 #define TIMEOUT 5.0		/* s of CPU: a deadlock */
 #define FRAMES 64
 
+/* The unwinder's own lookup of the FDE that covers a PC (libgcc's, and
+ * LLVM libunwind's): not declared in <unwind.h>. */
+struct vk_eh_bases {
+	void *tbase, *dbase, *func;
+};
+extern const void *_Unwind_Find_FDE(void *pc, struct vk_eh_bases *bases);
+
 /* What the child tells. */
 struct answer {
 	unsigned long long signals, inside, calls, unwound;
-	unsigned long long bad_calls, not_unwound;
+	unsigned long long bad_calls;
+	unsigned long long wrong;	/* unwinding went astray or stopped where an FDE covers */
+	unsigned long long no_info;	/* it stopped at code no FDE covers */
 	unsigned long long no_frame;	/* signals where the unwinder found no signal frame */
 	int calibrated;		/* the caller's return address was found */
 	char call_why[256];	/* the first wrong result in the handler */
-	char unwind_why[256];	/* the first interrupted frame not unwound, */
-	uintptr_t bad_pc, bad_end;	/* its PC and the last frame (0: astray) */
+	char unwind_why[320];	/* the first stop of the kind judged */
+	uintptr_t bad_pc, bad_end;	/* the first wrong: its PC and last frame, */
+	int astray;		/* or none: the walk reached FRAMES */
+	uintptr_t gap_pc, gap_end;	/* the first stop at code without an FDE */
 };
 
 /* In shared memory: whether the child was in the handler's call. */
@@ -254,6 +270,71 @@ static void call_again(const struct run *r, int k)
 			 clock, rx, (long long)x, plain[k], (long long)a, (long long)b);
 }
 
+/* Where the code of impl's function fn lies: the executable segment of
+ * the object that holds it. */
+struct finding {
+	uintptr_t at, lo, hi;
+	int eh;			/* the object has a PT_GNU_EH_FRAME */
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct finding *f = arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && f->at >= lo &&
+		    f->at < lo + ph->p_memsz) {
+			f->lo = lo;
+			f->hi = lo + ph->p_memsz;
+		}
+	}
+	if (!f->hi)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		f->eh |= info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME;
+	return 1;
+}
+
+/* Whether the unwinder can see the code at: its libc lists the object. */
+static int listed(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
+{
+	struct finding f = { at, 0, 0, 0 };
+
+	if (!dl_iterate_phdr(find_object, &f))
+		return 0;
+	*lo = f.lo;
+	*hi = f.hi;
+	return 1;
+}
+
+/* Where unwinding from a signal at pc stopped short of the caller. At
+ * code that no FDE covers, the code carries no unwind information there,
+ * which is not judged; anywhere else (at code an FDE covers, at what is
+ * no code, or astray) the unwind information on the way led it wrong. */
+static void note_stop(const struct walk *w, uintptr_t pc)
+{
+	uintptr_t end = w->ip[w->n - 1], lo, hi;
+	struct vk_eh_bases b;
+	/* A return address is looked up a byte back, as the unwinder does;
+	 * the interrupted PC itself is not. */
+	void *at = (void *)(w->n - 1 == w->sig ? end : end - 1);
+
+	if (w->n < FRAMES && listed(end, &lo, &hi) && !_Unwind_Find_FDE(at, &b)) {
+		if (!ans.no_info++) {
+			ans.gap_pc = pc;
+			ans.gap_end = end;
+		}
+	} else if (!ans.wrong++) {
+		ans.bad_pc = pc;
+		ans.bad_end = end;
+		ans.astray = w->n == FRAMES;
+	}
+}
+
 /* The next signal in 20-83 us: a random phase against the calls. */
 static void arm(void)
 {
@@ -287,14 +368,10 @@ static void on_alarm(int sig)
 	if (!calling || ((pc < r->lo || pc >= r->hi) && i == w.n))
 		goto out;
 	ans.inside++;
-	if (i < w.n) {
+	if (i < w.n)
 		ans.unwound++;
-	} else if (!ans.not_unwound++) {
-		/* The last frame is the one the unwinder found nothing for,
-		 * unless it went astray to the limit. */
-		ans.bad_pc = pc;
-		ans.bad_end = w.n < FRAMES ? w.ip[w.n - 1] : 0;
-	}
+	else
+		note_stop(&w, pc);
 	call_again(r, clock_now);
 out:
 	if (ans.inside >= HITS || ans.signals >= SIGNALS)
@@ -338,25 +415,42 @@ static void name_pc(const struct run *r, uintptr_t pc, char *buf, size_t len)
 #endif
 }
 
-/* The unwinding failure in words, named now that the handler is done. */
+/* The first stop of the kind judged, in words, named now that the
+ * handler is done: a wrong one, else one at code without an FDE. */
 static void describe_unwind(const struct run *r)
 {
 	char pc[96], end[96];
+	uintptr_t lo, hi;
+	struct finding f = { ans.gap_end, 0, 0, 0 };
 
-	if (!ans.not_unwound)
-		return;
-	name_pc(r, ans.bad_pc, pc, sizeof(pc));
-	if (!ans.bad_end) {
-		snprintf(ans.unwind_why, sizeof(ans.unwind_why),
-			 "unwinding from %s went astray: %d frames, none its caller", pc, FRAMES);
+	if (ans.wrong) {
+		name_pc(r, ans.bad_pc, pc, sizeof(pc));
+		name_pc(r, ans.bad_end, end, sizeof(end));
+		if (ans.astray)
+			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+				 "unwinding from %s went astray: %d frames, none its caller", pc, FRAMES);
+		else if (!listed(ans.bad_end, &lo, &hi))
+			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+				 "unwinding from %s reached %#lx, which is no code: the unwind information on the way is wrong",
+				 pc, (unsigned long)ans.bad_end);
+		else
+			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+				 "unwinding from %s stopped at %s, which unwind information covers, short of the caller",
+				 pc, end);
 		return;
 	}
-	name_pc(r, ans.bad_end, end, sizeof(end));
-	if (ans.bad_end == ans.bad_pc)
-		snprintf(ans.unwind_why, sizeof(ans.unwind_why), "no unwind information covers %s", pc);
-	else
-		snprintf(ans.unwind_why, sizeof(ans.unwind_why),
-			 "no unwind information covers %s (a signal at %s)", end, pc);
+	if (!ans.no_info)
+		return;
+	name_pc(r, ans.gap_pc, pc, sizeof(pc));
+	name_pc(r, ans.gap_end, end, sizeof(end));
+	dl_iterate_phdr(find_object, &f);
+	snprintf(ans.unwind_why, sizeof(ans.unwind_why), "no unwind information covers %s%s%s%s",
+		 end, ans.gap_end == ans.gap_pc ? "" : " (a signal at ",
+		 ans.gap_end == ans.gap_pc ? "" : pc, ans.gap_end == ans.gap_pc ? "" : ")");
+	if (!f.eh)
+		snprintf(ans.unwind_why + strlen(ans.unwind_why),
+			 sizeof(ans.unwind_why) - strlen(ans.unwind_why),
+			 ": its object has no unwind information at all (no PT_GNU_EH_FRAME)");
 }
 
 static void child(void *ctx, int fd)
@@ -393,43 +487,6 @@ static void child(void *ctx, int fd)
 	vk_write_all(fd, &ans, sizeof(ans));
 }
 
-/* Where the code of impl's function fn lies: the executable segment of
- * the object that holds it. */
-struct finding {
-	uintptr_t at, lo, hi;
-};
-
-static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct finding *f = arg;
-
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && f->at >= lo &&
-		    f->at < lo + ph->p_memsz) {
-			f->lo = lo;
-			f->hi = lo + ph->p_memsz;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Whether the unwinder can see the code at: its libc lists the object. */
-static int listed(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
-{
-	struct finding f = { at, 0, 0 };
-
-	if (!dl_iterate_phdr(find_object, &f))
-		return 0;
-	*lo = f.lo;
-	*hi = f.hi;
-	return 1;
-}
-
 static void judge_call(struct vk_results *rs, struct vk_result *r, const struct answer *a)
 {
 	r->calls = a->calls;
@@ -439,24 +496,30 @@ static void judge_call(struct vk_results *rs, struct vk_result *r, const struct 
 			       a->bad_calls, a->calls);
 }
 
+/* Code without unwind information is not judged: the kernel promises
+ * none (doc/skips.md), and an --impl library is held to what the kernel is. */
 static void judge_unwind(struct vk_results *rs, struct vk_result *r, const struct answer *a)
 {
 	r->calls = a->inside;
-	if (a->not_unwound)
+	if (a->wrong)
 		vk_result_fail(rs, r, "%s (%llu of %llu signals inside the call)", a->unwind_why,
-			       a->not_unwound, a->inside);
+			       a->wrong, a->inside);
+	else if (a->no_info)
+		vk_result_skip(r, "not tested: %s, where %llu of %llu signals inside the call stopped",
+			       a->unwind_why, a->no_info, a->inside);
 }
 
-/* The child's answer in a and 0; else a failure or SKIP of both, -1. */
+/* The child's answer in a and 0; else a failure or error of both, -1. */
 static int run_child(struct vk_verify *v, struct run *run, struct vk_result *rc,
 		     struct vk_result *ru, struct answer *a)
 {
 	struct vk_isolated out;
-	char why[64];
+	char why[128];
 
 	if (vk_isolate(child, run, TIMEOUT, &out)) {
-		vk_result_skip(rc, "not tested: could not fork a child to run in");
-		vk_result_skip(ru, "not tested: could not fork a child to run in");
+		vk_isolate_failure(&out, why, sizeof(why));
+		vk_result_error(v->rs, rc, "not tested: %s", why);
+		vk_result_error(v->rs, ru, "%s", rc->detail);
 		return -1;
 	}
 	if (out.len == sizeof(*a) && out.exited && !out.exit_status) {
@@ -541,8 +604,9 @@ void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_p
 		vk_getrandom_state(run.fn.getrandom, &run.state, &run.state_len);
 	run.sh = mmap(NULL, sizeof(*run.sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (run.sh == MAP_FAILED) {
-		vk_result_skip(rc, "not tested: no shared memory for the child");
-		vk_result_skip(ru, "%s", rc->detail);
+		vk_result_error(v->rs, rc, "not tested: vdsokit could not map memory to share with the child: %s",
+				strerror(errno));
+		vk_result_error(v->rs, ru, "%s", rc->detail);
 	} else {
 		run.sh->in_call = 0;
 		if (!run_child(v, &run, rc, ru, &a))
