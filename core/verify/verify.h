@@ -24,7 +24,8 @@
  *   signal-call   called again from a signal handler that interrupted it,
  *                 it returns what it does outside, in time (no deadlock)
  *   signal-unwind from each signal that landed inside the call, the
- *                 unwinder reaches the call's return address
+ *                 unwinder reaches the call's return address; a SKIP
+ *                 where it stops at code no FDE covers
  *   mlockall      no page fault in the first call after mlockall(), in a
  *                 vdsokit exec()ed afresh; a failure from Linux 7.3 on,
  *                 a SKIP that says so before
