@@ -69,6 +69,7 @@ struct answer {
 	char call_why[256];	/* the first wrong result in the handler */
 	char unwind_why[320];	/* the first stop of the kind judged */
 	uintptr_t bad_pc, bad_end;	/* the first wrong: its PC and last frame, */
+	uintptr_t bad_prev;	/* the frame before the last */
 	int astray;		/* or none: the walk reached FRAMES */
 	uintptr_t gap_pc, gap_end;	/* the first stop at code without an FDE */
 };
@@ -331,6 +332,7 @@ static void note_stop(const struct walk *w, uintptr_t pc)
 	} else if (!ans.wrong++) {
 		ans.bad_pc = pc;
 		ans.bad_end = end;
+		ans.bad_prev = w->ip[w->n > 1 ? w->n - 2 : 0];
 		ans.astray = w->n == FRAMES;
 	}
 }
@@ -419,20 +421,21 @@ static void name_pc(const struct run *r, uintptr_t pc, char *buf, size_t len)
  * handler is done: a wrong one, else one at code without an FDE. */
 static void describe_unwind(const struct run *r)
 {
-	char pc[96], end[96];
+	char pc[96], end[96], prev[96];
 	uintptr_t lo, hi;
 	struct finding f = { ans.gap_end, 0, 0, 0 };
 
 	if (ans.wrong) {
 		name_pc(r, ans.bad_pc, pc, sizeof(pc));
 		name_pc(r, ans.bad_end, end, sizeof(end));
+		name_pc(r, ans.bad_prev, prev, sizeof(prev));
 		if (ans.astray)
 			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
 				 "unwinding from %s went astray: %d frames, none its caller", pc, FRAMES);
-		else if (!listed(ans.bad_end, &lo, &hi))
+		else if (!listed(ans.bad_end, &lo, &hi))	/* the frame before gave it */
 			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
-				 "unwinding from %s reached %#lx, which is no code: the unwind information on the way is wrong",
-				 pc, (unsigned long)ans.bad_end);
+				 "unwinding from %s reached %#lx, which is no code, from %s: the unwind information there is wrong",
+				 pc, (unsigned long)ans.bad_end, prev);
 		else
 			snprintf(ans.unwind_why, sizeof(ans.unwind_why),
 				 "unwinding from %s stopped at %s, which unwind information covers, short of the caller",
