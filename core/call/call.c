@@ -189,6 +189,14 @@ static void init_libc(struct vk_callset *cs)
 #define PPC_STLU "stwu"
 #endif
 #define PPC_FRAME "320"		/* the protected zone and a frame header */
+/* The frame told to the unwind information too, where the compiler
+ * writes it as .cfi directives: an unwinder that interrupts the vDSO
+ * (verify's signal-unwind) must get past this frame to its caller. */
+#ifdef __GCC_HAVE_DWARF2_CFI_ASM
+#define PPC_CFI(x) ".cfi_adjust_cfa_offset " x "\n\t"
+#else
+#define PPC_CFI(x) ""
+#endif
 #define PPC_CR0_SO 0x10000000	/* CR0's SO bit in mfcr's word */
 
 static void *ppc_entry[VK_NFUNCS];
@@ -204,9 +212,11 @@ static long ppc_call(void *fn, long a, long b, long c, long d, long e)
 	unsigned long cr;
 
 	__asm__ volatile(PPC_STLU " 1,-" PPC_FRAME "(1)\n\t"
+			 PPC_CFI(PPC_FRAME)
 			 "mtctr %[fn]\n\t"
 			 "bctrl\n\t"
 			 "addi 1,1," PPC_FRAME "\n\t"
+			 PPC_CFI("-" PPC_FRAME)
 			 "mfcr %[cr]"
 			 : "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7), [fn] "+r"(r12),
 			   [cr] "=r"(cr)
