@@ -275,7 +275,7 @@ static void call_again(const struct run *r, int k)
  * the object that holds it. */
 struct finding {
 	uintptr_t at, lo, hi;
-	int eh;			/* the object has a PT_GNU_EH_FRAME */
+	int eh;			/* the object has a PT_GNU_EH_FRAME, not empty */
 };
 
 static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
@@ -295,8 +295,10 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	if (!f->hi)
 		return 0;
+	/* s390's 6.1 vDSO has one of size 0: no .eh_frame_hdr, so an
+	 * unwinder finds none of the FDEs its .eh_frame holds. */
 	for (int i = 0; i < info->dlpi_phnum; i++)
-		f->eh |= info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME;
+		f->eh |= info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME && info->dlpi_phdr[i].p_memsz;
 	return 1;
 }
 
@@ -453,7 +455,7 @@ static void describe_unwind(const struct run *r)
 	if (!f.eh)
 		snprintf(ans.unwind_why + strlen(ans.unwind_why),
 			 sizeof(ans.unwind_why) - strlen(ans.unwind_why),
-			 ": its object has no unwind information at all (no PT_GNU_EH_FRAME)");
+			 ": its object gives an unwinder none at all (no PT_GNU_EH_FRAME, or an empty one)");
 }
 
 static void child(void *ctx, int fd)
