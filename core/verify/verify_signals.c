@@ -35,7 +35,7 @@
 #include "core/image/image.h"
 #include "core/verify/verify_shared.h"
 
-#define VK_NO_UNWINDER "not tested: this build links no unwinder (libgcc's _Unwind_Backtrace)"
+#define VK_NO_UNWINDER "not tested: this build links no unwinder (libgcc's _Unwind_Backtrace and _Unwind_Find_FDE)"
 
 #ifdef VK_HAVE_UNWIND
 #include <link.h>
