@@ -385,30 +385,32 @@ out:
 	errno = saved;
 }
 
-/* "__vdso_clock_gettime+0x12", the symbol pc lies in, if one is known. */
+/* "__vdso_clock_gettime+0x12", the symbol pc lies in, if one is known:
+ * the vDSO's from its image, any other object's from the dynamic linker. */
 static void name_pc(const struct run *r, uintptr_t pc, char *buf, size_t len)
 {
 	struct vk_elf_sym s;
 
-	if (r->im)
+	snprintf(buf, len, "%#lx", (unsigned long)pc);
+	if (r->im && pc >= r->lo && pc < r->hi) {
 		snprintf(buf, len, "the vDSO+%#lx", (unsigned long)(pc - r->lo));
-	else
-		snprintf(buf, len, "%#lx", (unsigned long)pc);
-	for (size_t i = 0; r->im && i < r->im->elf.nsyms; i++) {
-		uintptr_t a;
+		for (size_t i = 0; i < r->im->elf.nsyms; i++) {
+			uintptr_t a;
 
-		if (vk_elf_sym(&r->im->elf, i, &s) || !s.name || !*s.name || !s.size ||
-		    !(a = (uintptr_t)vk_image_addr(r->im, &s)))
-			continue;
-		if (pc >= a && pc - a < s.size) {
-			snprintf(buf, len, "%s+%#lx", s.name, (unsigned long)(pc - a));
-			return;
+			if (vk_elf_sym(&r->im->elf, i, &s) || !s.name || !*s.name || !s.size ||
+			    !(a = (uintptr_t)vk_image_addr(r->im, &s)))
+				continue;
+			if (pc >= a && pc - a < s.size) {
+				snprintf(buf, len, "%s+%#lx", s.name, (unsigned long)(pc - a));
+				return;
+			}
 		}
+		return;
 	}
 #ifndef VK_STATIC
 	Dl_info di;
 
-	if (r->im || !dladdr((void *)pc, &di))
+	if (!dladdr((void *)pc, &di))
 		return;
 	if (di.dli_sname)
 		snprintf(buf, len, "%s+%#lx", di.dli_sname,
