@@ -44,13 +44,19 @@ endif
 ifneq ($(shell $(CC) -print-file-name=libatomic.a),libatomic.a)
 LDLIBS += -latomic
 endif
-# verify's signal-unwind rule unwinds with libgcc's _Unwind_Backtrace
-# and looks FDEs up with its _Unwind_Find_FDE (libgcc_s, or libgcc_eh
-# when static), where they link: not with musl-gcc,
-# whose libgcc_eh is glibc's. Elsewhere the rule is a SKIP that says so.
-ifeq ($(shell printf '\043include <unwind.h>\nextern const void *_Unwind_Find_FDE(void *, void *);\nint main(void) { return _Unwind_Backtrace(0, 0) + !_Unwind_Find_FDE(0, 0); }\n' | \
-	$(CC) -x c - $(LDFLAGS) -o /dev/null 2>/dev/null && echo y),y)
+# verify's signal rules unwind with libgcc's _Unwind_Backtrace, and
+# signal-unwind looks FDEs up with its _Unwind_Find_FDE (libgcc_s, or
+# libgcc_eh when static), where they link: not with musl-gcc, whose
+# libgcc_eh is glibc's (the rules are a SKIP that says so), nor, for
+# the lookup, with arm's EHABI unwinder.
+comma := ,
+unwind_probe = $(shell printf '\043include <unwind.h>\nextern const void *_Unwind_Find_FDE(void *, void *);\nint main(void) { return $(1); }\n' | \
+	$(CC) -x c - $(LDFLAGS) -o /dev/null 2>/dev/null && echo y)
+ifeq ($(call unwind_probe,_Unwind_Backtrace(0$(comma) 0)),y)
 override CFLAGS += -DVK_HAVE_UNWIND
+endif
+ifeq ($(call unwind_probe,!_Unwind_Find_FDE(0$(comma) 0)),y)
+override CFLAGS += -DVK_HAVE_FIND_FDE
 endif
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

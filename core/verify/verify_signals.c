@@ -36,10 +36,11 @@
 #include "core/image/image.h"
 #include "core/verify/verify_shared.h"
 
-#define VK_NO_UNWINDER "not tested: this build links no unwinder (libgcc's _Unwind_Backtrace and _Unwind_Find_FDE)"
+#define VK_NO_UNWINDER "not tested: this build links no unwinder (libgcc's _Unwind_Backtrace)"
 
 #ifdef VK_HAVE_UNWIND
 #include <link.h>
+#include <ucontext.h>
 #include <unwind.h>
 #ifndef VK_STATIC
 #include <dlfcn.h>
@@ -52,12 +53,30 @@
 #define TIMEOUT 5.0		/* s of CPU: a deadlock */
 #define FRAMES 64
 
+#ifdef VK_HAVE_FIND_FDE
 /* The unwinder's own lookup of the FDE that covers a PC (libgcc's, and
- * LLVM libunwind's): not declared in <unwind.h>. */
+ * LLVM libunwind's): not declared in <unwind.h>. arm's EHABI unwinder
+ * has none. */
 struct vk_eh_bases {
 	void *tbase, *dbase, *func;
 };
 extern const void *_Unwind_Find_FDE(void *pc, struct vk_eh_bases *bases);
+#endif
+
+/* The interrupted PC from the signal's context, on the arches whose
+ * libgcc marks no frame as the signal's (arm's EHABI unwinder, mips's):
+ * 0 elsewhere, where the unwinder tells it. */
+static uintptr_t context_pc(const void *uc)
+{
+#if defined(__arm__)
+	return ((const ucontext_t *)uc)->uc_mcontext.arm_pc;
+#elif defined(__mips__)
+	return ((const ucontext_t *)uc)->uc_mcontext.pc;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
 
 /* What the child tells. */
 struct answer {
@@ -66,9 +85,12 @@ struct answer {
 	unsigned long long wrong;	/* unwinding went astray or stopped where an FDE covers */
 	unsigned long long no_info;	/* it stopped at code no FDE covers */
 	unsigned long long no_frame;	/* signals where the unwinder found no signal frame */
+	unsigned long long by_context;	/* of those, where the signal's context gave the PC */
+	unsigned long long blind;	/* inside, known from the context alone: not unwound */
+	int no_lookup;		/* the stop was not looked up: no _Unwind_Find_FDE */
 	int calibrated;		/* the caller's return address was found */
 	char call_why[256];	/* the first wrong result in the handler */
-	char unwind_why[320];	/* the first stop of the kind judged */
+	char unwind_why[400];	/* the first stop of the kind judged */
 	uintptr_t bad_pc, bad_end;	/* the first wrong: its PC and last frame, */
 	uintptr_t bad_prev;	/* the frame before the last */
 	int astray;		/* or none: the walk reached FRAMES */
@@ -315,6 +337,19 @@ static int listed(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
 	return 1;
 }
 
+/* Whether an FDE covers at; -1 where this build cannot look it up. */
+static int has_fde(void *at)
+{
+#ifdef VK_HAVE_FIND_FDE
+	struct vk_eh_bases b;
+
+	return _Unwind_Find_FDE(at, &b) != NULL;
+#else
+	(void)at;
+	return -1;
+#endif
+}
+
 /* Where unwinding from a signal at pc stopped short of the caller. At
  * code that no FDE covers, the code carries no unwind information there,
  * which is not judged; anywhere else (at code an FDE covers, at what is
@@ -322,12 +357,13 @@ static int listed(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
 static void note_stop(const struct walk *w, uintptr_t pc)
 {
 	uintptr_t end = w->ip[w->n - 1], lo, hi;
-	struct vk_eh_bases b;
 	/* A return address is looked up a byte back, as the unwinder does;
 	 * the interrupted PC itself is not. */
 	void *at = (void *)(w->n - 1 == w->sig ? end : end - 1);
+	int fde;
 
-	if (w->n < FRAMES && listed(end, &lo, &hi) && !_Unwind_Find_FDE(at, &b)) {
+	if (w->n < FRAMES && listed(end, &lo, &hi) && (fde = has_fde(at)) != 1) {
+		ans.no_lookup |= fde < 0;
 		if (!ans.no_info++) {
 			ans.gap_pc = pc;
 			ans.gap_end = end;
@@ -351,29 +387,36 @@ static void arm(void)
 		setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static void on_alarm(int sig)
+static void on_alarm(int sig, siginfo_t *si, void *uc)
 {
 	const struct run *r = running;
 	struct walk w;
 	uintptr_t pc;
 	int saved = errno, i;
 
-	(void)sig;
+	(void)sig, (void)si;
 	ans.signals++;
 	walk(&w);
-	if (w.sig < 0) {
+	if (w.sig >= 0) {
+		pc = w.ip[w.sig];
+		for (i = w.sig + 1; i < w.n && w.ip[i] != ret_addr; i++)
+			;
+	} else {
 		ans.no_frame++;
-		goto out;
+		pc = context_pc(uc);
+		i = w.n;
+		if (!pc)
+			goto out;
+		ans.by_context++;
 	}
-	pc = w.ip[w.sig];
-	for (i = w.sig + 1; i < w.n && w.ip[i] != ret_addr; i++)
-		;
 	/* Inside: in the path's code, or below the call's return address,
 	 * while call() calls it (not vdsokit's own reads of the clock). */
 	if (!calling || ((pc < r->lo || pc >= r->hi) && i == w.n))
 		goto out;
 	ans.inside++;
-	if (i < w.n)
+	if (w.sig < 0)
+		ans.blind++;
+	else if (i < w.n)
 		ans.unwound++;
 	else
 		note_stop(&w, pc);
@@ -451,6 +494,12 @@ static void describe_unwind(const struct run *r)
 		return;
 	name_pc(r, ans.gap_pc, pc, sizeof(pc));
 	name_pc(r, ans.gap_end, end, sizeof(end));
+	if (ans.no_lookup) {
+		snprintf(ans.unwind_why, sizeof(ans.unwind_why),
+			 "unwinding from %s stopped at %s, short of the caller, and this build's unwinder cannot tell whether unwind information covers it (no _Unwind_Find_FDE)",
+			 pc, end);
+		return;
+	}
 	dl_iterate_phdr(find_object, &f);
 	snprintf(ans.unwind_why, sizeof(ans.unwind_why), "no unwind information covers %s%s%s%s",
 		 end, ans.gap_end == ans.gap_pc ? "" : " (a signal at ",
@@ -472,7 +521,7 @@ static double cpu_seconds(void)
 static void child(void *ctx, int fd)
 {
 	struct run *r = ctx;
-	struct sigaction sa = { .sa_handler = on_alarm };
+	struct sigaction sa = { .sa_sigaction = on_alarm, .sa_flags = SA_SIGINFO };
 	double deadline;
 	int i = 0;
 
@@ -519,10 +568,13 @@ static void judge_call(struct vk_results *rs, struct vk_result *r, const struct 
  * crt files has no FDE, and a signal lands in it now and then). */
 static void judge_unwind(struct vk_results *rs, struct vk_result *r, const struct answer *a)
 {
-	r->calls = a->inside;
+	r->calls = a->inside - a->blind;
 	if (a->wrong)
 		vk_result_fail(rs, r, "%s (%llu of %llu signals inside the call)", a->unwind_why,
 			       a->wrong, a->inside);
+	else if (a->blind && a->inside - a->blind < MIN_HITS)
+		vk_result_skip(r, "not tested: this build's unwinder finds no signal frame (of %llu signals inside the call, %llu were known from the signal's context alone)",
+			       a->inside, a->blind);
 	else if (a->no_info && a->unwound < MIN_HITS)
 		vk_result_skip(r, "not tested: %s, where %llu of %llu signals inside the call stopped",
 			       a->unwind_why, a->no_info, a->inside);
@@ -567,7 +619,7 @@ static void judge(struct vk_verify *v, enum vk_path p, struct vk_result *rc,
 	if (!a->calibrated) {
 		vk_result_skip(rc, "not tested: this build's unwinder could not unwind vdsokit's own call");
 		vk_result_skip(ru, "%s", rc->detail);
-	} else if (a->signals && a->no_frame == a->signals) {
+	} else if (a->signals && a->no_frame == a->signals && !a->by_context) {
 		vk_result_skip(rc, "not tested: this build's unwinder found no signal frame, so where %llu signals landed is unknown",
 			       a->signals);
 		vk_result_skip(ru, "%s", rc->detail);
