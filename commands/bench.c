@@ -180,7 +180,7 @@ int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 	}
 	if (vk_timer_init(timer)) {
 		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
-			VK_TIMER_NAME);
+			timer->name);
 		return VK_EXIT_SKIP;
 	}
 	return VK_EXIT_OK;

@@ -26,7 +26,7 @@ int vk_bench_worker_timer(const char *arg, struct vk_timer *t)
 {
 	char *end;
 
-	t->name = VK_TIMER_NAME;
+	t->name = vk_timer_choose();
 	t->ns_per_tick = strtod(arg, &end);
 	if (*end != ':' || !(t->ns_per_tick > 0))
 		return -1;
