@@ -12,14 +12,12 @@
 static const char head[] =
 	"Usage: vdsokit verify [OPTIONS] [API...]\n\n"
 	"Check every vDSO API on every path against the kernel's own syscalls:\n"
-	"return values and errno for every clock id, ordering, normalization,\n"
-	"monotonicity, resolutions, relations between clocks, gettimeofday's\n"
-	"timezone, time(), getcpu on each CPU, getrandom's lengths, flags and fork\n"
-	"safety, cross-CPU ordering across threads, and the stack a call uses. A\n"
-	"check that could not look closely enough is a SKIP that says so. The text\n"
-	"names what failed and what was not tested, and how closely the passing\n"
-	"checks looked (\"Tested: ordering to within 0.0-2.4 us ...\", \"Stack: 88-184\n"
-	"bytes\"), each check's with --verbose, in KTAP and in JSON.\n\n"
+	"errno for every clock id, ordering, monotonicity, resolutions, relations\n"
+	"of clocks, getcpu, getrandom, threads, stack, signals and second\n"
+	"boundaries (--list-rules). A check that could not look closely enough\n"
+	"is a SKIP that says so. The text names what failed and what was not\n"
+	"tested, and how closely the passing checks looked (\"Tested: ordering to\n"
+	"within 0.0-2.4 us ...\"), each check's with --verbose, in KTAP and JSON.\n\n"
 	"With no API, all of them; an API is a name from 'vdsokit list-apis'\n"
 	"(clock-gettime-tai, getcpu, ...), clock-gettime-id:N for any clock id,\n"
 	"or a function name (clock_gettime) for all its clocks.\n\n";
@@ -43,6 +41,8 @@ struct opts {
 	struct vk_call_opts call;
 	const char *outdir;	/* --output, or NULL */
 	const char *mlock_probe;	/* the mlockall rule's exec()ed vdsokit */
+	const char *rules;	/* --rules, or NULL: all */
+	int list_rules;
 };
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
@@ -59,6 +59,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_IMPL_ROW(&o->call, "also check the __vdso_* functions LIB.so exports"),
 		VK_OPT(0, "threads", VK_OPT_COUNT, "N",
 		  "threads for the cross-CPU check (default: one per CPU)", &o->threads, .lo = 1, .hi = 64),
+		VK_OPT(0, "rules", VK_OPT_STRING, "LIST",
+		  "judge only these rules and families (--list-rules)", &o->rules),
+		VK_OPT(0, "list-rules", VK_OPT_FLAG, NULL, "list the rules, by family, and exit",
+		  &o->list_rules),
 		VK_OPT(0, "max-stack", VK_OPT_COUNT, "BYTES",
 		  "fail a function using more stack (default: none)", &o->max_stack, .lo = 1,
 		  .hi = 1ull << 40),
@@ -90,6 +94,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	       struct vk_step *step)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
+	unsigned char on[VK_VERIFY_MAX_RULES];
 	static char *const exec_argv[] = { "vdsokit", "verify", NULL };
 	struct vk_verify v = { .rs = &rs, .seconds = o->seconds, .paths = o->call.paths,
 			       .threads = o->threads, .max_stack = o->max_stack, .aux = 1,
@@ -105,6 +110,12 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	int have_vdso = vk_image_open_live(&im) == 0;
 	int status;
 
+	if (o->rules && vk_verify_rules_select(o->rules, on, err, sizeof(err))) {
+		fprintf(stderr, "%s: no rule or family '%s' ('%s --list-rules' lists them)\n", cmd,
+			err, cmd);
+		return VK_EXIT_USAGE;
+	}
+	v.rules = o->rules ? on : NULL;
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
 		return VK_EXIT_USAGE;
@@ -119,6 +130,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 		vk_verify_run(&v, &t[i]);
 	}
 	vk_verify_edges_finish(&edges);
+	vk_verify_drop_unwanted(&v);
 	vk_results_finish(&rs);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
@@ -158,6 +170,12 @@ int cmd_verify(int argc, char **argv)
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
 	int nt;
 
+	if (r == VK_OPT_OK && o.list_rules) {
+		for (size_t i = 0; i < vk_verify_nrules; i++)
+			printf("%-13s %-15s %s\n", vk_verify_rules[i].family, vk_verify_rules[i].name,
+			       vk_verify_rules[i].what);
+		return VK_EXIT_OK;
+	}
 	if (r == VK_OPT_OK && o.mlock_probe)
 		return vk_verify_mlock_probe(o.mlock_probe, o.call.impl, STDOUT_FILENO) ?
 			       VK_EXIT_USAGE : VK_EXIT_OK;

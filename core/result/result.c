@@ -176,6 +176,25 @@ void vk_results_finish(struct vk_results *rs)
 	}
 }
 
+void vk_results_keep(struct vk_results *rs, int (*keep)(const char *check, void *ctx), void *ctx)
+{
+	size_t n = 0;
+
+	rs->fails = rs->errors = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		struct vk_result *r = rs->r[i];
+
+		if (!keep(r->check, ctx)) {
+			free(r);
+			continue;
+		}
+		rs->fails += r->status == VK_FAIL;
+		rs->errors += r->status == VK_ERROR;
+		rs->r[n++] = r;
+	}
+	rs->n = n;
+}
+
 static void count(struct vk_tally *t, enum vk_status s)
 {
 	t->pass += s == VK_PASS;

@@ -121,6 +121,8 @@ struct vk_bounds vk_results_bounds(const struct vk_results *rs, enum vk_bound ki
  * error, "compared nothing", so that no rule passes on no evidence.
  */
 void vk_results_finish(struct vk_results *rs);
+/* Keep only the results whose check keep() accepts, counted again. */
+void vk_results_keep(struct vk_results *rs, int (*keep)(const char *check, void *ctx), void *ctx);
 /* How many results passed, failed, were skipped and met vdsokit's error. */
 struct vk_tally {
 	size_t pass, fail, skip, error;

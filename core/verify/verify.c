@@ -18,11 +18,14 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	case VK_FN_CLOCK_GETTIME64:
 		vk_verify_clocks(v, t, p);
 		vk_verify_settled(v);
-		vk_verify_relations(v, t, p);
+		if (vk_verify_wants_family(v, "relations"))
+			vk_verify_relations(v, t, p);
 		vk_verify_settled(v);
-		vk_verify_threads(v, t, p);
+		if (vk_verify_wants_family(v, "threads"))
+			vk_verify_threads(v, t, p);
 		vk_verify_settled(v);
-		vk_verify_aux(v, t, p);
+		if (vk_verify_wants_family(v, "aux"))
+			vk_verify_aux(v, t, p);
 		break;
 	case VK_FN_CLOCK_GETRES:
 	case VK_FN_CLOCK_GETRES_TIME64:
@@ -44,11 +47,14 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		return;
 	}
 	vk_verify_settled(v);
-	vk_verify_stack(v, t, p);
+	if (vk_verify_wants(v, "stack"))
+		vk_verify_stack(v, t, p);
 	vk_verify_settled(v);
-	vk_verify_signals(v, t, p);
+	if (vk_verify_wants(v, "signal-call") || vk_verify_wants(v, "signal-unwind"))
+		vk_verify_signals(v, t, p);
 	vk_verify_settled(v);
-	vk_verify_mlock(v, t, p);
+	if (vk_verify_wants(v, "mlockall"))
+		vk_verify_mlock(v, t, p);
 }
 
 /* A path without the function, or without its syscall twin, is a SKIP. */
@@ -224,7 +230,7 @@ void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
 	const char *leave_out = getenv("VDSOKIT_NO_SECOND_EDGE");
 
 	for (int p = 0; p < VK_NPATHS; p++) {
-		if (leave_out && *leave_out) {
+		if ((leave_out && *leave_out) || !vk_verify_wants(v, "second-edge")) {
 			e->started[p] = 0;
 			continue;
 		}

@@ -29,6 +29,8 @@ struct vk_verify {
 	 * arguments after it (the mlockall rule); NULL: no such rule. */
 	char *const *exec_argv;
 	int signals;		/* the signal rules (verify's own run) */
+	/* --rules: rule i of vk_verify_rules runs where rules[i]; NULL: all. */
+	const unsigned char *rules;
 	/* Where set, told of each move between CPUs once made, with the
 	 * function and line that made it: off CPU cpu, or (cpu -1) back to
 	 * the CPUs the run began with. */
