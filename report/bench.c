@@ -56,8 +56,14 @@ void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *
 			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling %.2f\n",
 				r->threads, r->all_per_s, r->thread_ns, r->scaling);
 	}
-	fprintf(f, "\nns per call%s: the median of %d processes' medians, their 95%% CI and CV\n",
-		rep->cold ? ", one cold call at a time" : "", rep->processes);
+	if (rep->cold)
+		fprintf(f, "\nns per call, one cold call at a time: the median of %d processes' medians, their 95%% CI and CV\n",
+			rep->processes);
+	else
+		fprintf(f, "\nns per call, unpreempted (each sample the fastest batch of calls of %.0f us or more,\n"
+			"leaving out time spent waiting for a CPU; a wall-clock loop reads more under load):\n"
+			"the median of %d processes' medians, their 95%% CI and CV\n",
+			VK_BENCH_BATCH_NS / 1000, rep->processes);
 	if (rep->threads)
 		threads_line(f, rep);
 	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",

@@ -19,7 +19,6 @@
 #include "core/bench/stats.h"
 #include "core/base/sysinfo.h"
 
-#define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
 #define MIN_BATCH 60		/* and a multiple of it, so periodic work such as
 				 * getrandom's refill every 6 calls is counted whole */
 #define MAX_BATCH (1ul << 24)
@@ -75,7 +74,7 @@ static unsigned long pick_batch(const struct vk_bench *b, vk_loop loop, struct v
 {
 	unsigned long n = MIN_BATCH;
 
-	while (n < MAX_BATCH && time_batch(b, loop, s, n) < BATCH_NS)
+	while (n < MAX_BATCH && time_batch(b, loop, s, n) < VK_BENCH_BATCH_NS)
 		n *= 2;
 	return n;
 }

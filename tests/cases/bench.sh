@@ -230,7 +230,8 @@ fi
 # processes to report, and says so with "-"; a worker that dies is named.
 expect_status 0 "--processes 1 exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso
 contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+ +[0-9.]+ +- +- +- +- +5( +multimodal)?$'
-contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
+contains "the text says what the figure is" "$TMP/out" "^ns per call, unpreempted \\(each sample the fastest batch of calls of 20 us or more,\$"
+contains "... and how it is made" "$TMP/out" "^the median of 1 processes' medians, their 95% CI and CV\$"
 contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, [0-9.]+ ns per load, getppid [0-9.]+ ns$"
 expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
 contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],,$'
