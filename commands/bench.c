@@ -58,6 +58,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		  "also N threads calling at once, each pinned to its CPU:\n"
 		  "calls/s in all, ns per call per thread, scaling", &o->threads,
 		  .lo = 1, .hi = VK_BENCH_MAX_THREADS),
+		VK_OPT(0, "length", VK_OPT_COUNT, "N",
+		  "getrandom's bytes a call (default 16, 1-1048576)",
+		  &o->length, .lo = 1, .hi = VK_BENCH_MAX_RANDOM_LEN),
 		VK_OPT(0, "cold", VK_OPT_FLAG, NULL,
 		  "time single calls after disturbing caches and TLB;\n"
 		  "report median, p90 and p99", &o->cold),
@@ -300,7 +303,8 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
 		.processes = o->processes, .cpu = o->m.cpu, .cold = o->cold, .timer = timer,
-		.threads = o->threads, .thread_cpu = o->thread_cpu, .r = res,
+		.threads = o->threads, .thread_cpu = o->thread_cpu, .random_len = o->length,
+		.r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
 	struct vk_doc doc = { .command = "bench" };
@@ -420,7 +424,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 
 #define DEFAULT_OPTS                                                            \
 	{ .m = { .seconds = 0.08, .samples = 5, .cpu = -1 },                    \
-	  .processes = VK_BENCH_DEFAULT_PROCESSES }
+	  .processes = VK_BENCH_DEFAULT_PROCESSES, .length = VK_BENCH_RANDOM_LEN }
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
@@ -451,6 +455,8 @@ int cmd_bench(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
+	for (size_t i = 0; i < n; i++)
+		cases[i].len = o.length;
 	if (o.worker)
 		return run_worker(argv[0], &o, cases, n);
 	return run(argv[0], &o, cases, n, NULL);

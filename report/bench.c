@@ -32,6 +32,15 @@ static void threads_line(FILE *f, const struct vk_bench_report *rep)
 	fprintf(f, "; scaling: their calls/s over one thread's, in the same processes\n");
 }
 
+static int has_getrandom(const struct vk_bench_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		if (!strcmp(rep->r[i].api, "getrandom"))
+			return 1;
+	}
+	return 0;
+}
+
 void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep)
 {
 	FILE *f = o->f;
@@ -69,6 +78,8 @@ void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *
 	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
 		rep->timer->name, 1 / rep->timer->ns_per_tick,
 		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu);
+	if (has_getrandom(rep))
+		fprintf(f, "getrandom: %zu bytes a call (--length)\n", rep->random_len);
 	fprintf(f, "the machine's own speed, for compare: reference loop %.3f ns per step, %.3f ns per load, getppid %.1f ns\n",
 		rep->reference.ns[VK_REF_CPU], rep->reference.ns[VK_REF_LOADS],
 		rep->reference.ns[VK_REF_SYS]);
@@ -176,6 +187,7 @@ static void json_options(struct vk_json *j, const void *ctx)
 	vk_json_int(j, VK_BF_PROCESSES, rep->processes);
 	vk_json_int(j, VK_BF_CPU, rep->cpu);
 	vk_json_bool(j, VK_BF_COLD, rep->cold);
+	vk_json_int(j, VK_BF_RANDOM_LEN, rep->random_len);
 	if (rep->threads && rep->thread_cpu) {
 		vk_json_int(j, VK_BF_THREADS, rep->threads);
 		vk_json_array(j, VK_BF_THREAD_CPUS);

@@ -111,7 +111,7 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 struct worker_args {
 	char *argv[MAX_ARGS];
 	char timer[64], seconds[32], samples[24], processes[24], cpu[24], paths[40];
-	char threads[24], thread_cpus[VK_BENCH_MAX_THREADS * 6];
+	char threads[24], thread_cpus[VK_BENCH_MAX_THREADS * 6], length[24];
 };
 
 void vk_bench_thread_cpus(struct vk_bench_cmd_opts *o, const cpu_set_t *allowed)
@@ -192,6 +192,9 @@ static void worker_argv(struct worker_args *w, const struct vk_bench_cmd_opts *o
 		w->argv[n++] = "--impl";
 		w->argv[n++] = (char *)o->call.impl;
 	}
+	snprintf(w->length, sizeof(w->length), "%llu", o->length);
+	w->argv[n++] = "--length";
+	w->argv[n++] = w->length;
 	if (o->cold)
 		w->argv[n++] = "--cold";
 	if (o->threads) {

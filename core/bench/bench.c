@@ -343,6 +343,14 @@ static int getrandom_state(struct vk_call_site *s, long page)
 	return 0;
 }
 
+/* getrandom's buffer, len bytes (0: the default); NULL without memory. */
+static unsigned char *getrandom_buf(struct vk_call_site *s, size_t len)
+{
+	s->len = len ? len : VK_BENCH_RANDOM_LEN;
+	s->buf = malloc(s->len);
+	return s->buf;
+}
+
 /*
  * What the kernel's syscall answers c with: 0, or the errno with which it
  * refuses the clock. A refusal of the syscall itself (EPERM from seccomp,
@@ -376,7 +384,10 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	r->path = p;
 	if (!a->s.fn.p)
 		r->skipped = cs->why[p][c->func];
-	else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
+	else if (c->func == VK_FN_GETRANDOM && !getrandom_buf(&a->s, c->len)) {
+		r->skipped = "vdsokit has no memory for getrandom's buffer";
+		r->own_error = 1;
+	} else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
 		r->skipped = "the CRNG is not ready yet: getrandom would block";
 	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
@@ -388,6 +399,7 @@ static void arm_close(struct arm *a, long page)
 {
 	if (a->s.state)
 		munmap(a->s.state, page);
+	free(a->s.buf);
 }
 
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,

@@ -22,6 +22,9 @@
  * < 0.1%. The text report names it, as what makes the figure unpreempted.
  */
 #define VK_BENCH_BATCH_NS 20000.0
+/* getrandom's bytes a call: bench --length, 1 to 1 MiB, 16 by default. */
+#define VK_BENCH_RANDOM_LEN 16
+#define VK_BENCH_MAX_RANDOM_LEN (1 << 20)
 #define VK_BENCH_MAX_SAMPLES 512
 #define VK_BENCH_MAX_GROUPS 64
 #define VK_BENCH_MAX_CASES 256	/* APIs of one run */
@@ -31,6 +34,7 @@ struct vk_bench_case {
 	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */
 	enum vk_func func;
 	int clock;		/* for the clock functions */
+	size_t len;		/* getrandom's bytes a call; 0: VK_BENCH_RANDOM_LEN */
 };
 
 struct vk_bench_result {
@@ -145,7 +149,8 @@ struct vk_call_site {
 	struct vk_kts64 ts;	/* large enough for either timespec */
 	struct vk_ktv tv;
 	unsigned cpu, node;
-	unsigned char buf[16];
+	unsigned char *buf;	/* getrandom's, len bytes */
+	size_t len;
 	/*
 	 * The errno the kernel's syscall answers this call with, 0 when it
 	 * succeeds: failing so is the call's answer (an alarm clock without

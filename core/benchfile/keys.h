@@ -22,6 +22,7 @@
 #define VK_BF_PROCESSES "processes"	/* and a row's */
 #define VK_BF_CPU "cpu"
 #define VK_BF_COLD "cold"
+#define VK_BF_RANDOM_LEN "getrandom_length"	/* absent before: 16 */
 #define VK_BF_THREADS "threads"		/* and a row's */
 #define VK_BF_THREAD_CPUS "thread_cpus"
 /* environment: the machine's state */

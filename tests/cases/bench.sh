@@ -233,6 +233,27 @@ contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+
 contains "the text says what the figure is" "$TMP/out" "^ns per call, unpreempted \\(each sample the fastest batch of calls of 20 us or more,\$"
 contains "... and how it is made" "$TMP/out" "^the median of 1 processes' medians, their 95% CI and CV\$"
 contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, [0-9.]+ ns per load, getppid [0-9.]+ ns$"
+# getrandom's length (--length, 16 by default): in the JSON and below the
+# text's table, and the bytes each call really asks for (seen by strace on
+# the syscall path, where a call is a syscall).
+expect_status 0 "bench --length 4 getrandom exits 0" "$VK" bench -d 0.01 --processes 1 --length 4 getrandom --paths syscall --format json
+contains "the JSON records the length" "$TMP/out" '"getrandom_length": 4'
+expect_status 0 "bench getrandom without --length exits 0" "$VK" bench -d 0.01 --processes 1 getrandom --paths syscall
+contains "the text names the default length, 16" "$TMP/out" '^getrandom: 16 bytes a call \(--length\)$'
+for bad in 0 1048577; do
+	expect_status 2 "--length $bad is refused" "$VK" bench --length "$bad" getrandom
+	contains "... saying the range" "$TMP/err" '--length takes 1 to 1048576'
+done
+expect_status 2 "--length x is refused" "$VK" bench --length x getrandom
+contains "... saying it is no number" "$TMP/err" "--length: 'x' is not a whole number"
+if need strace && strace -f -qq -e trace=none true 2>/dev/null; then
+	strace -f -qq -e trace=getrandom -o "$TMP/strace" "$VK" bench -d 0.01 --processes 1 --length 4 \
+		getrandom --paths syscall >/dev/null 2>&1
+	contains "each call asks for 4 bytes" "$TMP/strace" 'getrandom\(.*, 4, 0\) += 4$'
+	check "... and none for the default 16" sh -c "! grep -E 'getrandom\(.*, 16, 0\) += 16' '$TMP/strace'"
+else
+	skip "each call asks for 4 bytes" "strace cannot trace here (not installed, or ptrace refused)"
+fi
 expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
 contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],,$'
 expect_status 0 "--processes 1 --format ktap exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format ktap
