@@ -198,6 +198,24 @@ static size_t short_rows(const struct vk_bench_report *rep)
 	return n;
 }
 
+/* The rows whose --threads' scaling could not be judged, and the least share at once. */
+static size_t unjudged_rows(const struct vk_bench_report *rep, double *least)
+{
+	size_t n = 0;
+
+	*least = 1;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_result *r = &rep->r[i];
+
+		if (r->skipped || !r->threads || !isnan(r->scaling))
+			continue;
+		n++;
+		if (r->at_once < *least)
+			*least = r->at_once;
+	}
+	return n;
+}
+
 /* The run as a whole: this process and its workers. */
 static void switches(long *vol, long *invol)
 {
@@ -213,7 +231,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 {
 	struct vk_sysinfo si;
 	time_t now = time(NULL);
-	double load[1] = { 0 };
+	double load[1] = { 0 }, least;
+	size_t unjudged;
 
 	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	vk_bench_run_id(rep->run_id, sizeof(rep->run_id));
@@ -234,6 +253,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	vk_env_governor("", rep->governor, sizeof(rep->governor));
 	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
 	vk_env_check_groups(&rep->warnings, short_rows(rep), rep->n);
+	unjudged = unjudged_rows(rep, &least);
+	vk_env_check_at_once(&rep->warnings, unjudged, rep->n, least);
 }
 
 static const struct vk_output files[] = {

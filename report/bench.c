@@ -61,7 +61,10 @@ void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *
 			vk_path_name(r->path), r->median, r->min, ci(buf, sizeof(buf), r),
 			num(stat_buf, sizeof(stat_buf), rep->cold ? r->p90 : r->cv), r->n,
 			r->multimodal ? "  multimodal" : "");
-		if (r->threads)
+		if (r->threads && isnan(r->scaling))
+			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling not judged: they held their CPUs %.0f%% of the time\n",
+				r->threads, r->all_per_s, r->thread_ns, r->at_once * 100);
+		else if (r->threads)
 			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling %.2f\n",
 				r->threads, r->all_per_s, r->thread_ns, r->scaling);
 	}
@@ -130,6 +133,7 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 		vk_json_double(j, VK_BF_THREAD_NS, r->thread_ns);
 		vk_json_double(j, VK_BF_ONE_PER_S, r->one_per_s);
 		vk_json_double(j, VK_BF_SCALING, r->scaling);
+		vk_json_double(j, VK_BF_AT_ONCE, r->at_once);
 	}
 }
 

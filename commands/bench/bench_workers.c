@@ -54,16 +54,21 @@ static void print_row(size_t i, const struct vk_bench_result *r)
 static void print_threads(size_t i, const struct vk_bench_cmd_opts *o, const struct vk_bench *b,
 			  const struct vk_bench_case *c, enum vk_path p, struct vk_bench_result *r)
 {
-	double all, one;
+	double all, one, at_once, one_at_once;
 	int n = o->threads;
 
-	if (vk_bench_threads(b, c, p, n, o->thread_cpu, r->batch, &all, r))
+	if (vk_bench_threads(b, c, p, n, o->thread_cpu, r->batch, &all, &at_once, r))
 		return;
-	if (n == 1)
+	if (n == 1) {
 		one = all;
-	else if (vk_bench_threads(b, c, p, 1, o->thread_cpu, r->batch, &one, r))
-		return;
-	printf("thr %zu %a %a\n", i, all, one);
+	} else {
+		if (vk_bench_threads(b, c, p, 1, o->thread_cpu, r->batch, &one, &one_at_once, r))
+			return;
+		/* The one thread's rate is the scaling's base: it must have held its CPU too. */
+		if (one_at_once < at_once)
+			at_once = one_at_once;
+	}
+	printf("thr %zu %a %a %a\n", i, all, one, at_once);
 }
 
 static void print_ref(const struct vk_bench *b)

@@ -233,8 +233,15 @@ static int read_threads(struct vk_bf_err *e, const struct vk_bench_file *f,
 	if (n != (int)n)
 		return bad_file(e, f, "%s: %g is not a whole number", where, n);
 	for (int k = 0; k < 4; k++) {
+		const struct vk_jval *v = vk_jget(r, key[k]);
+
+		/* A scaling bench could not judge (its threads did not run at once). */
+		if (k == 3 && v && v->type == VK_JNULL) {
+			x[k] = NAN;
+			continue;
+		}
 		snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu].%s", i, key[k]);
-		if (read_positive(e, f, where, vk_jget(r, key[k]), max[k], &x[k]))
+		if (read_positive(e, f, where, v, max[k], &x[k]))
 			return -1;
 	}
 	/* Written as threads * 1e9 / calls_per_s: only its rounding may differ. */

@@ -176,10 +176,13 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
             continue
         assert x["threads"] == n, x
         t, per, one, s = x["calls_per_s"], x["thread_ns_per_call"], x["one_thread_calls_per_s"], x["scaling"]
-        assert t > 0 and per > 0 and one > 0 and s > 0, x
+        at_once = x["threads_at_once"]
+        assert t > 0 and per > 0 and one > 0 and at_once >= 0, x
         assert abs(t * per / 1e9 / n - 1) < 1e-9, x
         if n == 1:
             assert s == 1 and t == one, x
+        elif at_once < 0.9:
+            assert s is None, x  # the threads did not run at once: not judged
         else:
             assert abs(s - t / one) < 1e-9 * s, x
 ' "$TMP/threads.json" "$TMP/threads1.json"
@@ -187,9 +190,29 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 	expect_status 0 "--threads 2 in text exits 0" "$VK" bench -d 0.02 --processes 1 --threads 2 \
 		--impl "$lock" clock-gettime-monotonic --paths impl
 	contains "the text gives a row's threads' figures on a line under it" "$TMP/out" \
-		'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling [0-9.]+$'
+		'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling ([0-9.]+|not judged: they held their CPUs [0-9]+% of the time)$'
 	contains "and says the threads are pinned, and where" "$TMP/out" \
 		'^threads: 2 at once, each pinned, to CPUs [0-9]+,[0-9]+; '
+	# Planted: two threads on one CPU take turns, whatever the load, and
+	# hold it half the time at most: their scaling cannot be judged.
+	one_cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+	if need taskset && need python3; then
+		expect_status 0 "--threads 2 on one CPU (taskset) exits 0" taskset -c "$one_cpu" "$VK" bench \
+			-d 0.02 --processes 2 --threads 2 time --paths vdso --format json
+		check "the JSON gives no scaling, and the share of the time the threads ran at once" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = [r for r in d["results"] if "skipped" not in r][0]
+assert x["scaling"] is None and 0 < x["threads_at_once"] < 0.9, x
+assert any("scaling cannot be judged" in w["warning"] for w in d["environment"]["warnings"]), d
+' "$TMP/out"
+		expect_status 0 "... and so in text" taskset -c "$one_cpu" "$VK" bench \
+			-d 0.02 --processes 1 --threads 2 time --paths vdso
+		contains "... the row saying why" "$TMP/out" \
+			'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling not judged: they held their CPUs [0-9]+% of the time$'
+		contains "... and the warning" "$TMP/out" \
+			"^warning: --threads' threads did not all run at once: their scaling cannot be judged \\([0-9]+ of [0-9]+ rows: .*\\); fix: "
+	fi
 	cpus=$(nproc)
 	expect_status 0 "more --threads than CPUs exits 0" "$VK" bench -d 0.02 --processes 1 \
 		--threads $((cpus + 1)) time --paths vdso
@@ -197,7 +220,7 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		"^warning: more --threads than CPUs.*\($((cpus + 1)) threads on [0-9]+ CPUs\)"
 	expect_status 0 "compare reads a --threads file" "$VK" compare "$TMP/threads.json" "$TMP/threads.json"
 	contains "and shows each row's scaling, both sides having one" "$TMP/out" \
-		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+		'^ +scaling ([0-9.]+|not judged) at 2 threads -> ([0-9.]+|not judged) at 2$'
 	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
 	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
 	# A second run: one run given twice in a side is refused (compare.sh).
@@ -205,7 +228,7 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		--paths vdso,impl --format json >"$TMP/threads2.json"
 	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
 		"$TMP/threads.json" "$TMP/threads2.json" --vs "$TMP/threads.json"
-	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+	contains "and their scaling" "$TMP/out" '^ +scaling ([0-9.]+|not judged) at 2 threads -> ([0-9.]+|not judged) at 2$'
 	if need python3; then
 		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
 			    'del x["threads"]' 'x["calls_per_s"] = "many"'; do
