@@ -21,12 +21,11 @@
 static const char head[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
 	"Measure ns per call of each API on each path in worker processes, each a\n"
-	"fresh exec of vdsokit run one after the other: the median of the\n"
-	"processes' medians, the minimum, and the bootstrap 95% CI and CV of the\n"
-	"process medians, the spread another run would see. Each process also times\n"
-	"three reference loops that no change to the vDSO can move (register\n"
-	"multiply-adds, L1 loads, getppid), so that compare can tell when the\n"
-	"machine's own speed moved. How it measures: 'man vdsokit'.\n"
+	"fresh exec run in turn: the median of the processes' medians, the minimum,\n"
+	"and the bootstrap 95% CI and CV of the process medians. Each process also\n"
+	"times three reference loops no change to the vDSO can move (register\n"
+	"multiply-adds, L1 loads, getppid), for compare to tell when the machine's\n"
+	"own speed moved. How it measures: 'man vdsokit'.\n"
 	"With no API, every API of the table; an API is a name from 'vdsokit\n"
 	"list-apis', clock-gettime-id:N or clock-getres-id:N for any clock id, or\n"
 	"a function name (clock_gettime) for all its clocks.\n\n";
