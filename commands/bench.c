@@ -21,12 +21,11 @@
 static const char head[] =
 	"Usage: vdsokit bench [OPTIONS] [API...]\n\n"
 	"Measure ns per call of each API on each path in worker processes, each a\n"
-	"fresh exec of vdsokit run one after the other: the median of the\n"
-	"processes' medians, the minimum, and the bootstrap 95% CI and CV of the\n"
-	"process medians, the spread another run would see. Each process also times\n"
-	"three reference loops that no change to the vDSO can move (register\n"
-	"multiply-adds, L1 loads, getppid), so that compare can tell when the\n"
-	"machine's own speed moved. How it measures: 'man vdsokit'.\n"
+	"fresh exec run in turn: the median of the processes' medians, the minimum,\n"
+	"and the bootstrap 95% CI and CV of the process medians. Each process also\n"
+	"times three reference loops no change to the vDSO can move (register\n"
+	"multiply-adds, L1 loads, getppid), for compare to tell when the machine's\n"
+	"own speed moved. How it measures: 'man vdsokit'.\n"
 	"With no API, every API of the table; an API is a name from 'vdsokit\n"
 	"list-apis', clock-gettime-id:N or clock-getres-id:N for any clock id, or\n"
 	"a function name (clock_gettime) for all its clocks.\n\n";
@@ -58,6 +57,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		  "also N threads calling at once, each pinned to its CPU:\n"
 		  "calls/s in all, ns per call per thread, scaling", &o->threads,
 		  .lo = 1, .hi = VK_BENCH_MAX_THREADS),
+		VK_OPT(0, "length", VK_OPT_COUNT, "N",
+		  "getrandom's bytes a call (default 16, 1-1048576)",
+		  &o->length, .lo = 1, .hi = VK_BENCH_MAX_RANDOM_LEN),
 		VK_OPT(0, "cold", VK_OPT_FLAG, NULL,
 		  "time single calls after disturbing caches and TLB;\n"
 		  "report median, p90 and p99", &o->cold),
@@ -195,6 +197,24 @@ static size_t short_rows(const struct vk_bench_report *rep)
 	return n;
 }
 
+/* The rows whose --threads' scaling could not be judged, and the least share at once. */
+static size_t unjudged_rows(const struct vk_bench_report *rep, double *least)
+{
+	size_t n = 0;
+
+	*least = 1;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct vk_bench_result *r = &rep->r[i];
+
+		if (r->skipped || !r->threads || !isnan(r->scaling))
+			continue;
+		n++;
+		if (r->at_once < *least)
+			*least = r->at_once;
+	}
+	return n;
+}
+
 /* The run as a whole: this process and its workers. */
 static void switches(long *vol, long *invol)
 {
@@ -210,7 +230,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 {
 	struct vk_sysinfo si;
 	time_t now = time(NULL);
-	double load[1] = { 0 };
+	double load[1] = { 0 }, least;
+	size_t unjudged;
 
 	strftime(rep->time, sizeof(rep->time), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	vk_bench_run_id(rep->run_id, sizeof(rep->run_id));
@@ -231,6 +252,8 @@ static void describe_run(struct vk_bench_report *rep, long vol0, long invol0)
 	vk_env_governor("", rep->governor, sizeof(rep->governor));
 	vk_env_check(&rep->warnings, "", &si, rep->loadavg, sysconf(_SC_NPROCESSORS_ONLN));
 	vk_env_check_groups(&rep->warnings, short_rows(rep), rep->n);
+	unjudged = unjudged_rows(rep, &least);
+	vk_env_check_at_once(&rep->warnings, unjudged, rep->n, least);
 }
 
 static const struct vk_output files[] = {
@@ -300,7 +323,8 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
 		.processes = o->processes, .cpu = o->m.cpu, .cold = o->cold, .timer = timer,
-		.threads = o->threads, .thread_cpu = o->thread_cpu, .r = res,
+		.threads = o->threads, .thread_cpu = o->thread_cpu, .random_len = o->length,
+		.r = res,
 	};
 	struct vk_bench_rows rows = { .cases = cases, .ncases = ncases, .r = res };
 	struct vk_doc doc = { .command = "bench" };
@@ -420,7 +444,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 
 #define DEFAULT_OPTS                                                            \
 	{ .m = { .seconds = 0.08, .samples = 5, .cpu = -1 },                    \
-	  .processes = VK_BENCH_DEFAULT_PROCESSES }
+	  .processes = VK_BENCH_DEFAULT_PROCESSES, .length = VK_BENCH_RANDOM_LEN }
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
@@ -451,6 +475,8 @@ int cmd_bench(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
+	for (size_t i = 0; i < n; i++)
+		cases[i].len = o.length;
 	if (o.worker)
 		return run_worker(argv[0], &o, cases, n);
 	return run(argv[0], &o, cases, n, NULL);

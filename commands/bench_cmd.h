@@ -23,6 +23,7 @@ struct vk_bench_cmd_opts {
 	const char *outdir;	/* --output */
 	const char *worker;	/* --worker: the parent's timer, "NS_PER_TICK:OVERHEAD" */
 	unsigned long long threads;	/* --threads, or 0 */
+	unsigned long long length;	/* --length: getrandom's bytes a call */
 	/* Thread i's CPU: the parent's choice, passed to its workers. */
 	int thread_cpu[VK_BENCH_MAX_THREADS];
 	int ncpus;		/* that the parent may use, for the warning */

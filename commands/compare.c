@@ -40,7 +40,8 @@ static const char tail[] =
 	"a row whose calls failed on a side (no verdict: it names the call, the\n"
 	"errno and how often), or with --impl a side that crashed, exited or hung\n"
 	"(30 s plus 8 times -d) while measured in its child, named with the API;\n"
-	"2 usage error, a bad file, an --impl that cannot be loaded (see verify)\n"
+	"2 usage error, a bad file, files whose getrandom lengths differ (bench\n"
+	"--length), an --impl that cannot be loaded (see verify)\n"
 	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
 	"CPU (a refused sched_setaffinity), 4 nothing could be measured.\n";
 
@@ -106,7 +107,8 @@ static int compare_files(const char *cmd, struct compare *c, enum vk_format form
 	struct vk_compare_runs a = { 0 }, b = { 0 };
 	struct vk_bf_err e;
 	int status = vk_compare_read_runs(c->args, c->vs, &a, &e) ||
-		     vk_compare_read_runs(c->args + c->vs, c->nargs - c->vs, &b, &e);
+		     vk_compare_read_runs(c->args + c->vs, c->nargs - c->vs, &b, &e) ||
+		     vk_compare_same_length(a.f, a.nf, b.f, b.nf, &e);
 
 	if (status) {
 		fprintf(stderr, "%s: %s\n", cmd, e.msg);

@@ -32,6 +32,15 @@ static void threads_line(FILE *f, const struct vk_bench_report *rep)
 	fprintf(f, "; scaling: their calls/s over one thread's, in the same processes\n");
 }
 
+static int has_getrandom(const struct vk_bench_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		if (!strcmp(rep->r[i].api, "getrandom"))
+			return 1;
+	}
+	return 0;
+}
+
 void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep)
 {
 	FILE *f = o->f;
@@ -52,17 +61,28 @@ void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *
 			vk_path_name(r->path), r->median, r->min, ci(buf, sizeof(buf), r),
 			num(stat_buf, sizeof(stat_buf), rep->cold ? r->p90 : r->cv), r->n,
 			r->multimodal ? "  multimodal" : "");
-		if (r->threads)
+		if (r->threads && isnan(r->scaling))
+			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling not judged: they held their CPUs %.0f%% of the time\n",
+				r->threads, r->all_per_s, r->thread_ns, r->at_once * 100);
+		else if (r->threads)
 			fprintf(f, "  %d threads: %.4g calls/s in all, %.1f ns per call per thread, scaling %.2f\n",
 				r->threads, r->all_per_s, r->thread_ns, r->scaling);
 	}
-	fprintf(f, "\nns per call%s: the median of %d processes' medians, their 95%% CI and CV\n",
-		rep->cold ? ", one cold call at a time" : "", rep->processes);
+	if (rep->cold)
+		fprintf(f, "\nns per call, one cold call at a time: the median of %d processes' medians, their 95%% CI and CV\n",
+			rep->processes);
+	else
+		fprintf(f, "\nns per call, unpreempted (each sample the fastest batch of calls of %.0f us or more,\n"
+			"leaving out time spent waiting for a CPU; a wall-clock loop reads more under load):\n"
+			"the median of %d processes' medians, their 95%% CI and CV\n",
+			VK_BENCH_BATCH_NS / 1000, rep->processes);
 	if (rep->threads)
 		threads_line(f, rep);
 	fprintf(f, "timer %s at %.4f GHz, its cost (%.1f ns) subtracted; CPU %d\n",
 		rep->timer->name, 1 / rep->timer->ns_per_tick,
 		rep->timer->overhead * rep->timer->ns_per_tick, rep->cpu);
+	if (has_getrandom(rep))
+		fprintf(f, "getrandom: %zu bytes a call (--length)\n", rep->random_len);
 	fprintf(f, "the machine's own speed, for compare: reference loop %.3f ns per step, %.3f ns per load, getppid %.1f ns\n",
 		rep->reference.ns[VK_REF_CPU], rep->reference.ns[VK_REF_LOADS],
 		rep->reference.ns[VK_REF_SYS]);
@@ -113,6 +133,7 @@ static void json_figures(struct vk_json *j, const struct vk_bench_result *r, int
 		vk_json_double(j, VK_BF_THREAD_NS, r->thread_ns);
 		vk_json_double(j, VK_BF_ONE_PER_S, r->one_per_s);
 		vk_json_double(j, VK_BF_SCALING, r->scaling);
+		vk_json_double(j, VK_BF_AT_ONCE, r->at_once);
 	}
 }
 
@@ -170,6 +191,7 @@ static void json_options(struct vk_json *j, const void *ctx)
 	vk_json_int(j, VK_BF_PROCESSES, rep->processes);
 	vk_json_int(j, VK_BF_CPU, rep->cpu);
 	vk_json_bool(j, VK_BF_COLD, rep->cold);
+	vk_json_int(j, VK_BF_RANDOM_LEN, rep->random_len);
 	if (rep->threads && rep->thread_cpu) {
 		vk_json_int(j, VK_BF_THREADS, rep->threads);
 		vk_json_array(j, VK_BF_THREAD_CPUS);

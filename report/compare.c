@@ -31,9 +31,18 @@ static const char *beyond(char *buf, size_t size, const struct vk_compare_row *r
 	return buf;
 }
 
+/* A side's --threads scaling, or why none: its threads did not run at once. */
+static const char *scaling(char *buf, size_t size, double x)
+{
+	if (isnan(x))
+		return "not judged";
+	snprintf(buf, size, "%.2f", x);
+	return buf;
+}
+
 static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpath)
 {
-	char ratio[24], lo[24], hi[24], ci[56], note[80];
+	char ratio[24], lo[24], hi[24], ci[56], note[80], so[24], sn[24];
 
 	snprintf(ci, sizeof(ci), "%s..%s", pct(lo, sizeof(lo), r->lo), pct(hi, sizeof(hi), r->hi));
 	fprintf(f, "%-*s  %-*s  %8.2f ns  %8.2f ns  %7s  %-15s  %-7.2g  %s%s%s\n", wapi,
@@ -43,8 +52,9 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 		beyond(note, sizeof(note), r));
 	/* bench --threads on both sides: the scaling too, not judged. */
 	if (r->old->threads && r->new->threads)
-		fprintf(f, "  %-*s  scaling %.2f at %d threads -> %.2f at %d\n", wapi, "", r->old->scaling,
-			r->old->threads, r->new->scaling, r->new->threads);
+		fprintf(f, "  %-*s  scaling %s at %d threads -> %s at %d\n", wapi, "",
+			scaling(so, sizeof(so), r->old->scaling), r->old->threads,
+			scaling(sn, sizeof(sn), r->new->scaling), r->new->threads);
 }
 
 const char *vk_report_compare_oneline(char *buf, size_t size, const struct vk_compare_report *c)

@@ -134,7 +134,7 @@ static void bench(FILE *f, const struct vk_summary *s)
 {
 	if (!s->nhead)
 		return;
-	fprintf(f, "\n%-31s %8s %8s %8s  %s\n", "bench: ns per call (median)", "vdso", "libc",
+	fprintf(f, "\n%-31s %8s %8s %8s  %s\n", "bench: ns per call, unpreempted", "vdso", "libc",
 		"syscall", "vdso vs syscall");
 	for (size_t i = 0; i < s->nhead; i++) {
 		const struct vk_headline *h = &s->head[i];

@@ -54,16 +54,21 @@ static void print_row(size_t i, const struct vk_bench_result *r)
 static void print_threads(size_t i, const struct vk_bench_cmd_opts *o, const struct vk_bench *b,
 			  const struct vk_bench_case *c, enum vk_path p, struct vk_bench_result *r)
 {
-	double all, one;
+	double all, one, at_once, one_at_once;
 	int n = o->threads;
 
-	if (vk_bench_threads(b, c, p, n, o->thread_cpu, r->batch, &all, r))
+	if (vk_bench_threads(b, c, p, n, o->thread_cpu, r->batch, &all, &at_once, r))
 		return;
-	if (n == 1)
+	if (n == 1) {
 		one = all;
-	else if (vk_bench_threads(b, c, p, 1, o->thread_cpu, r->batch, &one, r))
-		return;
-	printf("thr %zu %a %a\n", i, all, one);
+	} else {
+		if (vk_bench_threads(b, c, p, 1, o->thread_cpu, r->batch, &one, &one_at_once, r))
+			return;
+		/* The one thread's rate is the scaling's base: it must have held its CPU too. */
+		if (one_at_once < at_once)
+			at_once = one_at_once;
+	}
+	printf("thr %zu %a %a %a\n", i, all, one, at_once);
 }
 
 static void print_ref(const struct vk_bench *b)
@@ -111,7 +116,7 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 struct worker_args {
 	char *argv[MAX_ARGS];
 	char timer[64], seconds[32], samples[24], processes[24], cpu[24], paths[40];
-	char threads[24], thread_cpus[VK_BENCH_MAX_THREADS * 6];
+	char threads[24], thread_cpus[VK_BENCH_MAX_THREADS * 6], length[24];
 };
 
 void vk_bench_thread_cpus(struct vk_bench_cmd_opts *o, const cpu_set_t *allowed)
@@ -192,6 +197,9 @@ static void worker_argv(struct worker_args *w, const struct vk_bench_cmd_opts *o
 		w->argv[n++] = "--impl";
 		w->argv[n++] = (char *)o->call.impl;
 	}
+	snprintf(w->length, sizeof(w->length), "%llu", o->length);
+	w->argv[n++] = "--length";
+	w->argv[n++] = w->length;
 	if (o->cold)
 		w->argv[n++] = "--cold";
 	if (o->threads) {

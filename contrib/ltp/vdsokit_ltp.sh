@@ -17,6 +17,11 @@ vk=$(dirname "$0")/vdsokit
 "$vk" "$@"
 status=$?
 echo "vdsokit $1: exit status $status"
+# kirk (4.1 and before) stops reading a test's output once the test has
+# exited, and loses what is still in the pipe: often the report's end,
+# with the failures' reasons and the line above. A pause with nothing
+# left to write lets it read all before the exit.
+sleep 1
 case $status in
 0 | 1) exit $status ;;
 4) exit 32 ;;

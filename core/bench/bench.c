@@ -19,7 +19,6 @@
 #include "core/bench/stats.h"
 #include "core/base/sysinfo.h"
 
-#define BATCH_NS 20000.0	/* >= 1000 counter steps: granularity < 0.1% */
 #define MIN_BATCH 60		/* and a multiple of it, so periodic work such as
 				 * getrandom's refill every 6 calls is counted whole */
 #define MAX_BATCH (1ul << 24)
@@ -75,7 +74,7 @@ static unsigned long pick_batch(const struct vk_bench *b, vk_loop loop, struct v
 {
 	unsigned long n = MIN_BATCH;
 
-	while (n < MAX_BATCH && time_batch(b, loop, s, n) < BATCH_NS)
+	while (n < MAX_BATCH && time_batch(b, loop, s, n) < VK_BENCH_BATCH_NS)
 		n *= 2;
 	return n;
 }
@@ -344,6 +343,14 @@ static int getrandom_state(struct vk_call_site *s, long page)
 	return 0;
 }
 
+/* getrandom's buffer, len bytes (0: the default); NULL without memory. */
+static unsigned char *getrandom_buf(struct vk_call_site *s, size_t len)
+{
+	s->len = len ? len : VK_BENCH_RANDOM_LEN;
+	s->buf = malloc(s->len);
+	return s->buf;
+}
+
 /*
  * What the kernel's syscall answers c with: 0, or the errno with which it
  * refuses the clock. A refusal of the syscall itself (EPERM from seccomp,
@@ -377,7 +384,10 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	r->path = p;
 	if (!a->s.fn.p)
 		r->skipped = cs->why[p][c->func];
-	else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
+	else if (c->func == VK_FN_GETRANDOM && !getrandom_buf(&a->s, c->len)) {
+		r->skipped = "vdsokit has no memory for getrandom's buffer";
+		r->own_error = 1;
+	} else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
 		r->skipped = "the CRNG is not ready yet: getrandom would block";
 	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
@@ -389,6 +399,7 @@ static void arm_close(struct arm *a, long page)
 {
 	if (a->s.state)
 		munmap(a->s.state, page);
+	free(a->s.buf);
 }
 
 void vk_bench_run(struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
@@ -438,8 +449,16 @@ struct runner {
 	int cpu, pinned;
 	atomic_int *ready, *go, *stop;
 	unsigned long long calls;
-	double ns;
+	double ns, cpu_ns;	/* its wall time and its CPU time, calling */
 };
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
 
 static void *run_thread(void *p)
 {
@@ -454,12 +473,14 @@ static void *run_thread(void *p)
 	/* Yield while waiting: the threads may share a CPU with the main one. */
 	while (!atomic_load(r->go))
 		sched_yield();
+	r->cpu_ns = -thread_cpu_ns();
 	t0 = vk_tick_start();
 	while (!atomic_load_explicit(r->stop, memory_order_relaxed)) {
 		r->a.loop(&r->a.s, r->batch);
 		r->calls += r->batch;
 	}
 	r->ns = (vk_tick_stop() - t0) * r->b->timer->ns_per_tick;
+	r->cpu_ns += thread_cpu_ns();
 	return NULL;
 }
 
@@ -476,19 +497,19 @@ static int start_runners(struct runner *run, int n)
 }
 
 int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
-		     int n, const int *cpu, unsigned long batch, double *per_s,
+		     int n, const int *cpu, unsigned long batch, double *per_s, double *at_once,
 		     struct vk_bench_result *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct runner *run = calloc(n, sizeof(*run));
 	atomic_int ready = 0, go = 0, stop = 0;
-	struct timespec window = { (time_t)b->seconds,
-				   (long)((b->seconds - (time_t)b->seconds) * 1e9) };
+	double s = b->seconds > VK_BENCH_THREAD_WINDOW ? b->seconds : VK_BENCH_THREAD_WINDOW;
+	struct timespec window = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
 	int opened = 0, started = 0, pinned = 0;
 	struct arm sum = { .r = r, .func = c->func };
 	const char *refused = vk_threads_refused();
 
-	*per_s = 0;
+	*per_s = *at_once = 0;
 	if (refused) {
 		free(run);
 		r->skipped = refused;
@@ -519,8 +540,10 @@ int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, en
 		sum.s.fails += run[i].a.s.fails;
 		if (run[i].a.s.fails)
 			sum.s.err = run[i].a.s.err;
-		if (run[i].ns > 0)
+		if (run[i].ns > 0) {
 			*per_s += run[i].calls / run[i].ns * 1e9;
+			*at_once += run[i].cpu_ns / run[i].ns / n;
+		}
 	}
 	for (int i = 0; i < opened + (opened < n); i++)
 		arm_close(&run[i].a, page);
@@ -547,6 +570,11 @@ void vk_bench_summarize_threads(struct vk_bench_result *r)
 	memcpy(x, r->thr_one, r->thr_n * sizeof(*x));
 	r->one_per_s = vk_median(x, r->thr_n);
 	r->thread_ns = r->threads * 1e9 / r->all_per_s;
+	memcpy(x, r->thr_at_once, r->thr_n * sizeof(*x));
+	r->at_once = vk_median(x, r->thr_n);
 	/* One thread's run is its own reference: 1 exactly. */
-	r->scaling = r->threads == 1 ? 1 : r->all_per_s / r->one_per_s;
+	if (r->threads == 1)
+		r->scaling = 1;
+	else
+		r->scaling = r->at_once < VK_BENCH_MIN_AT_ONCE ? NAN : r->all_per_s / r->one_per_s;
 }

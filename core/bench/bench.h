@@ -17,15 +17,33 @@
 #include "core/call/call.h"
 #include "core/bench/timer.h"
 
+/*
+ * A batch lasts at least this long: >= 1000 counter steps, granularity
+ * < 0.1%. The text report names it, as what makes the figure unpreempted.
+ */
+#define VK_BENCH_BATCH_NS 20000.0
+/* getrandom's bytes a call: bench --length, 1 to 1 MiB, 16 by default. */
+#define VK_BENCH_RANDOM_LEN 16
+#define VK_BENCH_MAX_RANDOM_LEN (1 << 20)
 #define VK_BENCH_MAX_SAMPLES 512
 #define VK_BENCH_MAX_GROUPS 64
 #define VK_BENCH_MAX_CASES 256	/* APIs of one run */
 #define VK_BENCH_MAX_THREADS 256	/* --threads */
+/*
+ * --threads' window lasts at least this long, s: several scheduler
+ * slices, so that one slice more or less for a thread moves little. A
+ * row's scaling is judged only where its threads held their CPUs this
+ * share of the window at least (each thread's CPU time over its wall
+ * time, their mean): below it they did not all run at once.
+ */
+#define VK_BENCH_THREAD_WINDOW 0.05
+#define VK_BENCH_MIN_AT_ONCE 0.9
 
 struct vk_bench_case {
 	char api[40];		/* "clock-gettime-monotonic", "clock-getres-id:15" */
 	enum vk_func func;
 	int clock;		/* for the clock functions */
+	size_t len;		/* getrandom's bytes a call; 0: VK_BENCH_RANDOM_LEN */
 };
 
 struct vk_bench_result {
@@ -58,11 +76,15 @@ struct vk_bench_result {
 	 * --threads: total calls per second of `threads` threads calling at
 	 * once and of one thread, each process's (thr_n of them), their
 	 * medians, the ns per call in each thread those give, and the
-	 * scaling, all_per_s / one_per_s. threads 0: not measured.
+	 * scaling, all_per_s / one_per_s. threads 0: not measured. at_once:
+	 * the share of the window the threads held their CPUs (thr_at_once,
+	 * each process's; their median); below VK_BENCH_MIN_AT_ONCE they did
+	 * not all run at once, and scaling is NAN: it cannot be judged.
 	 */
 	int threads, thr_n;
 	double thr_all[VK_BENCH_MAX_GROUPS], thr_one[VK_BENCH_MAX_GROUPS];
-	double all_per_s, one_per_s, thread_ns, scaling;
+	double thr_at_once[VK_BENCH_MAX_GROUPS];
+	double all_per_s, one_per_s, thread_ns, scaling, at_once;
 };
 
 struct vk_bench {
@@ -118,12 +140,15 @@ struct vk_bench_side {
 
 /*
  * Throughput under threads: n threads, thread i pinned to cpu[i], call c
- * on path p at once for about b->seconds, each in batches of batch
- * calls; their calls per second summed into *per_s. 0, or -1 with why
+ * on path p at once for b->seconds, VK_BENCH_THREAD_WINDOW at least, each
+ * in batches of batch calls; their calls per second summed into *per_s,
+ * and into *at_once the share of the window they held their CPUs (each
+ * thread's CPU time over its wall time, their mean: near 1 when all ran
+ * at once, near 1/n when they took turns on one CPU). 0, or -1 with why
  * in r->skipped (a thread that cannot start or be pinned).
  */
 int vk_bench_threads(const struct vk_bench *b, const struct vk_bench_case *c, enum vk_path p,
-		     int n, const int *cpu, unsigned long batch, double *per_s,
+		     int n, const int *cpu, unsigned long batch, double *per_s, double *at_once,
 		     struct vk_bench_result *r);
 /* r's thr_n processes' throughputs into its medians, thread_ns and scaling. */
 void vk_bench_summarize_threads(struct vk_bench_result *r);
@@ -140,7 +165,8 @@ struct vk_call_site {
 	struct vk_kts64 ts;	/* large enough for either timespec */
 	struct vk_ktv tv;
 	unsigned cpu, node;
-	unsigned char buf[16];
+	unsigned char *buf;	/* getrandom's, len bytes */
+	size_t len;
 	/*
 	 * The errno the kernel's syscall answers this call with, 0 when it
 	 * succeeds: failing so is the call's answer (an alarm clock without

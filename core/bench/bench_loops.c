@@ -57,6 +57,8 @@ static __attribute__((noinline, cold)) void libc_negative(struct vk_call_site *s
 		__attribute__((unused)) clockid_t clock = s->clock;             \
 		__attribute__((unused)) void *state = s->state;                 \
 		__attribute__((unused)) size_t state_len = s->state_len;        \
+		__attribute__((unused)) unsigned char *buf = s->buf;            \
+		__attribute__((unused)) size_t len = s->len;                    \
 									        \
 		for (unsigned long i = 0; i < n; i++) {                         \
 			__typeof__(call) r = call;                              \
@@ -72,13 +74,13 @@ LOOP(loop_clock, fn.clock(clock, &s->ts), vdso_negative)
 LOOP(loop_tod, fn.tod(&s->tv, NULL), vdso_negative)
 LOOP(loop_time, fn.time(NULL), vdso_negative)
 LOOP(loop_getcpu, fn.getcpu(&s->cpu, &s->node, NULL), vdso_negative)
-LOOP(loop_getrandom, fn.getrandom(s->buf, sizeof(s->buf), 0, state, state_len), vdso_negative)
+LOOP(loop_getrandom, fn.getrandom(buf, len, 0, state, state_len), vdso_negative)
 LOOP(libc_clock_gettime, clock_gettime(clock, (struct timespec *)&s->ts), libc_negative)
 LOOP(libc_clock_getres, clock_getres(clock, (struct timespec *)&s->ts), libc_negative)
 LOOP(libc_gettimeofday, gettimeofday((struct timeval *)&s->tv, NULL), libc_negative)
 LOOP(libc_time, time(NULL), libc_negative)
 LOOP(libc_getcpu, sched_getcpu(), libc_negative)
-LOOP(libc_getrandom, getrandom(s->buf, sizeof(s->buf), 0), libc_negative)
+LOOP(libc_getrandom, getrandom(buf, len, 0), libc_negative)
 
 vk_loop vk_loop_for(enum vk_func f, int libc)
 {

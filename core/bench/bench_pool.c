@@ -62,15 +62,21 @@ static struct vk_bench_result *row_of(struct vk_bench_rows *rows, char *s, char 
 	return &rows->r[i];
 }
 
-/* One worker's throughput of a row under --threads: "ALL ONE", calls per second. */
+/*
+ * One worker's throughput of a row under --threads: "ALL ONE AT_ONCE",
+ * calls per second, and the share of the window its threads held their
+ * CPUs (above 1 only by the clocks' granularity).
+ */
 static int add_threads(struct vk_bench_result *r, char *rest)
 {
 	char *end;
-	double all = strtod(rest, &end), one = strtod(end, &end);
+	double all = strtod(rest, &end), one = strtod(end, &end), at_once = strtod(end, &end);
 
-	if (*end != '\n' || !(all > 0) || !(one > 0) || r->thr_n >= VK_BENCH_MAX_GROUPS)
+	if (*end != '\n' || !(all > 0) || !(one > 0) || !(at_once >= 0 && at_once <= 2) ||
+	    r->thr_n >= VK_BENCH_MAX_GROUPS)
 		return -1;
 	r->thr_all[r->thr_n] = all;
+	r->thr_at_once[r->thr_n] = at_once;
 	r->thr_one[r->thr_n++] = one;
 	return 0;
 }

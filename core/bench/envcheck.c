@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bench/bench.h"
 #include "core/bench/envcheck.h"
 
 static void warn(struct vk_warnings *w, const char *what, const char *fix, const char *fmt, ...)
@@ -131,6 +132,15 @@ void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows)
 		warn(w, "a bench row was measured in too few processes for compare's verdict",
 		     "bench with --processes 7 or more", "%zu of %zu rows had under %d processes",
 		     short_rows, nrows, VK_VERDICT_GROUPS);
+}
+
+void vk_env_check_at_once(struct vk_warnings *w, size_t unjudged, size_t nrows, double least)
+{
+	if (unjudged)
+		warn(w, "--threads' threads did not all run at once: their scaling cannot be judged",
+		     "bench --threads on an idle machine, with a CPU free for each thread",
+		     "%zu of %zu rows: the threads held their CPUs %.0f%% of the time at the least, under %.0f%%",
+		     unjudged, nrows, least * 100, VK_BENCH_MIN_AT_ONCE * 100);
 }
 
 void vk_env_check_threads(struct vk_warnings *w, int threads, int cpus)

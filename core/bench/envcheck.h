@@ -42,5 +42,7 @@ int vk_env_cpuinfo(const char *root, const char *key, char *buf, size_t len);
 void vk_env_check_groups(struct vk_warnings *w, size_t short_rows, size_t nrows);
 /* --threads beyond the CPUs this process may use. */
 void vk_env_check_threads(struct vk_warnings *w, int threads, int cpus);
+/* unjudged of nrows rows' threads did not run at once, least the smallest share. */
+void vk_env_check_at_once(struct vk_warnings *w, size_t unjudged, size_t nrows, double least);
 
 #endif /* VK_ENVCHECK_H */

@@ -30,6 +30,7 @@ struct vk_bench_file {
 	struct vk_series *s;	/* one per element of "results" */
 	size_t n;
 	int cold;		/* --cold: samples are single calls */
+	size_t random_len;	/* getrandom's bytes a call */
 	size_t nsamples;	/* in its sample arrays */
 	size_t budget;		/* samples its side's earlier files left it */
 };
@@ -75,7 +76,13 @@ int vk_compare_runs_open(struct vk_compare_runs *r, size_t cap, struct vk_bf_err
 int vk_compare_runs_load(struct vk_compare_runs *r, const char *path, struct vk_bf_err *e);
 int vk_compare_runs_parse(struct vk_compare_runs *r, const char *name, const char *text,
 			  size_t len, struct vk_bf_err *e);
-/* The runs read into r->s; 0, or -1 with why in e. */
+/*
+ * Whether the files a[0..na) and b[0..nb) measured getrandom with one
+ * length: 0, or -1 with why in e, naming a[0] and a file that differs.
+ */
+int vk_compare_same_length(const struct vk_bench_file *a, size_t na,
+			   const struct vk_bench_file *b, size_t nb, struct vk_bf_err *e);
+/* The runs read into r->s (all of one getrandom length); 0, or -1 with why in e. */
 int vk_compare_runs_merge(struct vk_compare_runs *r, struct vk_bf_err *e);
 /* Open, load each of the n files and merge. */
 int vk_compare_read_runs(char *const *paths, size_t n, struct vk_compare_runs *r,

@@ -22,6 +22,7 @@
 #define VK_BF_PROCESSES "processes"	/* and a row's */
 #define VK_BF_CPU "cpu"
 #define VK_BF_COLD "cold"
+#define VK_BF_RANDOM_LEN "getrandom_length"	/* absent before: 16 */
 #define VK_BF_THREADS "threads"		/* and a row's */
 #define VK_BF_THREAD_CPUS "thread_cpus"
 /* environment: the machine's state */
@@ -76,7 +77,8 @@
 #define VK_BF_CALLS_PER_S "calls_per_s"
 #define VK_BF_THREAD_NS "thread_ns_per_call"
 #define VK_BF_ONE_PER_S "one_thread_calls_per_s"
-#define VK_BF_SCALING "scaling"
+#define VK_BF_SCALING "scaling"	/* null: not judged */
+#define VK_BF_AT_ONCE "threads_at_once"
 
 /* Each reference's keys in a bench file: the run's figure, and each process's. */
 struct vk_bench_ref_key {

@@ -44,6 +44,7 @@ struct vk_bench_report {
 	int cpu;
 	int cold;
 	int threads;		/* --threads, or 0 */
+	size_t random_len;	/* getrandom's bytes a call */
 	const int *thread_cpu;	/* thread i's CPU, or NULL where unknown */
 	const struct vk_timer *timer;
 	double loadavg;

@@ -233,8 +233,15 @@ static int read_threads(struct vk_bf_err *e, const struct vk_bench_file *f,
 	if (n != (int)n)
 		return bad_file(e, f, "%s: %g is not a whole number", where, n);
 	for (int k = 0; k < 4; k++) {
+		const struct vk_jval *v = vk_jget(r, key[k]);
+
+		/* A scaling bench could not judge (its threads did not run at once). */
+		if (k == 3 && v && v->type == VK_JNULL) {
+			x[k] = NAN;
+			continue;
+		}
 		snprintf(where, sizeof(where), VK_BF_RESULTS "[%zu].%s", i, key[k]);
-		if (read_positive(e, f, where, vk_jget(r, key[k]), max[k], &x[k]))
+		if (read_positive(e, f, where, v, max[k], &x[k]))
 			return -1;
 	}
 	/* Written as threads * 1e9 / calls_per_s: only its rounding may differ. */
@@ -359,6 +366,27 @@ static int read_schema(struct vk_bf_err *e, struct vk_bench_file *f)
 	return 0;
 }
 
+/*
+ * getrandom's bytes a call, 1 to VK_BENCH_MAX_RANDOM_LEN; a file written
+ * before --length has none, and measured 16.
+ */
+static size_t random_len(const struct vk_jval *options)
+{
+	const struct vk_jval *v = vk_jget(options, VK_BF_RANDOM_LEN);
+
+	return v ? (v->type == VK_JNUM && v->num >= 1 && v->num <= VK_BENCH_MAX_RANDOM_LEN &&
+		    v->num == (size_t)v->num ? (size_t)v->num : 0) : VK_BENCH_RANDOM_LEN;
+}
+
+static int read_random_len(struct vk_bf_err *e, struct vk_bench_file *f)
+{
+	f->random_len = random_len(vk_jget(f->env, VK_DOC_OPTIONS));
+	if (!f->random_len)
+		return bad_file(e, f, VK_BF_RANDOM_LEN " is not a length from 1 to %d",
+				VK_BENCH_MAX_RANDOM_LEN);
+	return 0;
+}
+
 static int read_bench(struct vk_bf_err *e, struct vk_bench_file *f)
 {
 	const struct vk_jval *results = vk_jget(f->doc, VK_BF_RESULTS);
@@ -372,6 +400,8 @@ static int read_bench(struct vk_bf_err *e, struct vk_bench_file *f)
 		return bad_file(e, f, VK_BF_RESULTS ": %zu rows, more than %d", results->n, MAX_ROWS);
 	cold = vk_jget(vk_jget(f->env, VK_DOC_OPTIONS), VK_BF_COLD);
 	f->cold = cold && cold->type == VK_JTRUE;
+	if (read_random_len(e, f))
+		return -1;
 	if (read_reference(e, f))
 		return -1;
 	f->s = calloc(results->n ? results->n : 1, sizeof(*f->s));
@@ -434,6 +464,7 @@ void vk_bench_file_run(const struct vk_jval *doc, struct vk_bench_report *rep,
 	rep->processes = num(vk_jget(opt, VK_BF_PROCESSES));
 	rep->cpu = num(vk_jget(opt, VK_BF_CPU));
 	rep->cold = vk_jget(opt, VK_BF_COLD) && vk_jget(opt, VK_BF_COLD)->type == VK_JTRUE;
+	rep->random_len = random_len(opt);
 	timer->name = vk_jstr(vk_jget(t, VK_BF_TIMER_NAME));
 	timer->ns_per_tick = 1 / ghz;
 	timer->overhead = num(vk_jget(t, VK_BF_TIMER_OVERHEAD)) * ghz;

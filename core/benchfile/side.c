@@ -354,9 +354,28 @@ static int repeated(const struct vk_compare_runs *r, struct vk_bf_err *e)
 	return 0;
 }
 
+int vk_compare_same_length(const struct vk_bench_file *a, size_t na,
+			   const struct vk_bench_file *b, size_t nb, struct vk_bf_err *e)
+{
+	for (size_t k = 0; k < na + nb; k++) {
+		const struct vk_bench_file *f = k < na ? &a[k] : &b[k - na];
+
+		if (f->random_len == a[0].random_len)
+			continue;
+		snprintf(e->msg, sizeof(e->msg),
+			 "%s measured getrandom with --length %zu, %s with --length %zu: "
+			 "a call's cost grows with its length, so their figures cannot be compared "
+			 "(bench both with the same --length)",
+			 vk_safe(a[0].name), a[0].random_len, vk_safe(f->name), f->random_len);
+		return -1;
+	}
+	return 0;
+}
+
 int vk_compare_runs_merge(struct vk_compare_runs *r, struct vk_bf_err *e)
 {
-	return names(r, e) || repeated(r, e) ? -1 : merge(r, e);
+	return names(r, e) || repeated(r, e) ||
+	       vk_compare_same_length(r->f, r->nf, NULL, 0, e) ? -1 : merge(r, e);
 }
 
 int vk_compare_read_runs(char *const *paths, size_t n, struct vk_compare_runs *r,

@@ -176,10 +176,13 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
             continue
         assert x["threads"] == n, x
         t, per, one, s = x["calls_per_s"], x["thread_ns_per_call"], x["one_thread_calls_per_s"], x["scaling"]
-        assert t > 0 and per > 0 and one > 0 and s > 0, x
+        at_once = x["threads_at_once"]
+        assert t > 0 and per > 0 and one > 0 and at_once >= 0, x
         assert abs(t * per / 1e9 / n - 1) < 1e-9, x
         if n == 1:
             assert s == 1 and t == one, x
+        elif at_once < 0.9:
+            assert s is None, x  # the threads did not run at once: not judged
         else:
             assert abs(s - t / one) < 1e-9 * s, x
 ' "$TMP/threads.json" "$TMP/threads1.json"
@@ -187,9 +190,29 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 	expect_status 0 "--threads 2 in text exits 0" "$VK" bench -d 0.02 --processes 1 --threads 2 \
 		--impl "$lock" clock-gettime-monotonic --paths impl
 	contains "the text gives a row's threads' figures on a line under it" "$TMP/out" \
-		'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling [0-9.]+$'
+		'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling ([0-9.]+|not judged: they held their CPUs [0-9]+% of the time)$'
 	contains "and says the threads are pinned, and where" "$TMP/out" \
 		'^threads: 2 at once, each pinned, to CPUs [0-9]+,[0-9]+; '
+	# Planted: two threads on one CPU take turns, whatever the load, and
+	# hold it half the time at most: their scaling cannot be judged.
+	one_cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+	if need taskset && need python3; then
+		expect_status 0 "--threads 2 on one CPU (taskset) exits 0" taskset -c "$one_cpu" "$VK" bench \
+			-d 0.02 --processes 2 --threads 2 time --paths vdso --format json
+		check "the JSON gives no scaling, and the share of the time the threads ran at once" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = [r for r in d["results"] if "skipped" not in r][0]
+assert x["scaling"] is None and 0 < x["threads_at_once"] < 0.9, x
+assert any("scaling cannot be judged" in w["warning"] for w in d["environment"]["warnings"]), d
+' "$TMP/out"
+		expect_status 0 "... and so in text" taskset -c "$one_cpu" "$VK" bench \
+			-d 0.02 --processes 1 --threads 2 time --paths vdso
+		contains "... the row saying why" "$TMP/out" \
+			'^  2 threads: [0-9.e+]+ calls/s in all, [0-9.]+ ns per call per thread, scaling not judged: they held their CPUs [0-9]+% of the time$'
+		contains "... and the warning" "$TMP/out" \
+			"^warning: --threads' threads did not all run at once: their scaling cannot be judged \\([0-9]+ of [0-9]+ rows: .*\\); fix: "
+	fi
 	cpus=$(nproc)
 	expect_status 0 "more --threads than CPUs exits 0" "$VK" bench -d 0.02 --processes 1 \
 		--threads $((cpus + 1)) time --paths vdso
@@ -197,7 +220,7 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		"^warning: more --threads than CPUs.*\($((cpus + 1)) threads on [0-9]+ CPUs\)"
 	expect_status 0 "compare reads a --threads file" "$VK" compare "$TMP/threads.json" "$TMP/threads.json"
 	contains "and shows each row's scaling, both sides having one" "$TMP/out" \
-		'^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+		'^ +scaling ([0-9.]+|not judged) at 2 threads -> ([0-9.]+|not judged) at 2$'
 	expect_status 0 "and one against a file without threads" "$VK" compare "$TMP/bench.json" "$TMP/threads1.json"
 	check "where it shows no scaling" sh -c "! grep -q scaling '$TMP/out'"
 	# A second run: one run given twice in a side is refused (compare.sh).
@@ -205,7 +228,7 @@ for name, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
 		--paths vdso,impl --format json >"$TMP/threads2.json"
 	expect_status 0 "compare merges --threads files, several a side" "$VK" compare \
 		"$TMP/threads.json" "$TMP/threads2.json" --vs "$TMP/threads.json"
-	contains "and their scaling" "$TMP/out" '^ +scaling [0-9.]+ at 2 threads -> [0-9.]+ at 2$'
+	contains "and their scaling" "$TMP/out" '^ +scaling ([0-9.]+|not judged) at 2 threads -> ([0-9.]+|not judged) at 2$'
 	if need python3; then
 		for edit in 'x["scaling"] = -1' 'x["threads"] = 1.5' 'x["thread_ns_per_call"] *= 2' \
 			    'del x["threads"]' 'x["calls_per_s"] = "many"'; do
@@ -230,8 +253,30 @@ fi
 # processes to report, and says so with "-"; a worker that dies is named.
 expect_status 0 "--processes 1 exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso
 contains "one process: no CI or CV, shown as -" "$TMP/out" '^time +vdso +[0-9.]+ +[0-9.]+ +- +- +- +- +5( +multimodal)?$'
-contains "the text says how the figure is made" "$TMP/out" "^ns per call: the median of 1 processes' medians, their 95% CI and CV$"
+contains "the text says what the figure is" "$TMP/out" "^ns per call, unpreempted \\(each sample the fastest batch of calls of 20 us or more,\$"
+contains "... and how it is made" "$TMP/out" "^the median of 1 processes' medians, their 95% CI and CV\$"
 contains "and gives the reference loops" "$TMP/out" "^the machine's own speed, for compare: reference loop [0-9.]+ ns per step, [0-9.]+ ns per load, getppid [0-9.]+ ns$"
+# getrandom's length (--length, 16 by default): in the JSON and below the
+# text's table, and the bytes each call really asks for (seen by strace on
+# the syscall path, where a call is a syscall).
+expect_status 0 "bench --length 4 getrandom exits 0" "$VK" bench -d 0.01 --processes 1 --length 4 getrandom --paths syscall --format json
+contains "the JSON records the length" "$TMP/out" '"getrandom_length": 4'
+expect_status 0 "bench getrandom without --length exits 0" "$VK" bench -d 0.01 --processes 1 getrandom --paths syscall
+contains "the text names the default length, 16" "$TMP/out" '^getrandom: 16 bytes a call \(--length\)$'
+for bad in 0 1048577; do
+	expect_status 2 "--length $bad is refused" "$VK" bench --length "$bad" getrandom
+	contains "... saying the range" "$TMP/err" '--length takes 1 to 1048576'
+done
+expect_status 2 "--length x is refused" "$VK" bench --length x getrandom
+contains "... saying it is no number" "$TMP/err" "--length: 'x' is not a whole number"
+if need strace && strace -f -qq -e trace=none true 2>/dev/null; then
+	strace -f -qq -e trace=getrandom -o "$TMP/strace" "$VK" bench -d 0.01 --processes 1 --length 4 \
+		getrandom --paths syscall >/dev/null 2>&1
+	contains "each call asks for 4 bytes" "$TMP/strace" 'getrandom\(.*, 4, 0\) += 4$'
+	check "... and none for the default 16" sh -c "! grep -E 'getrandom\(.*, 16, 0\) += 16' '$TMP/strace'"
+else
+	skip "each call asks for 4 bytes" "strace cannot trace here (not installed, or ptrace refused)"
+fi
 expect_status 0 "--processes 1 --format csv exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format csv
 contains "one process: CSV leaves CI and CV empty, not nan" "$TMP/out" '^time,vdso,[0-9.]+,[0-9.]+,,,,[0-9.]+,[0-9.]+,5,[0-9]+,[01],,$'
 expect_status 0 "--processes 1 --format ktap exits 0" "$VK" bench -d 0.02 --processes 1 time --paths vdso --format ktap

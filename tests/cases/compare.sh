@@ -195,6 +195,20 @@ printf '%s\n' '{"schema": "vdsokit-bench/2", "results": [{"api": "time\u0000x", 
 	' "samples_ns": [1.3], "process_samples_ns": [[1.3]]}]}' >nul.json
 expect_status 2 "an API name holding a NUL is refused" "$VK" compare nul.json nul.json
 contains "saying where" "$TMP/err" 'nul\.json: results\[0\]\.api holds a NUL \(\\u0000\)'
+# getrandom's length (bench --length): files of different lengths are
+# refused, across the sides or within one; a file without it measured 16.
+for f in old same slower; do
+	sed 's/"cold": false}/"cold": false, "getrandom_length": 1263}/' $f.json >$f-1263.json
+done
+check "(the 1263-byte files were made)" grep -q '"getrandom_length": 1263' old-1263.json
+expect_status 2 "files of different getrandom lengths are refused" "$VK" compare old.json --vs same-1263.json
+contains "... naming each file and its length" "$TMP/err" \
+	'old\.json measured getrandom with --length 16, same-1263\.json with --length 1263: .*cannot be compared'
+expect_status 2 "... and so within a side" "$VK" compare old.json slower-1263.json --vs same.json
+expect_status 0 "files of one length, 1263, are compared" "$VK" compare old-1263.json same-1263.json
+sed 's/"cold": false}/"cold": false, "getrandom_length": 0}/' old.json >len0.json
+expect_status 2 "a getrandom_length of 0 is refused" "$VK" compare len0.json same.json
+contains "... saying what it must be" "$TMP/err" 'len0\.json: .*getrandom_length is not a length from 1 to 1048576'
 expect_status 2 "a missing file in a side" "$VK" compare old.json --vs same.json no-such.json
 contains "a missing file in a side: named" "$TMP/err" 'no-such\.json: No such file or directory'
 many=$(for i in $(seq 1 65); do printf 'old.json '; done)

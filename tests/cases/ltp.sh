@@ -1,11 +1,13 @@
 # contrib/ltp: the runtest file reads as LTP's runners read one (kirk
 # splits a line at white space: the name, the command, its arguments;
-# ltp-pan skips a line that starts with a space), and each of its lines,
-# run as kirk runs it (from $LTPROOT/testcases/bin, with that on PATH),
-# exits with the LTP status of vdsokit's own: 0 TPASS, 1 TFAIL, 32 TCONF
-# for a SKIP, 2 TBROK for anything else, and prints none of the T-words
-# that kirk would count instead of the status. No LTP here (Debian has no
-# package of it): the mapping is also checked on planted outcomes.
+# ltp-pan, up to LTP 20260130, skipped a line that starts with a space),
+# and each of its lines, run as kirk runs it (from $LTPROOT/testcases/bin,
+# with that on PATH), exits with the LTP status of vdsokit's own: 0 TPASS,
+# 1 TFAIL, 32 TCONF for a SKIP, 2 TBROK for anything else, prints none of
+# the T-words that kirk would count instead of the status, and pauses
+# after its last line, before exiting (kirk loses what a test wrote just
+# before it exited). No LTP here (Debian has no package of it): the
+# mapping is also checked on planted outcomes.
 . "$TOP/tests/lib.sh"
 
 L=$TOP/contrib/ltp
@@ -16,7 +18,7 @@ fi
 
 # The runtest file: NAME COMMAND [ARG...] per line, # comments.
 grep -vE '^(#|$)' "$RT" >"$TMP/lines"
-check "no test line starts with white space (ltp-pan would skip it)" \
+check "no test line starts with white space (LTP 20260130's ltp-pan would skip it)" \
 	sh -c "! grep -qE '^[[:space:]]' '$TMP/lines'"
 check "every name is a plain word" sh -c "! cut -d' ' -f1 '$TMP/lines' | grep -qvE '^[A-Za-z0-9_-]+\$'"
 dups=$(cut -d' ' -f1 "$TMP/lines" | sort | uniq -d)
@@ -39,13 +41,14 @@ ltp_status() {
 	esac
 }
 
-# run_line DIR LINE: LINE's command as kirk runs it, from DIR (testcases/bin)
-# with DIR on PATH; output in $TMP/ltp.out, status in $status.
+# run_line DIR LINE [PATHDIR]: LINE's command as kirk runs it, from DIR
+# (testcases/bin) with DIR on PATH (after PATHDIR, the stand-ins' own, if
+# given); output in $TMP/ltp.out, status in $status.
 run_line() {
 	local cmd
 	cmd=${2#* }
 	# shellcheck disable=SC2086 # kirk splits the command at white space.
-	(cd "$1" && PATH="$1:$PATH" $cmd) >"$TMP/ltp.out" 2>&1
+	(cd "$1" && PATH="${3:+$3:}$1:$PATH" $cmd) >"$TMP/ltp.out" 2>&1
 	status=$?
 }
 
@@ -86,23 +89,40 @@ echo "# the runtest file's $(wc -l <"$TMP/lines") lines took $((SECONDS - start)
 
 # Planted outcomes: a stand-in vdsokit that exits as told, or dies by a
 # signal, and none at all (the wrapper falls back to PATH's: none there).
+# A stand-in sleep notes how many lines the output had when the wrapper
+# paused: all of them, or kirk could still lose the end.
 fake=$TMP/ltp/fake
-mkdir -p "$fake"
+mkdir -p "$fake" "$TMP/ltp/path"
 cp "$L/vdsokit_ltp.sh" "$fake/"
-# A stand-in, whose $1 is its own, not this script's.
+# Stand-ins, whose $1 is their own, not this script's.
 # shellcheck disable=SC2016
 printf '#!/bin/sh\n[ "$1" = signal ] && kill -TERM $$\nexit "$1"\n' >"$fake/vdsokit"
-chmod +x "$fake/vdsokit"
+# shellcheck disable=SC2016
+printf '#!/bin/sh\necho "$1 $(%s -l <"%s")" >"%s"\n' "$(command -v wc)" "$TMP/ltp.out" "$TMP/paused" \
+	>"$TMP/ltp/path/sleep"
+chmod +x "$fake/vdsokit" "$TMP/ltp/path/sleep"
+ln -s "$(command -v dirname)" "$TMP/ltp/path/"
+# paused NAME: the wrapper paused after its last line, not before.
+paused() {
+	local want
+	want="1 $(wc -l <"$TMP/ltp.out")"
+	if [ "$(cat "$TMP/paused" 2>/dev/null)" = "$want" ]; then
+		ok "$1: the wrapper pauses after its last line"
+	else
+		not_ok "$1: the wrapper pauses after its last line" "paused at: $(cat "$TMP/paused" 2>&1)" "want: $want"
+	fi
+	rm -f "$TMP/paused"
+}
 for plant in 0 1 4 2 3 signal; do
-	run_line "$fake" "planted_$plant vdsokit_ltp.sh $plant"
+	run_line "$fake" "planted_$plant vdsokit_ltp.sh $plant" "$TMP/ltp/path"
 	mapped "a vdsokit that ends with $plant"
+	paused "a vdsokit that ends with $plant"
 done
 rm "$fake/vdsokit"
-mkdir -p "$TMP/ltp/path"
-ln -s "$(command -v dirname)" "$TMP/ltp/path/"
 (cd "$fake" && PATH=$TMP/ltp/path ./vdsokit_ltp.sh info) >"$TMP/ltp.out" 2>&1
 status=$?
 mapped "no vdsokit at all"
+paused "no vdsokit at all"
 
 # Real outcomes, planted in the vDSO through a dynamic vdsokit.
 impl=$O/tests/impl

@@ -18,7 +18,7 @@
 static struct vk_bench_result res[2];
 static struct vk_bench_rows rows;
 static const struct vk_bench_case cases[2] = {
-	{ "clock-gettime-monotonic", VK_FN_CLOCK_GETTIME, 1 }, { "getcpu", VK_FN_GETCPU, -1 },
+	{ "clock-gettime-monotonic", VK_FN_CLOCK_GETTIME, 1, 0 }, { "getcpu", VK_FN_GETCPU, -1, 0 },
 };
 
 static void fresh(void)
