@@ -182,6 +182,7 @@ static void count_results(struct vk_summary_step *st, const struct vk_results *r
 	st->fail = t.fail;
 	st->skip = t.skip;
 	st->error = t.error;
+	st->unconfirmed = t.unconfirmed;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
