@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,16 +69,21 @@ FILE *vk_files_open(struct vk_files *s, const char *path)
 		fprintf(stderr, "%s: %s: more than %d files at once\n", s->cmd, path, VK_FILES_MAX);
 		return NULL;
 	}
-	file = &s->file[s->n];
-	snprintf(file->path, sizeof(file->path), "%s", path);
-	part_name(file->tmp, sizeof(file->tmp), path);
-	file->err = 0;
-	file->f = fopen(file->tmp, "we");
-	if (!file->f) {
+	/* Each its own allocation: children.c keeps a pointer to its tmp. */
+	file = calloc(1, sizeof(*file));
+	if (!file) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, path, strerror(errno));
 		return NULL;
 	}
-	s->n++;
+	snprintf(file->path, sizeof(file->path), "%s", path);
+	part_name(file->tmp, sizeof(file->tmp), path);
+	file->f = fopen(file->tmp, "we");
+	if (!file->f) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, path, strerror(errno));
+		free(file);
+		return NULL;
+	}
+	s->file[s->n++] = file;
 	if (vk_children_leave(file->tmp)) {
 		fprintf(stderr, "%s: %s: too many files at once\n", s->cmd, path);
 		vk_files_drop(s);
@@ -89,10 +95,11 @@ FILE *vk_files_open(struct vk_files *s, const char *path)
 void vk_files_drop(struct vk_files *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->file[i].f)
-			fclose(s->file[i].f);
-		unlink(s->file[i].tmp);
-		vk_children_unleave(s->file[i].tmp);
+		if (s->file[i]->f)
+			fclose(s->file[i]->f);
+		unlink(s->file[i]->tmp);
+		vk_children_unleave(s->file[i]->tmp);
+		free(s->file[i]);
 	}
 	s->n = 0;
 }
@@ -100,7 +107,7 @@ void vk_files_drop(struct vk_files *s)
 void vk_files_flush(struct vk_files *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		struct vk_file *file = &s->file[i];
+		struct vk_file *file = s->file[i];
 
 		/* A write that failed left errno; a buffer that did not is
 		 * written again now, failing afresh. */
@@ -112,7 +119,7 @@ void vk_files_flush(struct vk_files *s)
 /* File i cannot be written (err): none of the set is replaced. */
 static int refuse(struct vk_files *s, size_t i, int err)
 {
-	fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i].path, strerror(err),
+	fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i]->path, strerror(err),
 		s->n > 1 ? "none of its set was replaced" : "it was not replaced");
 	vk_files_drop(s);
 	return VK_EXIT_USAGE;
@@ -137,30 +144,32 @@ int vk_files_commit(struct vk_files *s)
 {
 	vk_files_flush(s);
 	for (size_t i = 0; i < s->n; i++) {
-		struct vk_file *file = &s->file[i];
+		struct vk_file *file = s->file[i];
 
 		if (fclose(file->f) && !file->err)
 			file->err = errno ? errno : EIO;
 		file->f = NULL;
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->file[i].err)
-			return refuse(s, i, s->file[i].err);
+		if (s->file[i]->err)
+			return refuse(s, i, s->file[i]->err);
 	}
 	/* Every one before any: the set is replaced whole or not at all. */
 	for (size_t i = 0; i < s->n; i++) {
-		if (!replaceable(s->file[i].path))
+		if (!replaceable(s->file[i]->path))
 			return refuse(s, i, errno);
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		if (rename(s->file[i].tmp, s->file[i].path)) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, s->file[i].path,
+		if (rename(s->file[i]->tmp, s->file[i]->path)) {
+			fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, s->file[i]->path,
 				strerror(errno));
 			vk_files_drop(s);
 			return VK_EXIT_USAGE;
 		}
-		vk_children_unleave(s->file[i].tmp);
+		vk_children_unleave(s->file[i]->tmp);
 	}
+	for (size_t i = 0; i < s->n; i++)
+		free(s->file[i]);
 	s->n = 0;
 	return VK_EXIT_OK;
 }
@@ -173,8 +182,8 @@ FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name)
 	return vk_files_open(s, path);
 }
 
-int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
-		    const struct vk_doc *doc)
+int vk_output_render(struct vk_files *s, const char *dir, const struct vk_output *files,
+		     size_t n, const struct vk_doc *doc)
 {
 	for (size_t i = 0; i < n; i++) {
 		FILE *f = vk_output_open(s, dir, files[i].name);
@@ -186,5 +195,11 @@ int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output 
 		vk_render(f, files[i].format, doc);
 		vk_files_flush(s);
 	}
-	return vk_files_commit(s);
+	return VK_EXIT_OK;
+}
+
+int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
+		    const struct vk_doc *doc)
+{
+	return vk_output_render(s, dir, files, n, doc) ? VK_EXIT_USAGE : vk_files_commit(s);
 }

@@ -26,7 +26,8 @@ enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest);
  * into place once every one is complete, so that a full disk or a
  * signal leaves the previous ones as they were, with no temporary.
  */
-#define VK_FILES_MAX 16
+/* all's set: its four reports and two files for each finding. */
+#define VK_FILES_MAX 40
 
 struct vk_file {
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
@@ -37,7 +38,7 @@ struct vk_file {
 struct vk_files {
 	const char *cmd;
 	size_t n;
-	struct vk_file file[VK_FILES_MAX];
+	struct vk_file *file[VK_FILES_MAX];
 };
 
 /* A stream to path's temporary, or NULL after saying why. */
@@ -55,5 +56,9 @@ FILE *vk_output_open(struct vk_files *s, const char *dir, const char *name);
 /* Print doc into each of files in DIR, added to s, and commit s. */
 int vk_output_write(struct vk_files *s, const char *dir, const struct vk_output *files, size_t n,
 		    const struct vk_doc *doc);
+/* The same, but s is left for the caller to add to and commit: 0, or
+ * VK_EXIT_USAGE after saying why, s dropped. */
+int vk_output_render(struct vk_files *s, const char *dir, const struct vk_output *files,
+		     size_t n, const struct vk_doc *doc);
 
 #endif /* VK_OUTPUT_H */

@@ -71,39 +71,44 @@ static void remove_stale(const char *sub, const struct written *w)
 		closedir(d);
 }
 
+/* all's four reports and each finding's two files: one set. */
+_Static_assert(VK_FILES_MAX >= 4 + 2 * VK_MAX_FINDINGS, "a set holds every file of a run");
+
 int vk_repro_write(const char *cmd, const char *version, const char *dir,
-		   const struct vk_findings *fs)
+		   const struct vk_findings *fs, struct vk_files *set)
 {
-	static struct vk_files files;
+	static struct vk_files own;
 	static struct written w;
+	struct vk_files *files = set ? set : &own;
 	char sub[PATH_MAX];
 	struct utsname uts;
 	struct stat st;
 
-	files.cmd = cmd;
+	files->cmd = cmd;
 	w.n = 0;
 	snprintf(sub, sizeof(sub), "%s/repro", dir);
 	if (mkdir(sub, 0777) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot make %s: %s\n", cmd, sub, strerror(errno));
+		fprintf(stderr, "%s: cannot make %s: %s; none of its set was replaced\n", cmd, sub,
+			strerror(errno));
+		vk_files_drop(files);
 		return VK_EXIT_USAGE;
 	}
 	if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "%s: %s is not a directory: no reproducer written\n", cmd, sub);
+		fprintf(stderr, "%s: %s is not a directory: no reproducer written, none of its set replaced\n",
+			cmd, sub);
+		vk_files_drop(files);
 		return VK_EXIT_USAGE;
 	}
 	uname(&uts);
 	for (size_t i = 0; i < fs->n; i++) {
-		/* Each finding writes two files at most: a full set is committed. */
-		if (files.n + 2 > VK_FILES_MAX && vk_files_commit(&files))
-			return VK_EXIT_USAGE;
 		vk_repro_name(w.name[w.n], sizeof(w.name[0]), &fs->f[i]);
-		if (add(&files, sub, &fs->f[i], &uts, version, w.name[w.n++])) {
-			vk_files_drop(&files);
+		if (add(files, sub, &fs->f[i], &uts, version, w.name[w.n++])) {
+			vk_files_drop(files);
 			return VK_EXIT_USAGE;
 		}
-		vk_files_flush(&files);
+		vk_files_flush(files);
 	}
-	if (vk_files_commit(&files))
+	if (vk_files_commit(files))
 		return VK_EXIT_USAGE;
 	remove_stale(sub, &w);
 	return VK_EXIT_OK;
@@ -116,5 +121,5 @@ int vk_repro_write_results(const char *cmd, const char *version, const char *com
 	struct vk_findings fs = { .n = 0 };
 
 	vk_findings_add(&fs, command, rs);
-	return vk_repro_write(cmd, version, dir, &fs);
+	return vk_repro_write(cmd, version, dir, &fs, NULL);
 }

@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "commands/commands.h"
 #include "cli/repro.h"
+#include "core/confirm/confirm.h"
 
 static const char head[] =
 	"Usage: vdsokit abi [OPTIONS] [API...]\n\n"
@@ -196,6 +197,9 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	abi_counts.n = ncounts;
 	vk_results_finish(&rs);
 	vk_results_finish(&legacy);
+	/* Where findings are made (all, --output), each is confirmed first. */
+	if (step || o->outdir)
+		vk_confirm_results(&rs, vk_confirm_argv, cs.impl_path);
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)

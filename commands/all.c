@@ -182,6 +182,7 @@ static void count_results(struct vk_summary_step *st, const struct vk_results *r
 	st->fail = t.fail;
 	st->skip = t.skip;
 	st->error = t.error;
+	st->unconfirmed = t.unconfirmed;
 	/* A command that could not run at all says why in its one SKIP. */
 	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
 		st->note = rs->r[0]->detail;
@@ -442,8 +443,9 @@ static int run_all(struct all *a)
 	status = verdict(a);
 	summarize(a);
 	a->sum.outcome = outcome(status);
-	if (a->outdir && (vk_output_write(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
-			  vk_repro_write(a->cmd, vk_version, a->outdir, &a->findings)))
+	/* The reports and the reproducers are one set, replaced whole or not at all. */
+	if (a->outdir && (vk_output_render(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
+			  vk_repro_write(a->cmd, vk_version, a->outdir, &a->findings, &a->files)))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
@@ -479,8 +481,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 		       "also write DIR/report.txt, report.json, report.ktap and\n"
 		       "report.html (self-contained: inline SVG, no script),\n"
 		       "and DIR/repro/NAME.txt and NAME.c for each finding;\n"
-		       "DIR is made if missing; the reports replaced at once or\n"
-		       "none; repro/ holds this run's findings only", &a->outdir),
+		       "DIR is made if missing; the reports and reproducers\n"
+		       "replaced at once or none; repro/ holds this run's\n"
+		       "findings only", &a->outdir),
 		VK_OPT('i', "image", VK_OPT_CALL, "FILE", NULL, NULL, .call = refuse_image),
 		VK_OPT_HELP_ROW,
 	};

@@ -37,6 +37,9 @@ int cmd_verify(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 
 extern const char vk_version[];
+/* verify's command line for a failure's plain call made again in a
+ * vdsokit exec()ed afresh (core/confirm): the probe's spec comes after. */
+extern char *const vk_confirm_argv[];
 
 /* vdsokit as vdsotest, vdsotest-all and vdsotest-bench (by argv[0]). */
 int vk_vdsotest(int argc, char **argv);

@@ -39,10 +39,10 @@ static const char tail[] =
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
 	"a row whose calls failed on a side (no verdict: it names the call, the\n"
 	"errno and how often), or with --impl a side that crashed, exited or hung\n"
-	"(30 s plus 8 times -d) while measured in its child, named with the API;\n"
+	"(30 s plus 8 times -d) while measured in its child, named with the API\n"
+	"(its row in the report, the others measured);\n"
 	"2 usage error, a bad file, files whose getrandom lengths differ (bench\n"
-	"--length), an --impl that cannot be loaded (see verify)\n"
-	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
+	"--length), an --impl that cannot be loaded (see verify)\n"	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
 	"CPU (a refused sched_setaffinity), 4 nothing could be measured.\n";
 
 struct compare {
@@ -346,7 +346,8 @@ static void side_name(char *buf, size_t len, const struct compare *c, int k)
 
 /*
  * A case ended the child that measured both sides: each side's first copy
- * is measured alone, briefly, to name the one that dies; 0 if neither did.
+ * is measured alone, briefly, to name the one that dies; the sides that
+ * did, bit k for side k, 0 if neither did.
  */
 static int blame(const char *cmd, const struct compare *c, const struct vk_timer *timer,
 		 const struct vk_bench_case *bc, const struct vk_bench_side *side)
@@ -365,31 +366,43 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
 		side_name(name, sizeof(name), c, k);
 		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
 			strncmp(why, "killed", 6) ? "" : "was ", why);
-		named = 1;
+		named |= 1 << k;
 	}
 	return named;
 }
 
-/* The case's results on every side, or a failure that names what died. */
-static int measure_case(const char *cmd, const struct compare *c, struct vk_bench *b,
-			const struct vk_bench_case *bc, const struct sides *sd,
+/*
+ * The case's results on every side: 0; or -1 when the child that measured
+ * them died, said on stderr and kept as the case's failed row, on the side
+ * that dies alone ("both" if neither or each does).
+ */
+static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
+			const struct vk_bench_case *bc, const char *path, const struct sides *sd,
 			struct vk_bench_result *res)
 {
+	static const char *const sides[4] = { "both", "old", "new", "both" };
 	struct measure m = { b, bc, sd->side, 2 * c->copies, res };
 	/* Far more than the sides' budget, as a call that never returns
 	 * would; shorter under the test hook VDSOKIT_COMPARE_TIMEOUT. */
 	double timeout = vk_watchdog_hook("VDSOKIT_COMPARE_TIMEOUT", 30 + 8 * c->m.seconds);
+	struct vk_compare_failed *f = &c->failed[c->rep.nfailed];
 	char why[64];
+	int died;
 
 	if (!measure_isolated(&m, timeout, why, sizeof(why)))
-		return VK_EXIT_OK;
+		return 0;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", cmd, bc->api,
 		strncmp(why, "killed", 6) ? "" : "was ", why);
-	if (!blame(cmd, c, b->timer, bc, sd->side))
+	died = blame(cmd, c, b->timer, bc, sd->side);
+	if (!died)
 		fprintf(stderr, "%s: neither side died when measured alone\n", cmd);
-	return VK_EXIT_FAIL;
+	*f = (struct vk_compare_failed){ .api = bc->api, .path = path, .side = sides[died] };
+	snprintf(f->why, sizeof(f->why), "the child that measured it %s%s",
+		 strncmp(why, "killed", 6) ? "" : "was ", why);
+	c->rep.nfailed++;
+	return -1;
 }
 
 /* Measure each case on both sides; their results become the two series. */
@@ -413,11 +426,15 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	path = c->nimpl == 2 ? "impl" : "vdso:impl";
 	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
-		status = measure_case(cmd, c, &b, &cases[i], sd, res);
-		if (!status)
-			note_failed(cmd, c, cases[i].api, path, res);
-		if (!status && (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
-		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies))) {
+		/* A case that crashed is a row of its own, with no series. */
+		if (measure_case(cmd, c, &b, &cases[i], path, sd, res)) {
+			ser[i] = (struct vk_series){ .api = cases[i].api, .path = path };
+			ser[ncases + i] = ser[i];
+			continue;
+		}
+		note_failed(cmd, c, cases[i].api, path, res);
+		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
+		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
 			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/confirm/confirm.h"
 #include "core/verify/verify.h"
 #include "report/report.h"
 #include "commands/commands.h"
@@ -32,6 +33,8 @@ static const char tail[] =
 	"--impl that cannot be loaded or an --output file not written, 3 vdsokit's\n"
 	"own error (no fork, memory, ...) and no failure, 4 every check skipped.\n";
 
+char *const vk_confirm_argv[] = { "vdsokit", "verify", "--plain-probe", NULL };
+
 struct opts {
 	double seconds;
 	unsigned long long max_fails;
@@ -43,6 +46,7 @@ struct opts {
 	const char *mlock_probe;	/* the mlockall rule's exec()ed vdsokit */
 	const char *rules;	/* --rules, or NULL: all */
 	int list_rules;
+	const char *plain_probe;	/* a failure's plain call, made again afresh */
 };
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
@@ -77,6 +81,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		  &o->outdir, .call = vk_output_dir),
 		/* The mlockall rule's vdsokit, exec()ed afresh. */
 		VK_OPT(0, "mlock-probe", VK_OPT_STRING, "SPEC", NULL, &o->mlock_probe),
+		/* A failure's plain call, made again in a vdsokit exec()ed afresh. */
+		VK_OPT(0, "plain-probe", VK_OPT_STRING, "SPEC", NULL, &o->plain_probe),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
@@ -132,6 +138,9 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_verify_edges_finish(&edges);
 	vk_verify_drop_unwanted(&v);
 	vk_results_finish(&rs);
+	/* Where findings are made (all, --output), each is confirmed first. */
+	if (step || o->outdir)
+		vk_confirm_results(&rs, vk_confirm_argv, cs.impl_path);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);
@@ -176,6 +185,9 @@ int cmd_verify(int argc, char **argv)
 			       vk_verify_rules[i].what);
 		return VK_EXIT_OK;
 	}
+	if (r == VK_OPT_OK && o.plain_probe)
+		return vk_confirm_probe(o.plain_probe, o.call.impl, STDOUT_FILENO) ?
+			       VK_EXIT_USAGE : VK_EXIT_OK;
 	if (r == VK_OPT_OK && o.mlock_probe)
 		return vk_verify_mlock_probe(o.mlock_probe, o.call.impl, STDOUT_FILENO) ?
 			       VK_EXIT_USAGE : VK_EXIT_OK;

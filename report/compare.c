@@ -65,7 +65,7 @@ const char *vk_report_compare_oneline(char *buf, size_t size, const struct vk_co
 	if (c->no_verdict)
 		at += snprintf(more, sizeof(more), ", %zu without a verdict", c->no_verdict);
 	if (c->nfailed)
-		snprintf(more + at, sizeof(more) - at, ", %zu whose calls failed", c->nfailed);
+		snprintf(more + at, sizeof(more) - at, ", %zu failed", c->nfailed);
 	snprintf(buf, size, "%zu faster, %zu slower, %zu unchanged%s; geometric mean %.3f",
 		 c->improvements, c->regressions, c->unchanged, more, c->geomean);
 	return buf;
@@ -163,7 +163,7 @@ void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_repo
 		fprintf(f, "; %zu result%s not compared (skipped, or on one side only)",
 			c->not_compared, plural(c->not_compared));
 	if (c->nfailed)
-		fprintf(f, "; %zu whose calls failed", c->nfailed);
+		fprintf(f, "; %zu failed: no figure, no verdict", c->nfailed);
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
@@ -207,7 +207,7 @@ static void json_environments(struct vk_json *j, const struct vk_compare_report 
 	vk_json_end(j);
 }
 
-/* The rows whose calls failed on a side: no figure, no verdict. */
+/* The rows whose calls failed on a side, or that crashed: no figure, no verdict. */
 static void json_failed(struct vk_json *j, const struct vk_compare_report *c)
 {
 	vk_json_array(j, "failed");

@@ -184,6 +184,36 @@ static void own_errors(FILE *f, const struct vk_summary *s)
 	fprintf(f, "</ul>\n");
 }
 
+/* Failures a plain call afresh did not show again: named, no finding. */
+static void unconfirmed(FILE *f, const struct vk_summary *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nsteps; i++)
+		n += s->steps[i].unconfirmed;
+	if (!n)
+		return;
+	fprintf(f, "<h2>Unconfirmed (%zu)</h2>\n"
+		   "<p>Failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer.</p>\n<ul class=\"FAIL\">\n",
+		n);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_results *rs = s->steps[i].rs;
+
+		for (size_t k = 0; rs && k < rs->n; k++) {
+			const struct vk_result *x = rs->r[k];
+
+			if (x->status != VK_FAIL || x->confirm != VK_UNCONFIRMED)
+				continue;
+			fprintf(f, "<li>%s: <code>", s->steps[i].name);
+			esc(f, x->api);
+			fprintf(f, " %s %s: ", vk_path_name(x->path), x->check);
+			esc(f, x->detail);
+			fprintf(f, "</code></li>\n");
+		}
+	}
+	fprintf(f, "</ul>\n");
+}
+
 /* The log axis: whole decades around every figure shown. */
 struct axis {
 	double lo, hi;		/* log10 */
@@ -365,6 +395,7 @@ void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s)
 	head(f, s->version, "all");
 	verdict(f, s);
 	findings(f, s);
+	unconfirmed(f, s);
 	own_errors(f, s);
 	if (b) {
 		ns_chart(f, b->bench, b->nbench);

@@ -425,8 +425,11 @@ static void call_text(char *buf, size_t len, const struct vk_result *r, unsigned
 		struct vk_clock c;
 		int has_id;
 
-		vk_api_func(r->api, &c, &has_id);
-		snprintf(buf, len, "%s(%d, &ts)", vk_funcs[fn].name, c.id);
+		/* cpu:self, id:INT_MAX and the like: by name, as no id is parsed. */
+		if (vk_api_func(r->api, &c, &has_id) >= 0 && !has_id)
+			snprintf(buf, len, "%s(%s, &ts)", vk_funcs[fn].name, c.name);
+		else
+			snprintf(buf, len, "%s(%d, &ts)", vk_funcs[fn].name, c.id);
 	}
 }
 

@@ -53,10 +53,14 @@ static void broken(char *buf, size_t len, const struct vk_result *r)
 		 cases[0] ? ": " : "", cases);
 }
 
-/* Of the results of status want, those with a detail; a passing check's
+#define UNCONFIRMED_TITLE \
+	"Unconfirmed (failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer)"
+
+/* Of the results of status want (failures confirmed or not, as
+ * unconfirmed says), those with a detail; a passing check's
  * bound only with_bounds, as text_bounds() sums them up otherwise. */
-static void text_details(FILE *f, const struct vk_results *rs, enum vk_status want,
-			 const char *title, int with_bounds)
+static void details(FILE *f, const struct vk_results *rs, enum vk_status want,
+		    const char *title, int with_bounds, int unconfirmed)
 {
 	int header = 0;
 
@@ -64,7 +68,8 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 		const struct vk_result *r = rs->r[i];
 		char how[VK_RESULT_CASES * 40 + 64];
 
-		if (r->status != want || !r->detail[0])
+		if (r->status != want || !r->detail[0] ||
+		    (r->status == VK_FAIL && (r->confirm == VK_UNCONFIRMED) != unconfirmed))
 			continue;
 		if (r->status == VK_PASS && r->bound != VK_BOUND_NONE && !with_bounds)
 			continue;
@@ -75,6 +80,14 @@ static void text_details(FILE *f, const struct vk_results *rs, enum vk_status wa
 		broken(how, sizeof(how), r);
 		fprintf(f, "%s\n", r->fails > 1 ? how : "");
 	}
+}
+
+static void text_details(FILE *f, const struct vk_results *rs, enum vk_status want,
+			 const char *title, int with_bounds)
+{
+	details(f, rs, want, title, with_bounds, 0);
+	if (want == VK_FAIL)
+		details(f, rs, want, UNCONFIRMED_TITLE, with_bounds, 1);
 }
 
 /* "1.2 us", or "0.0-2.6 us": the range of b's bounds. */
@@ -122,6 +135,8 @@ static void text_stack(FILE *f, const struct vk_report *r)
 /* Ends a totals line: ", 3 not tested for vdsokit's own error", where any. */
 static void errors(FILE *f, const struct vk_tally *t)
 {
+	if (t->unconfirmed)
+		fprintf(f, ", %zu of the failures unconfirmed", t->unconfirmed);
 	if (t->error)
 		fprintf(f, ", %zu not tested for vdsokit's own error", t->error);
 	fputc('\n', f);
@@ -189,6 +204,9 @@ void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
 	if (r->stopped)
 		vk_ktap_diag(k, "checks whose repeats --max-fails cut short: %zu",
 			     vk_results_cut(r->rs));
+	if (t.unconfirmed)
+		vk_ktap_diag(k, "unconfirmed: %zu failed checks failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer",
+			     t.unconfirmed);
 	vk_ktap_totals(k, t.pass, t.fail, t.skip, t.error);
 	if (r->ktap_more)
 		r->ktap_more(k, r->ctx);
@@ -246,6 +264,8 @@ void vk_report_json(const struct vk_out *o, const struct vk_report *r)
 		vk_json_uint(&j, "fails", x->fails);
 		vk_json_str(&j, "detail", x->detail[0] ? x->detail : NULL);
 		json_cases(&j, x);
+		if (x->confirm != VK_CONFIRM_NONE)
+			vk_json_bool(&j, "confirmed", x->confirm == VK_CONFIRMED);
 		vk_json_end(&j);
 	}
 	vk_json_end(&j);

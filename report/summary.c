@@ -122,6 +122,34 @@ static void own_errors(FILE *f, const struct vk_summary *s)
 		fprintf(f, "and %zu more: see --verbose\n", n - VK_SHOWN_ERRORS);
 }
 
+/* Failures not made again afresh, each step's, named: no finding. */
+static void unconfirmed(FILE *f, const struct vk_summary *s)
+{
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < s->nsteps; i++)
+		n += s->steps[i].unconfirmed;
+	if (!n)
+		return;
+	fprintf(f, "\nUnconfirmed (%zu; failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer):\n",
+		n);
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct vk_results *rs = s->steps[i].rs;
+
+		for (size_t k = 0; rs && k < rs->n; k++) {
+			const struct vk_result *x = rs->r[k];
+
+			if (x->status != VK_FAIL || x->confirm != VK_UNCONFIRMED ||
+			    shown++ >= VK_SHOWN_ERRORS)
+				continue;
+			fprintf(f, "- %s: %s %s %s: %s\n", s->steps[i].name, x->api,
+				vk_path_name(x->path), x->check, vk_safe(x->detail));
+		}
+	}
+	if (n > VK_SHOWN_ERRORS)
+		fprintf(f, "and %zu more: see --verbose\n", n - VK_SHOWN_ERRORS);
+}
+
 static void ns(FILE *f, double v)
 {
 	if (isnan(v))
@@ -163,13 +191,17 @@ static void warnings(FILE *f, const struct vk_summary *s)
 
 static void verdict(FILE *f, const struct vk_summary *s)
 {
-	size_t n = s->findings->n;
+	size_t n = s->findings->n, u = 0;
 
 	fprintf(f, "\nVerdict: %s: ", vk_outcome_name(s->outcome));
+	for (size_t i = 0; i < s->nsteps; i++)
+		u += s->steps[i].unconfirmed;
 	if (n)
 		fprintf(f, "%zu finding%s", n, n == 1 ? "" : "s");
 	else
 		fprintf(f, "no finding");
+	if (u)
+		fprintf(f, ", %zu unconfirmed failure%s", u, u == 1 ? "" : "s");
 	if (s->unverified)
 		fprintf(f, "; %d functions had no result", s->unverified);
 	else
@@ -184,6 +216,7 @@ void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s)
 	header(f, s);
 	steps(f, s);
 	findings(f, s);
+	unconfirmed(f, s);
 	own_errors(f, s);
 	bench(f, s);
 	warnings(f, s);
@@ -242,6 +275,11 @@ void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
 		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
 		vk_ktap_diag(k, "finding %zu: %s (%zu failed checks; reproduce: %s)", i + 1,
 			     s->findings->f[i].what, s->findings->f[i].checks, cmd);
+	}
+	for (size_t i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].unconfirmed)
+			vk_ktap_diag(k, "unconfirmed: %s: %zu failed checks failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer",
+				     s->steps[i].name, s->steps[i].unconfirmed);
 	}
 	for (int i = 0; s->warnings && i < s->warnings->n; i++)
 		vk_ktap_diag(k, "warning: %s (%s); fix: %s", s->warnings->w[i].what,

@@ -1,13 +1,16 @@
 #!/bin/sh
 # vdsokit's LAVA test: runs the main job as KTAP (vdsokit all --format
 # ktap), turns each KTAP result into a line of output/result.txt,
-#   NAME pass|fail|skip [MEASUREMENT UNITS]
+#   NAME pass|fail|skip|unknown [MEASUREMENT UNITS]
 # and reports each line through lava-test-case when LAVA provides it.
 # vdsokit's KTAP, then its stderr as "# " lines, go to stdout first: the
 # job's log keeps each result's reason (lava-test-case has no field for
 # one) and vdsokit's own totals, against which the record can be checked.
 # A subtest is named PARENT.CHILD; a bench result's "# median N ns/call"
 # line becomes its measurement, N ns; "vdsokit-all" is the job's status.
+# vdsokit's own error (KTAP's ERROR directive, exit status 3: no fork, no
+# memory, a syscall it needs refused) says nothing of the kernel: it is
+# LAVA's "unknown", never a kernel "fail".
 #
 # Usage: vdsokit.sh [-b VDSOKIT] [-o OUTPUT-DIR] [-k KTAP-FILE]
 #   -k parses KTAP-FILE instead of running vdsokit.
@@ -37,7 +40,7 @@ mkdir -p "$OUTPUT" || exit 2
 RESULT_FILE="$OUTPUT/result.txt"
 
 # KTAP v1 on stdin to result lines: "ok|not ok N DESCRIPTION [# DIRECTIVE]",
-# a SKIP directive a skip; a subtest is a KTAP block indented by two
+# a SKIP directive a skip, an ERROR directive unknown; a subtest is a KTAP block indented by two
 # spaces more than its parent's result line, which follows it. Names keep
 # only [A-Za-z0-9_.-]: a run of spaces and punctuation becomes "-", and a
 # sign that tells two descriptions apart becomes its word ("size+1" is
@@ -90,6 +93,8 @@ ktap_results() {
 		}
 		if (toupper(directive) ~ /^ *SKIP/)
 			result = "skip"
+		else if (toupper(directive) ~ /^ *ERROR/)
+			result = "unknown"
 		name = clean(desc)
 		if (name == "")
 			name = "test" (++unnamed)
@@ -126,6 +131,7 @@ else
 	ktap_results <"$OUTPUT/vdsokit.ktap" >"$RESULT_FILE" || exit 2
 	case "$status" in
 	0) echo "vdsokit-all pass" ;;
+	3) echo "vdsokit-all unknown" ;;
 	4) echo "vdsokit-all skip" ;;
 	*) echo "vdsokit-all fail" ;;
 	esac >>"$RESULT_FILE" || exit 2

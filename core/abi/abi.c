@@ -366,7 +366,7 @@ static int run_case(const struct vk_abi *a, enum vk_path p, const struct vk_abi_
 	int ok;
 
 	if (vk_isolate(child, &j, a->timeout, &iso)) {
-		snprintf(why, len, "not tested: vdsokit could not fork: %s", strerror(errno));
+		vk_isolate_not_tested(&iso, why, len);
 		return NOT_RUN;
 	}
 	ok = iso.len == sizeof(*o);

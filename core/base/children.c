@@ -18,7 +18,7 @@
 static volatile sig_atomic_t children[MAX_CHILDREN];
 
 /* The files to remove, read by the handler as the children are. */
-#define MAX_LEFT 32
+#define MAX_LEFT 48
 
 static const char *volatile left[MAX_LEFT];
 /* Whose they are: a child that forked without vk_fork() and exits

@@ -582,6 +582,14 @@ void vk_isolate_failure(const struct vk_isolated *out, char *buf, size_t len)
 		 strerror(out->err));
 }
 
+void vk_isolate_not_tested(const struct vk_isolated *out, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "not tested: ");
+
+	if (n >= 0 && (size_t)n < len)
+		vk_isolate_failure(out, buf + n, len - n);
+}
+
 void vk_isolated_free(struct vk_isolated *out)
 {
 	free(out->data);

@@ -55,6 +55,8 @@ void vk_isolated_free(struct vk_isolated *out);
 /* "vdsokit could not fork (Resource temporarily unavailable)", or could
  * not make a pipe, or wait for its child: why vk_isolate returned -1. */
 void vk_isolate_failure(const struct vk_isolated *out, char *buf, size_t len);
+/* The same as a result's detail: "not tested: vdsokit could not fork (...)". */
+void vk_isolate_not_tested(const struct vk_isolated *out, char *buf, size_t len);
 /* A watchdog's timeout: dflt, or less where the environment variable env
  * (a test hook, so that a hang costs the tests less) says so; a longer,
  * empty or bad value is dflt, so a typo never makes a hang wait longer. */

@@ -76,11 +76,11 @@ struct vk_env_field {
 
 #define VK_ENV_FIELDS 4
 
-/* A row whose calls failed on a side measured (compare --impl): no verdict. */
+/* A row whose calls failed on a side, or whose measurement crashed: no verdict. */
 struct vk_compare_failed {
 	const char *api, *path;
-	const char *side;	/* "old" or "new" */
-	char why[128];		/* the call, its errno and how often (vk_bench_failed_why) */
+	const char *side;	/* "old", "new", or "both" for a crash of either */
+	char why[128];		/* the call, its errno and how often, or the crash */
 };
 
 struct vk_compare_report {

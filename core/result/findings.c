@@ -89,7 +89,8 @@ void vk_findings_add(struct vk_findings *fs, const char *command, const struct v
 		char what[128], key[128];
 		int fn, has_id = 0;
 
-		if (r->status != VK_FAIL)
+		/* An unconfirmed failure is no finding: no reproducer shows it. */
+		if (r->status != VK_FAIL || r->confirm == VK_UNCONFIRMED)
 			continue;
 		fn = vk_api_func(r->api, &c, &has_id);
 		describe(command, r, fn >= 0 ? vk_funcs[fn].name : r->api, what, sizeof(what), key,

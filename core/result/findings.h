@@ -40,7 +40,8 @@ struct vk_findings {
 	size_t unsorted;	/* failed checks past the table's room */
 };
 
-/* Group command's failed results into fs; rs must outlive fs. */
+/* Group command's failed results into fs, but the unconfirmed
+ * (core/confirm); rs must outlive fs. */
 void vk_findings_add(struct vk_findings *fs, const char *command, const struct vk_results *rs);
 /* The clocks a finding covers: "16-23", "monotonic, 15, cpu:self". */
 void vk_finding_clocks(char *buf, size_t len, const struct vk_finding *f);

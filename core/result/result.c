@@ -73,6 +73,22 @@ void vk_result_error(struct vk_results *rs, struct vk_result *r, const char *fmt
 	va_end(ap);
 }
 
+void vk_result_unconfirm(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->detail);
+	va_list ap;
+
+	if (r->status != VK_FAIL || r->confirm == VK_UNCONFIRMED)
+		return;
+	r->confirm = VK_UNCONFIRMED;
+	rs->unconfirmed++;
+	n += (size_t)snprintf(r->detail + n, sizeof(r->detail) - n, "; unconfirmed: ");
+	va_start(ap, fmt);
+	if (n < sizeof(r->detail))
+		vsnprintf(r->detail + n, sizeof(r->detail) - n, fmt, ap);
+	va_end(ap);
+}
+
 void vk_result_returns(struct vk_result *r, long ret, long sys_ret)
 {
 	if (r->returns)
@@ -180,7 +196,7 @@ void vk_results_keep(struct vk_results *rs, int (*keep)(const char *check, void 
 {
 	size_t n = 0;
 
-	rs->fails = rs->errors = 0;
+	rs->fails = rs->errors = rs->unconfirmed = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		struct vk_result *r = rs->r[i];
 
@@ -190,17 +206,21 @@ void vk_results_keep(struct vk_results *rs, int (*keep)(const char *check, void 
 		}
 		rs->fails += r->status == VK_FAIL;
 		rs->errors += r->status == VK_ERROR;
+		rs->unconfirmed += r->status == VK_FAIL && r->confirm == VK_UNCONFIRMED;
 		rs->r[n++] = r;
 	}
 	rs->n = n;
 }
 
-static void count(struct vk_tally *t, enum vk_status s)
+static void count(struct vk_tally *t, const struct vk_result *r)
 {
+	enum vk_status s = r->status;
+
 	t->pass += s == VK_PASS;
 	t->fail += s == VK_FAIL;
 	t->skip += s == VK_SKIP;
 	t->error += s == VK_ERROR;
+	t->unconfirmed += s == VK_FAIL && r->confirm == VK_UNCONFIRMED;
 }
 
 struct vk_tally vk_results_tally(const struct vk_results *rs)
@@ -208,7 +228,7 @@ struct vk_tally vk_results_tally(const struct vk_results *rs)
 	struct vk_tally t = { 0 };
 
 	for (size_t i = 0; i < rs->n; i++)
-		count(&t, rs->r[i]->status);
+		count(&t, rs->r[i]);
 	return t;
 }
 
@@ -221,7 +241,7 @@ struct vk_results_group vk_results_group(const struct vk_results *rs, size_t i)
 		const struct vk_result *r = rs->r[g.end++];
 
 		g.calls += r->calls;
-		count(&g.t, r->status);
+		count(&g.t, r);
 		if (!g.first_fail && r->status == VK_FAIL)
 			g.first_fail = r->check;
 		if (!g.first_error && r->status == VK_ERROR)
@@ -255,4 +275,5 @@ void vk_results_append(struct vk_results *rs, const struct vk_result *src)
 	*r = *src;
 	rs->fails += r->status == VK_FAIL;
 	rs->errors += r->status == VK_ERROR;
+	rs->unconfirmed += r->status == VK_FAIL && r->confirm == VK_UNCONFIRMED;
 }

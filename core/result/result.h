@@ -17,6 +17,11 @@
 
 enum vk_status { VK_PASS, VK_FAIL, VK_SKIP, VK_ERROR };
 
+/* Whether a failure's plain calls, made again in a vdsokit exec()ed
+ * afresh (core/confirm), failed again: not tried (no plain call, or no
+ * confirming run), confirmed (a finding), or unconfirmed (no finding). */
+enum vk_confirm { VK_CONFIRM_NONE, VK_CONFIRMED, VK_UNCONFIRMED };
+
 /* Where a call ran, for the checks that find out (fallback's probe). */
 enum vk_ran { VK_RAN_UNKNOWN, VK_RAN_USERSPACE, VK_RAN_SYSCALL };
 
@@ -60,6 +65,7 @@ struct vk_result {
 	int ncases;		/* the distinct cases that broke, named, */
 	char cases[VK_RESULT_CASES][32];	/* "flags 0x6", in order; */
 	unsigned long long more_cases;	/* breaks of cases past that room */
+	enum vk_confirm confirm;	/* of a failure with plain calls */
 	enum vk_ran ran;
 	enum vk_bound bound;	/* what bound_ns is, or none */
 	long long bound_ns;	/* an error over this was looked for */
@@ -71,6 +77,7 @@ struct vk_results {
 	size_t n, cap;
 	unsigned long long fails;	/* failed results */
 	unsigned long long errors;	/* results of vdsokit's own error */
+	unsigned long long unconfirmed;	/* failed results unconfirmed, of fails */
 	unsigned long long max_fails;	/* per API: stop repeating its checks
 					 * after this many broke (0: never) */
 };
@@ -94,6 +101,11 @@ void vk_result_returns(struct vk_result *r, long ret, long sys_ret);
  * proper state, where the path returned ret and the syscall sys_ret. A
  * reproducer needs no more to make it again; each distinct flags is kept. */
 void vk_result_plain(struct vk_result *r, unsigned flags, long ret, long sys_ret);
+/* r failed, but its plain calls did not fail again in a vdsokit
+ * exec()ed afresh (fmt says what they returned there, or why they could
+ * not be made): it stays a failure, but no finding. */
+void vk_result_unconfirm(struct vk_results *rs, struct vk_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Name a case of r's rule that broke ("flags 0x6"), once however often
  * it breaks, so that every one is told, not only the first. */
 void vk_result_case(struct vk_result *r, const char *fmt, ...)
@@ -126,6 +138,7 @@ void vk_results_keep(struct vk_results *rs, int (*keep)(const char *check, void 
 /* How many results passed, failed, were skipped and met vdsokit's error. */
 struct vk_tally {
 	size_t pass, fail, skip, error;
+	size_t unconfirmed;	/* of fail */
 };
 struct vk_tally vk_results_tally(const struct vk_results *rs);
 /* The results rs->r[i] to r[end - 1], of one API on one path, in all. */

@@ -28,6 +28,7 @@ struct vk_summary_step {
 	const char *name;
 	enum vk_outcome outcome;
 	size_t pass, fail, skip, error;	/* error: vdsokit's own */
+	size_t unconfirmed;	/* of fail: not made again afresh (core/confirm) */
 	double seconds;
 	const char *note;	/* why it was skipped, or NULL */
 	const struct vk_info *info;	/* info's facts, or NULL */

@@ -176,7 +176,7 @@ static int isolate(struct outer *o, double timeout, struct vk_isolated *out, cha
 
 	*err = 0;
 	if (vk_isolate(outer, o, timeout, out)) {
-		snprintf(why, len, "vdsokit could not fork: %s", strerror(errno));
+		vk_isolate_failure(out, why, len);
 		return VK_TIMENS_NOT_RUN;
 	}
 	if (out->len < sizeof(status)) {

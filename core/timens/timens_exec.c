@@ -118,7 +118,7 @@ static void run_exec(const struct vk_timens_check *c, struct vk_timens_exec_read
 	*died = '\0';
 	fflush(NULL);
 	if (vk_isolate(exec_self, (void *)c->exec_argv, EXEC_TIMEOUT, &out)) {
-		snprintf(died, len, "not tested: vdsokit could not fork");
+		vk_isolate_not_tested(&out, died, len);
 		return;
 	}
 	if (out.len == sizeof(*e))

@@ -97,7 +97,7 @@ static void move(struct moves *m, char *died, size_t len)
 	if (m->err)
 		return;
 	if (vk_isolate(mover, m, MOVER_TIMEOUT, &out)) {
-		snprintf(died, len, "not tested: vdsokit could not fork");
+		vk_isolate_not_tested(&out, died, len);
 		return;
 	}
 	if (out.len == sizeof(*m)) {

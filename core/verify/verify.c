@@ -201,7 +201,12 @@ static int start_job(struct job *j, struct vk_isolating *c)
 {
 	if (!vk_isolate_start(child, j, c))
 		return 0;
-	own_error(j->v, j->t, j->p, "could not fork a child to run the checks in", c->err);
+	/* "fork a child", or "make a pipe": what vk_isolate_start could not do. */
+	if (c->failed && strcmp(c->failed, "fork"))
+		own_error(j->v, j->t, j->p, "could not make a pipe to a child to run the checks in",
+			  c->err);
+	else
+		own_error(j->v, j->t, j->p, "could not fork a child to run the checks in", c->err);
 	return -1;
 }
 

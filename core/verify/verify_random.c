@@ -447,7 +447,7 @@ static void fork_drawing(struct rnd *g)
 	struct drawer d = { .g = g, .state = thread_state(g), .stop = &stop };
 	struct vk_isolated out = { 0 };
 	unsigned char mine[32];
-	char how[96];
+	char how[128];
 	ssize_t drew;
 	int err;
 
@@ -465,7 +465,8 @@ static void fork_drawing(struct rnd *g)
 		pthread_join(d.thread, NULL);
 		r->calls = 2;
 		if (err) {
-			vk_result_error(g->v->rs, r, "not tested: vdsokit could not fork");
+			vk_isolate_not_tested(&out, how, sizeof(how));
+			vk_result_error(g->v->rs, r, "%s", how);
 		} else if (drew != sizeof(mine)) {
 			vk_result_fail(g->v->rs, r, "the parent's draw of 32 bytes while a thread drew: %s returned %zd",
 				       vk_path_name(g->p), drew);

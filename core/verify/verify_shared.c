@@ -68,7 +68,7 @@ int vk_guarded(long (*call)(void *ctx), void *ctx, long *ret, char *why, size_t 
 	int ok;
 
 	if (vk_isolate(guarded_child, &g, GUARD_TIMEOUT, &out)) {
-		snprintf(why, len, "not tested: vdsokit could not fork: %s", strerror(errno));
+		vk_isolate_not_tested(&out, why, len);
 		return VK_GUARD_NOT_RUN;
 	}
 	ok = out.len == sizeof(*ret) && out.exited;

@@ -278,8 +278,10 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
 		vk_getrandom_state(pr.fn.getrandom, &pr.state, &pr.state_len);
 	if (vk_isolate(measure, &pr, TIMEOUT, &out)) {
-		vk_result_error(v->rs, r, "not tested: vdsokit could not fork a child to measure in: %s",
-				strerror(errno));
+		char failed[160];
+
+		vk_isolate_failure(&out, failed, sizeof(failed));
+		vk_result_error(v->rs, r, "not tested: %s, for a child to measure in", failed);
 		return;
 	}
 	if (out.len != sizeof(a) || !out.exited) {

@@ -505,6 +505,25 @@ if [ -f "$IMPL/fail-einval.so" ]; then
 	expect_status 1 "side by side, ktap: the failed row is not ok" \
 		side --copies 2 -n 8 --format ktap --impl "$IMPL/fail-einval.so" clock-gettime-monotonic
 	contains "not ok, named" "$TMP/out" '^not ok 1 clock-gettime-monotonic vdso:impl$'
+	# A crash is in the report too, as its case's row, beside the cases
+	# measured, in every format; named on stderr as before (issue 47, part 6).
+	for fmt in text json ktap markdown html; do
+		expect_status 1 "side by side: a library that crashes, --format $fmt: exit 1" \
+			side --copies 2 -n 8 --format $fmt --impl "$IMPL/crash-getcpu.so" time getcpu
+		check "side by side: a library that crashes, --format $fmt: the report is written" \
+			test -s "$TMP/out"
+		contains "side by side: a library that crashes, --format $fmt: the crash is in it" \
+			"$TMP/out" 'the child that measured it was killed by SIGSEGV'
+	done
+	contains "the crash is named on stderr" "$TMP/err" 'crash-getcpu\.so: measuring getcpu, it was killed by SIGSEGV'
+	expect_status 1 "side by side: a crash, in text" side --copies 2 -n 8 \
+		--impl "$IMPL/crash-getcpu.so" time getcpu
+	contains "its row names the side that died alone" "$TMP/out" \
+		'^getcpu +vdso:impl +no figure, no verdict: on the new side, the child that measured it was killed by SIGSEGV$'
+	contains "the other case is compared" "$TMP/out" '^time +vdso:impl +[0-9.]+ ns'
+	expect_status 1 "side by side: a crash, in JSON" side --copies 2 -n 8 --format json \
+		--impl "$IMPL/crash-getcpu.so" getcpu
+	schema_valid "its JSON follows compare.json" compare "$TMP/out"
 	# Files: a bench run whose calls failed has no figure there; merged
 	# with runs that measured the row (vm's A/B boots too), it still fails.
 	"$VK" bench -d 0.02 --processes 2 --impl "$IMPL/fail-einval.so" --paths impl \

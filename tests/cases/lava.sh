@@ -1,6 +1,6 @@
 # contrib/lava: the test definition parses with the metadata LAVA's
 # validator requires, and its script turns KTAP into result lines
-#   NAME pass|fail|skip [MEASUREMENT UNITS]
+#   NAME pass|fail|skip|unknown [MEASUREMENT UNITS]
 # that send-to-lava.sh and lava-test-case take.
 . "$TOP/tests/lib.sh"
 
@@ -33,11 +33,11 @@ else
 	skip "the script passes shellcheck, as validate.py runs it" "shellcheck is not installed"
 fi
 
-# grammar FILE: every line "name pass|fail|skip [measurement units]",
+# grammar FILE: every line "name pass|fail|skip|unknown [measurement units]",
 # names LAVA-safe and unique.
 grammar() {
 	[ -s "$1" ] &&
-	! grep -vqE '^[A-Za-z0-9_.-]+ (pass|fail|skip)( [0-9]+(\.[0-9]+)? [A-Za-z/]+)?$' "$1" &&
+	! grep -vqE '^[A-Za-z0-9_.-]+ (pass|fail|skip|unknown)( [0-9]+(\.[0-9]+)? [A-Za-z/]+)?$' "$1" &&
 	[ -z "$(cut -d' ' -f1 "$1" | sort | uniq -d)" ]
 }
 # results KTAP-FILE: the script's result.txt for it.
@@ -147,6 +147,35 @@ check "in the grammar" grammar "$TMP/lava/result.txt"
 check "each line goes to lava-test-case" test "$(wc -l <"$TMP/lava-calls")" = 10
 contains "a figure with --measurement and --units" "$TMP/lava-calls" \
 	'^bench\.inner\.time-vdso --result pass --measurement 1\.3 --units ns$'
+# vdsokit's own error (KTAP's ERROR directive, exit 3) is LAVA's
+# unknown: it says nothing of the kernel, so it is never a kernel fail.
+cat >"$TMP/error.ktap" <<'EOF'
+KTAP version 1
+1..2
+  KTAP version 1
+  1..2
+  not ok 1 getcpu vdso cpu # ERROR not tested: vdsokit's sched_setaffinity() to CPU 0 failed: Operation not permitted
+  ok 2 getcpu vdso node
+  # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:1
+not ok 1 verify # ERROR not tested: vdsokit's own error
+ok 2 timens # SKIP no time namespaces here
+# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:1
+EOF
+cat >"$TMP/error.want" <<'EOF'
+verify.getcpu-vdso-cpu unknown
+verify.getcpu-vdso-node pass
+verify unknown
+timens skip
+EOF
+check "an ERROR directive becomes unknown, not fail" results "$TMP/error.ktap"
+check "at each depth" cmp "$TMP/res" "$TMP/error.want"
+sed -e "s|nested.ktap|error.ktap|; s|^exit 1$|exit 3|" "$TMP/fake-vdsokit" >"$TMP/fake-error"
+chmod +x "$TMP/fake-error"
+rm -rf "$TMP/lava"
+"$S" -b "$TMP/fake-error" -o "$TMP/lava" >/dev/null 2>&1
+check "exit status 3 (vdsokit's own error) is the result vdsokit-all unknown" \
+	test "$(tail -n 1 "$TMP/lava/result.txt")" = "vdsokit-all unknown"
+check "in the grammar" grammar "$TMP/lava/result.txt"
 expect_status 2 "the script refuses an unknown option" "$S" -x
 expect_status 2 "and an argument" "$S" extra
 

@@ -57,6 +57,16 @@ else
 	expect_status 3 "fork refused: bench exits 3" "${nofork[@]}" "$VK" bench -d 0.02 time --format ktap
 	contains "its rows are KTAP's ERROR, not a worker's death" "$TMP/out" \
 		'^not ok 1 time vdso # ERROR not measured: vdsokit could not start a worker process for it'
+	# The wait refused, not the fork: said as such (vk_isolate_failure's
+	# words), never "could not fork" with whatever errno was left.
+	expect_status 3 "wait4 refused: abi exits 3" "$REFUSE" wait4 -- "$VK" abi --paths vdso getcpu --format ktap
+	contains "and says it could not wait for its child" "$TMP/out" \
+		"^not ok 1 [^#]* # ERROR not tested: vdsokit could not wait for its child \\(Operation not permitted\\)$"
+	absent "not that it could not fork" "$TMP/out" "could not fork"
+	expect_status 3 "wait4 refused: timens exits 3" "$REFUSE" wait4 -- "$VK" timens -d 0.05 --format ktap
+	contains "and says it could not wait for its child" "$TMP/out" \
+		"# ERROR not tested: [^#]*vdsokit could not wait for its child \\(Operation not permitted\\)$"
+	absent "not that it could not fork" "$TMP/out" "could not fork"
 	expect_status 3 "fork refused: all exits 3" "${nofork[@]}" "$VK" all -d 0.02
 	contains "its verdict is ERROR" "$TMP/out" '^Verdict: ERROR: no finding'
 	contains "and it names vdsokit's own errors" "$TMP/out" \

@@ -31,6 +31,7 @@ bug-getrandom-random-insecure	flags	getrandom
 bug-getrandom-state-seeded	thread-states
 bug-getrandom-needs-fd	no-files
 bug-invalid-success	errno
+bug-invalid-success-late	errno	clock_gettime
 bug-mono-stepback	ordered|monotonic	clock-gettime-monotonic	1
 bug-nsec-negative	normalized	clock-gettime-monotonic
 bug-nsec-overflow	normalized

@@ -50,6 +50,31 @@ for way in $REPORTS; do
 	rm -rf dir
 done
 
+# all's reports and its reproducers are one set: a directory in the way
+# of a reproducer's report left report.* replaced by a run that said
+# none was (issue 47, part 6). all needs a finding of this kernel's to
+# write a reproducer at all; with none, there is no set of two kinds.
+"$VK" all -d 0.01 --output all >/dev/null 2>&1
+t=$(cd all/repro 2>/dev/null && ls -- *.txt 2>/dev/null | head -n 1)
+if [ -z "$t" ]; then
+	skip "all --output: a reproducer in the way leaves the reports intact" \
+		"all found nothing in this kernel's vDSO to write a reproducer of"
+else
+	old all
+	rm "all/repro/$t" && mkdir "all/repro/$t"
+	expect_status 2 "all --output with a directory as repro/$t exits 2" \
+		"$VK" all -d 0.01 --output all
+	contains "repro/$t: named, none replaced" "$TMP/err" \
+		"^vdsokit all: cannot write all/repro/${t//./\\.}: Is a directory; none of its set was replaced\$"
+	bad=
+	for f in $REPORTS; do
+		[ "$(cat "all/$f")" = old ] || bad="$bad $f"
+	done
+	check "a reproducer in the way: the reports are intact${bad:+ (not:$bad)}" test -z "$bad"
+	check "a reproducer in the way: no temporary is left behind" \
+		test -z "$(ls -A all all/repro | grep '\.part$')"
+fi
+
 # limited BLOCKS CMD...: CMD with files limited to BLOCKS KiB, its writes
 # beyond them failing with EFBIG (SIGXFSZ ignored), as on a full disk.
 limited() {

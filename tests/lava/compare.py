@@ -9,7 +9,8 @@ console, so LOG holds both sides:
 
 - vdsokit's side: the KTAP from its "KTAP version 1" line to its last
   line, the top level's "# Totals:" (each block's Totals must count that
-  block's results); every result at every depth, pass, fail or skip;
+  block's results); every result at every depth, pass, fail, skip or
+  unknown (KTAP's ERROR directive: vdsokit's own error, not the kernel's);
 - LAVA's side: the results of the test definition (suite NAME, default
   0_vdsokit), which must all carry names LAVA accepts (one word of
   [A-Za-z0-9_.-], at most 100 characters: the dispatcher splits its
@@ -18,7 +19,7 @@ console, so LOG holds both sides:
 
 The record must hold exactly the results that vdsokit.sh -k makes of that
 KTAP (same names, results and measurements), none lost, none added, none
-renamed, plus vdsokit-all; the counts of pass, fail and skip must be
+renamed, plus vdsokit-all; the counts of pass, fail, skip and unknown must be
 vdsokit's; the job and the test definition must have ended as passes.
 
 Exit status: 0 when they agree, 1 when they do not (each difference is
@@ -39,8 +40,8 @@ except ImportError:
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 RESULT_RE = re.compile(r"^( *)(not )?ok [0-9]+")
-TOTALS_RE = re.compile(r"^( *)# Totals: pass:([0-9]+) fail:([0-9]+) xfail:[0-9]+ xpass:[0-9]+ skip:([0-9]+)")
-KINDS = ("pass", "fail", "skip")
+TOTALS_RE = re.compile(r"^( *)# Totals: pass:([0-9]+) fail:([0-9]+) xfail:[0-9]+ xpass:[0-9]+ skip:([0-9]+)(?: error:([0-9]+))?")
+KINDS = ("pass", "fail", "skip", "unknown")
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -65,10 +66,13 @@ def read_log(path):
 
 
 def kind(line):
-    """pass, fail or skip of a KTAP result line, as vdsokit.sh reads it."""
+    """pass, fail, skip or unknown (ERROR) of a KTAP result line, as vdsokit.sh reads it."""
     body = line.lstrip(" ")
-    if "#" in body and body.split("#", 1)[1].strip().upper().startswith("SKIP"):
+    directive = body.split("#", 1)[1].strip().upper() if "#" in body else ""
+    if directive.startswith("SKIP"):
         return "skip"
+    if directive.startswith("ERROR"):
+        return "unknown"
     return "fail" if body.startswith("not ") else "pass"
 
 
@@ -100,7 +104,7 @@ def ktap_counts(ktap, problems):
             continue
         m = TOTALS_RE.match(line)
         if m:
-            said = dict(zip(KINDS, map(int, m.group(2, 3, 4))))
+            said = dict(zip(KINDS, (int(g or 0) for g in m.group(2, 3, 4, 5))))
             got = block.get(depth, collections.Counter())
             if any(said[k] != got[k] for k in KINDS):
                 problems.append("vdsokit's '%s' but that block has %s" % (line.strip(), fmt(got)))
@@ -108,7 +112,8 @@ def ktap_counts(ktap, problems):
 
 
 def fmt(counts):
-    return ", ".join("%s %d" % (k, counts[k]) for k in KINDS)
+    """"pass 10, fail 2, skip 2", and unknown where there is any."""
+    return ", ".join("%s %d" % (k, counts[k]) for k in KINDS if k != "unknown" or counts[k])
 
 
 def expected_results(script, ktap):
@@ -128,6 +133,8 @@ def top_status(ktap):
     top = [line for line in ktap if RESULT_RE.match(line) and not line.startswith(" ")]
     if any(kind(line) == "fail" for line in top):
         return "fail"
+    if any(kind(line) == "unknown" for line in top):
+        return "unknown"
     if top and all(kind(line) == "skip" for line in top):
         return "skip"
     return "pass"

@@ -25,6 +25,31 @@ static void fail(struct vk_results *rs, const char *api, enum vk_path p, const c
 		vk_result_plain(r, 0, 0, -EINVAL);
 }
 
+/* A failure whose plain call did not fail again afresh (core/confirm):
+ * still a failure, counted as unconfirmed, but no finding. */
+static void unconfirmed(void)
+{
+	struct vk_results rs = { 0 };
+	static struct vk_findings fs;
+	struct vk_tally t;
+
+	fail(&rs, "clock-gettime-id:12", VK_PATH_IMPL, "errno", 2);
+	fail(&rs, "clock-gettime-id:13", VK_PATH_IMPL, "errno", 2);
+	vk_result_unconfirm(&rs, rs.r[0], "a vdsokit exec()ed afresh got %s", "-22 (EINVAL)");
+	vk_result_unconfirm(&rs, rs.r[0], "twice");
+	vk_findings_add(&fs, "verify", &rs);
+	t = vk_results_tally(&rs);
+	CHECK(rs.fails == 2 && t.fail == 2, "an unconfirmed failure is still a failure");
+	CHECK(rs.unconfirmed == 1 && t.unconfirmed == 1, "counted once as unconfirmed (%llu, %zu)",
+	      rs.unconfirmed, t.unconfirmed);
+	CHECK(!strcmp(rs.r[0]->detail,
+		      "clock-gettime-id:12 failed; unconfirmed: a vdsokit exec()ed afresh got -22 (EINVAL)"),
+	      "its detail says so: %s", rs.r[0]->detail);
+	CHECK(fs.n == 1 && fs.f[0].checks == 1 && !strcmp(fs.f[0].example->api, "clock-gettime-id:13"),
+	      "only the confirmed failure makes a finding (%zu findings)", fs.n);
+	vk_results_free(&rs);
+}
+
 int main(void)
 {
 	struct vk_results verify = { 0 }, abi = { 0 };
@@ -66,6 +91,7 @@ int main(void)
 	      "another rule is another finding: %s", fs.f[1].what);
 	vk_finding_clocks(buf, sizeof(buf), &fs.f[1]);
 	CHECK(!strcmp(buf, "monotonic, cpu:self"), "its clocks are named (%s)", buf);
+	unconfirmed();
 	vk_results_free(&verify);
 	vk_results_free(&abi);
 	return test_exit();

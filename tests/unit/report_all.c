@@ -6,7 +6,7 @@
  * what a report can show: info's functions found, not found and where
  * they run; results passed with a note, failed and skipped; bench rows
  * with and without a CI and skipped; a step that could not run; a
- * finding and a warning; every outcome. HTML draws each row's samples.
+ * finding, an unconfirmed failure and a warning; every outcome. HTML draws each row's samples.
  */
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +54,12 @@ static void make_results(void)
 	vk_result_fail(&verify, r, "stepped back by %d ns \"quoted\"", 40);
 	r = vk_results_add(&verify, "getrandom", VK_PATH_VDSO, "flags");
 	vk_result_skip(r, "the vDSO does not export it");
+	/* A failure a plain call afresh did not show again: no finding. */
+	r = vk_results_add(&verify, "clock-gettime-id:12", VK_PATH_VDSO, "errno");
+	r->calls = 1;
+	vk_result_fail(&verify, r, "clock 12: vdso returned 0 (success), the syscall -22");
+	vk_result_plain(r, 0, 0, -22);
+	vk_result_unconfirm(&verify, r, "a vdsokit exec()ed afresh got -22 (EINVAL) from vdso as from the syscall");
 	r = vk_results_add(&fallback, "clock-gettime-tai", VK_PATH_VDSO, "fallback");
 	snprintf(r->detail, sizeof(r->detail), "syscall: clock_gettime (the clock's mode)");
 	r->ran = VK_RAN_SYSCALL;
@@ -88,7 +94,7 @@ int main(int argc, char **argv)
 						  VK_FMT_OPENMETRICS, VK_FMT_NONE };
 	const struct vk_summary_step steps[] = {
 		{ "info", VK_OUTCOME_OK, 6, 0, 1, .info = &info },
-		{ "verify", VK_OUTCOME_FAIL, 1, 1, 1, .rs = &verify },
+		{ "verify", VK_OUTCOME_FAIL, 1, 2, 1, .unconfirmed = 1, .rs = &verify },
 		{ "timens", VK_OUTCOME_SKIP, 0, 0, 1, .note = "no time namespaces here" },
 		{ "abi", VK_OUTCOME_ERROR, .note = NULL },
 		{ "fallback", VK_OUTCOME_OK, 2, 0, 0, .rs = &fallback },
