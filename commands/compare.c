@@ -39,10 +39,10 @@ static const char tail[] =
 	"Exit status: 0 no regression, 1 a significant regression beyond the threshold,\n"
 	"a row whose calls failed on a side (no verdict: it names the call, the\n"
 	"errno and how often), or with --impl a side that crashed, exited or hung\n"
-	"(30 s plus 8 times -d) while measured in its child, named with the API\n"
-	"(its row in the report, the others measured);\n"
-	"2 usage error, a bad file, files whose getrandom lengths differ (bench\n"
-	"--length), an --impl that cannot be loaded (see verify)\n"	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
+	"(30 s plus 8 times -d) while measured (its row names it, the others are\n"
+	"measured); 2 usage error, a bad file, files of different getrandom\n"
+	"--length, an --impl that cannot be loaded (see verify)\n"
+	"or an --output file not written, 3 vdsokit could not pin itself to the\n"
 	"CPU (a refused sched_setaffinity), 4 nothing could be measured.\n";
 
 struct compare {
