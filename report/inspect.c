@@ -93,7 +93,7 @@ static void text_diff(FILE *f, const struct vk_inspect_report *r)
 			fa->count[VK_INSP_SYSCALL], fb->count[VK_INSP_SYSCALL],
 			fa->fences[0] ? fa->fences : "-");
 		if (strcmp(fa->fences, fb->fences))
-			fprintf(f, "  %-26s %*s%s\n", "", 47, "", fb->fences[0] ? fb->fences : "-");
+			fprintf(f, "  %-26s %*s> %s\n", "", 45, "", fb->fences[0] ? fb->fences : "-");
 	}
 }
 

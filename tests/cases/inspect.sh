@@ -1,0 +1,101 @@
+# inspect: each whole-image check catches the defect planted for it in an
+# image built by tests/inspect/build.sh, and the clean image passes them
+# all; the arm64 pair differs, B against A, by its one isb; the real
+# kernels' images of tests/golden/inputs pass; this machine's vDSO is read
+# in every format; and a build without LLVM says so.
+. "$TOP/tests/lib.sh"
+
+if "$VK" inspect --image "$TOP/tests/golden/inputs/linux-6.18-x86_64.so" >"$TMP/probe" 2>&1 ||
+	[ $? != 4 ]; then
+	:
+else
+	contains "a build without inspect says so" "$TMP/probe" 'built without inspect'
+	skip "inspect's checks" "this vdsokit was built without inspect (no llvm-config-19)"
+	exit 0
+fi
+
+PL=$TMP/plants
+if bash "$TOP/tests/inspect/build.sh" "$PL" >"$TMP/build.out" 2>"$TMP/build.err"; then
+	ok "tests/inspect/build.sh builds the planted images"
+else
+	not_ok "tests/inspect/build.sh builds the planted images" "$(tail -n 5 "$TMP/build.err")"
+fi
+
+# plant IMAGE STATUS CHECK...: inspect IMAGE exits STATUS, and each CHECK
+# fails in it (none where STATUS is 0: then every check passes or SKIPs).
+plant() {
+	local img=$1 want=$2 c
+	shift 2
+	if grep -q "^SKIP $img:" "$TMP/build.out"; then
+		skip "the $img image" "$(grep "^SKIP $img:" "$TMP/build.out" | cut -d: -f2-)"
+		return
+	fi
+	expect_status "$want" "inspect exits $want on the $img image" "$VK" inspect --image "$PL/$img.so"
+	for c; do
+		contains "the $img image fails $c" "$TMP/out" "^  FAIL  $c: "
+	done
+	if [ "$want" = 0 ]; then
+		if grep -q '^  FAIL' "$TMP/out"; then
+			not_ok "the $img image fails no check" "$(grep '^  FAIL' "$TMP/out")"
+		else
+			ok "the $img image fails no check"
+		fi
+	fi
+}
+
+plant clean 0
+plant ibt 0
+contains "the ibt image's landing pads pass" "$TMP/out" '^  PASS  gnu-property-landing-pads: claims IBT'
+plant retpoline 1 no-indirect-branches
+contains "the retpoline is named" "$TMP/out" 'indirect .*lfence \(retpoline\)'
+plant stack-check 1 no-stack-probes
+contains "the probe is listed" "$TMP/out" 'probe +0x[0-9a-f]+ +orq \$0, \(%rsp\)'
+plant no-unwind 1 fde-per-function eh-frame-hdr
+plant no-eh-frame-hdr 1 eh-frame-hdr
+plant fptrs 1 no-dynamic-relocations no-indirect-branches
+contains "the call through the table is memory-indirect" "$TMP/out" 'indirect .*\(memory\)'
+plant undefined 1 no-undefined-symbols no-dynamic-relocations
+plant execstack 1 stack-not-executable
+plant wx 1 no-writable-executable-segment
+plant ibt-no-pad 1 gnu-property-landing-pads
+plant arm64-two-isb 0
+contains "arm64 without .eh_frame SKIPs, naming why" "$TMP/out" \
+	'^  SKIP  fde-per-function: arm64.s vDSO discards .eh_frame by design'
+
+# B against A: only __kernel_clock_gettime differs, by one isb.
+if [ -f "$PL/arm64-one-isb.so" ]; then
+	expect_status 0 "inspect A/B of the arm64 pair exits 0" \
+		"$VK" inspect --image "$PL/arm64-two-isb.so" --image "$PL/arm64-one-isb.so"
+	contains "A/B: 1 of 2 functions differ" "$TMP/out" '\(1 of 2 functions differ\)'
+	contains "A/B: clock_gettime is marked, two isb in A" "$TMP/out" \
+		'^\* __kernel_clock_gettime +28>24 .* isb x2, mrs CNTVCT$'
+	contains "A/B: one isb in B" "$TMP/out" '^ +> isb, mrs CNTVCT$'
+	contains "A/B: clock_getres is unchanged" "$TMP/out" '^  __kernel_clock_getres '
+fi
+
+# The real kernels' images: no false finding. arm64's has no golden
+# kernel image; x86_64, i386 and loongarch64 do.
+for img in linux-6.18-x86_64 linux-7.2-i386 linux-6.12-loongarch64; do
+	expect_status 0 "$img's vDSO passes inspect" "$VK" inspect --image "$TOP/tests/golden/inputs/$img.so"
+done
+contains "loongarch64's counter reads are found" "$TMP/out" 'rdtime\.d'
+
+# This machine's vDSO, in each format: a finding (status 1) is the kernel's.
+"$VK" inspect --format ktap >"$TMP/ktap" 2>"$TMP/err"
+st=$?
+if [ $st = 0 ] || [ $st = 1 ]; then ok "inspect reads this machine's vDSO (status $st)"; else
+	not_ok "inspect reads this machine's vDSO" "exit $st: $(cat "$TMP/err")"; fi
+contains "its KTAP has a plan of 9" "$TMP/ktap" '^1\.\.9$'
+contains "its KTAP has the totals" "$TMP/ktap" '^# Totals: pass:[0-9]+ fail:[0-9]+'
+"$VK" inspect --format json >"$TMP/json" 2>"$TMP/err"
+if need python3 && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["images"][0]["checks"]) == 9' "$TMP/json"; then
+	ok "its JSON parses, with 9 checks"
+else
+	not_ok "its JSON parses, with 9 checks" "$(head -c 300 "$TMP/json")"
+fi
+
+# Bad input: a usage error, never a crash.
+expect_status 2 "a third --image is a usage error" "$VK" inspect --image a --image b --image c
+expect_status 2 "a missing image is status 2" "$VK" inspect --image "$TMP/none.so"
+head -c 100 "$TOP/tests/golden/inputs/linux-6.18-x86_64.so" >"$TMP/cut.so"
+expect_status 2 "a truncated image is status 2" "$VK" inspect --image "$TMP/cut.so"

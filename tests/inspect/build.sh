@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Build inspect's planted images (tests/cases/inspect.sh): a clean x86_64
+# image that passes every check, one image per planted defect, and an arm64
+# pair that differs by one isb. Each is plant.c (or arm64-isb.S) built as
+# a vDSO is, -nostdlib -shared, with the one flag or macro that plants it.
+#
+# Usage: tests/inspect/build.sh OUTDIR
+# Prints "SKIP NAME: reason" for each image it cannot build (no compiler);
+# exits 1 if an installed compiler fails.
+set -u
+
+out=${1:?usage: build.sh OUTDIR}
+src=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out" || exit 1
+# shellcheck disable=SC2054 # -Wl,a,b is one word
+base=(-O2 -fPIC -fno-builtin -fno-stack-protector -fcf-protection=none -shared -nostdlib
+	-Wl,-soname=linux-vdso.so.1 -Wl,--hash-style=both -Wl,--version-script="$src/vdso.map"
+	-Wl,-z,noexecstack)
+status=0
+
+# image NAME CC ARGS...: $out/NAME.so from CC with base's flags and ARGS.
+image() {
+	local name=$1 cc=$2
+	shift 2
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		echo "SKIP $name: $cc is not installed"
+		return
+	fi
+	if ! "$cc" "${base[@]}" "$@" -o "$out/$name.so" 2>"$out/$name.log"; then
+		echo "build.sh: $name: $cc failed: $(tail -n 3 "$out/$name.log")" >&2
+		status=1
+	fi
+}
+
+c=$src/plant.c
+image clean gcc -fasynchronous-unwind-tables "$c"
+image ibt gcc -fasynchronous-unwind-tables -fcf-protection=full -Wl,-z,ibt "$c"
+# The kernel's x86 vDSO flags: an indirect jump becomes an inline retpoline.
+image retpoline gcc -fasynchronous-unwind-tables -fjump-tables -mindirect-branch=thunk-inline \
+	-mindirect-branch-register -DPLANT_SWITCH "$c"
+image stack-check gcc -fasynchronous-unwind-tables -fstack-check -DPLANT_FRAME "$c"
+image no-unwind gcc -fno-asynchronous-unwind-tables -fno-unwind-tables "$c"
+image no-eh-frame-hdr gcc -fasynchronous-unwind-tables -Wl,--no-eh-frame-hdr "$c"
+image fptrs gcc -fasynchronous-unwind-tables -DPLANT_FPTRS "$c"
+image undefined gcc -fasynchronous-unwind-tables -DPLANT_UNDEF "$c"
+image execstack gcc -fasynchronous-unwind-tables -Wl,-z,execstack "$c"
+# One segment, read, write and execute (ld warns of it, into the log).
+image wx gcc -fasynchronous-unwind-tables -Wl,-N "$c"
+# A claim of IBT whose functions have no endbr64.
+image ibt-no-pad gcc -fasynchronous-unwind-tables -Wl,-z,ibt "$c"
+image arm64-two-isb aarch64-linux-gnu-gcc "$src/arm64-isb.S"
+image arm64-one-isb aarch64-linux-gnu-gcc -DONE_ISB "$src/arm64-isb.S"
+exit $status
