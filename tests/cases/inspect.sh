@@ -58,6 +58,11 @@ plant undefined 1 no-undefined-symbols no-dynamic-relocations
 plant execstack 1 stack-not-executable
 plant wx 1 no-writable-executable-segment
 plant ibt-no-pad 1 gnu-property-landing-pads
+plant i386-c-no-fde 0
+contains "i386's C entries without an FDE are a note, naming why" "$TMP/out" \
+	"^  PASS  fde-per-function: 1 FDEs; 2 functions without one .*i386's compat vDSO promises"
+plant i386-no-vsyscall-fde 1 fde-per-function
+contains "i386's __kernel_vsyscall without an FDE is named" "$TMP/out" 'without an FDE \(__kernel_vsyscall first\)'
 plant arm64-two-isb 0
 contains "arm64 without .eh_frame SKIPs, naming why" "$TMP/out" \
 	'^  SKIP  fde-per-function: arm64.s vDSO discards .eh_frame by design'

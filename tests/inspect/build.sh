@@ -48,6 +48,11 @@ image execstack gcc -fasynchronous-unwind-tables -Wl,-z,execstack "$c"
 image wx gcc -fasynchronous-unwind-tables -Wl,-N "$c"
 # A claim of IBT whose functions have no endbr64.
 image ibt-no-pad gcc -fasynchronous-unwind-tables -Wl,-z,ibt "$c"
+# i386's compat vDSO promises FDEs only for its assembly entries: C
+# entries without one pass, a __kernel_vsyscall without one fails.
+image i386-c-no-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables "$c" "$src/i386-vsyscall.S"
+image i386-no-vsyscall-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables -DNO_CFI "$c" \
+	"$src/i386-vsyscall.S"
 image arm64-two-isb aarch64-linux-gnu-gcc "$src/arm64-isb.S"
 image arm64-one-isb aarch64-linux-gnu-gcc -DONE_ISB "$src/arm64-isb.S"
 exit $status
