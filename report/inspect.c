@@ -55,7 +55,7 @@ static void text_image(FILE *f, const struct vk_inspect *in)
 			fn->frame, fn->count[VK_INSP_INDIRECT], fn->count[VK_INSP_CALL],
 			fn->count[VK_INSP_SYSCALL], fn->fences[0] ? fn->fences : "-");
 		if (fn->undecoded)
-			fprintf(f, "    %zu bytes' instructions LLVM could not decode\n",
+			fprintf(f, "    %zu places LLVM could not decode (data, padding)\n",
 				fn->undecoded);
 		text_sites(f, fn);
 	}

@@ -95,11 +95,13 @@ static const struct vk_insp_arch rows[] = {
 	  /* Unwinders use the frame record instead. */
 	  .unwind = { 0, 0, "arm64's vDSO discards .eh_frame by design (kernel 87676cfca141)", { NULL } } },
 	{ "arm", -1, "armv7-linux-gnueabihf", init_ARM, 2, "sp",
+	  .thumb = "thumbv7-linux-gnueabihf",
 	  .syscall = { P("svc"), P("swi") },
 	  .barrier = { P("isb"), P("dsb"), P("dmb") },
 	  .counter = { P("mrrc", "c14") },
 	  .indirect = { P("blx", "r", NULL, "register"), P("bx", NULL, "lr", "register"),
-			P("ldr", "pc,", NULL, "memory"), P("mov", "pc,", "lr", "register") },
+			/* ldr pc, [sp], #4 is a pop: a return. */
+			P("ldr", "^pc,", "[sp]", "memory"), P("mov", "^pc,", "lr", "register") },
 	  .call = { P("bl"), P("b") },
 	  .frame = { P("sub", "sp, sp, #") },
 	  .probe = { { 0 } },
@@ -141,7 +143,10 @@ static const struct vk_insp_arch rows[] = {
 	  .frame = { P("aghi", "%r15, -", NULL, "-"), P("lay", "%r15, -", NULL, "-") },
 	  .probe = { { 0 } },
 	  .unwind = { 1, 1, NULL, { NULL } } },
+	/* Linux's riscv64 is RV64GC: without "c", LLVM decodes no compressed
+	 * instruction. */
 	{ "riscv64", -1, "riscv64-linux-gnu", init_RISCV, 2, "sp",
+	  .cpu = "generic-rv64", .features = "+m,+a,+f,+d,+c,+zicsr,+zifencei",
 	  .syscall = { P("ecall") },
 	  .barrier = { P("fence"), P("fence.i"), P("fence.tso") },
 	  .counter = { P("rdtime"), P("csrr", "time") },
@@ -179,10 +184,18 @@ const struct vk_insp_arch *vk_insp_arch_find(const char *arch, int big_endian)
 	return NULL;
 }
 
+/* A "has" that begins with ^ is the operands' beginning. */
+static int has(const char *ops, const char *want)
+{
+	if (want[0] == '^')
+		return !strncmp(ops, want + 1, strlen(want + 1));
+	return strstr(ops, want) != NULL;
+}
+
 static int matches(const struct vk_insp_pat *p, const char *mnem, const char *ops)
 {
-	return !strcmp(p->mnem, mnem) && (!p->has || strstr(ops, p->has)) &&
-	       (!p->hasnt || !strstr(ops, p->hasnt));
+	return !strcmp(p->mnem, mnem) && (!p->has || has(ops, p->has)) &&
+	       (!p->hasnt || !has(ops, p->hasnt));
 }
 
 const struct vk_insp_pat *vk_insp_match(const struct vk_insp_pat *list, const char *mnem,

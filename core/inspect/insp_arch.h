@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 /* An instruction by its mnemonic, and text its operands must (has) and
- * must not (hasnt) contain; NULL for no condition. A list ends at a row
+ * must not (hasnt) contain, or begin with where it starts with ^; NULL
+ * for no condition. A list ends at a row
  * with no mnemonic. */
 struct vk_insp_pat {
 	const char *mnem;
@@ -53,6 +54,8 @@ struct vk_insp_arch {
 	unsigned property;
 	struct { unsigned bit; const char *name; struct vk_insp_pat pad[3]; } feature[2];
 	struct vk_insp_unwind unwind;
+	const char *cpu, *features;	/* LLVM's, where its defaults lack some */
+	const char *thumb;	/* arm: the triple of functions whose address has bit 0 set */
 };
 
 const struct vk_insp_arch *vk_insp_arch_find(const char *arch, int big_endian);

@@ -38,7 +38,8 @@ struct vk_insp_func {
 	char version[32];	/* "" if unversioned */
 	uint64_t addr, size;
 	int size_guessed;	/* st_size was 0: up to the next symbol */
-	size_t insns, undecoded;
+	size_t insns;
+	size_t undecoded;	/* places LLVM could not decode, skipped by the arch's step */
 	uint64_t frame;		/* the largest stack pointer decrement by one instruction */
 	size_t count[VK_INSP_NKINDS];
 	struct vk_insp_site site[VK_INSP_NKINDS][VK_INSP_SITES];

@@ -17,6 +17,7 @@
 /* The disassembler and the branch target of the instruction it read last. */
 struct dis {
 	LLVMDisasmContextRef ctx;
+	LLVMDisasmContextRef first, thumb;	/* the triple's, and arm's Thumb one: ctx is one */
 	const struct vk_insp_arch *row;
 	const struct vk_elf *elf;
 	uint64_t target;
@@ -333,6 +334,10 @@ static void read_funcs(struct dis *d, struct vk_inspect *out)
 		f = &out->funcs[out->nfuncs++];
 		snprintf(f->name, sizeof(f->name), "%s", s.name);
 		snprintf(f->version, sizeof(f->version), "%s", s.version ? s.version : "");
+		/* arm's Thumb functions are named at their address + 1. */
+		d->ctx = d->thumb && (s.value & 1) ? d->thumb : d->first;
+		if (d->thumb)
+			s.value &= ~(uint64_t)1;
 		f->addr = s.value;
 		f->size = s.size;
 		if (!f->size) {
@@ -347,6 +352,14 @@ static void read_funcs(struct dis *d, struct vk_inspect *out)
 		}
 		read_func(d, f, off);
 	}
+}
+
+static LLVMDisasmContextRef disasm(const char *triple, const struct vk_insp_arch *row,
+				   struct dis *d)
+{
+	if (!row->cpu)
+		return LLVMCreateDisasm(triple, d, 0, NULL, lookup);
+	return LLVMCreateDisasmCPUFeatures(triple, row->cpu, row->features, d, 0, NULL, lookup);
 }
 
 int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
@@ -364,21 +377,24 @@ int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
 	}
 	out->triple = d.row->triple;
 	d.row->init();
-	d.ctx = LLVMCreateDisasm(d.row->triple, &d, 0, NULL, lookup);
-	if (!d.ctx) {
-		snprintf(out->err, sizeof(out->err), "LLVM has no disassembler for %s",
-			 d.row->triple);
-		return -1;
-	}
+	d.first = disasm(d.row->triple, d.row, &d);
+	d.thumb = d.row->thumb ? disasm(d.row->thumb, d.row, &d) : NULL;
 	out->funcs = calloc(VK_INSP_MAX_FUNCS, sizeof(*out->funcs));
-	if (!out->funcs) {
-		LLVMDisasmDispose(d.ctx);
+	if (d.first && (d.thumb || !d.row->thumb) && out->funcs) {
+		d.ctx = d.first;
+		read_funcs(&d, out);
+		vk_insp_checks(&im->elf, d.row, out);
+	} else if (!out->funcs) {
 		snprintf(out->err, sizeof(out->err), "out of memory");
-		return -1;
+	} else {
+		snprintf(out->err, sizeof(out->err), "LLVM has no disassembler for %s",
+			 d.first ? d.row->thumb : d.row->triple);
 	}
-	read_funcs(&d, out);
-	LLVMDisasmDispose(d.ctx);
-	vk_insp_checks(&im->elf, d.row, out);
+	if (d.first)
+		LLVMDisasmDispose(d.first);
+	if (d.thumb)
+		LLVMDisasmDispose(d.thumb);
+	return out->err[0] ? -1 : 0;
 	return 0;
 }
 

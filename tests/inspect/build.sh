@@ -13,7 +13,7 @@ out=${1:?usage: build.sh OUTDIR}
 src=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" || exit 1
 # shellcheck disable=SC2054 # -Wl,a,b is one word
-base=(-O2 -fPIC -fno-builtin -fno-stack-protector -fcf-protection=none -shared -nostdlib
+base=(-O2 -fPIC -fno-builtin -fno-stack-protector -shared -nostdlib
 	-Wl,-soname=linux-vdso.so.1 -Wl,--hash-style=both -Wl,--version-script="$src/vdso.map"
 	-Wl,-z,noexecstack)
 status=0
@@ -32,22 +32,30 @@ image() {
 	fi
 }
 
+# x86 host: x86's gcc may default to -fcf-protection; the images have
+# none of it unless they ask (ibt).
+host() {
+	local name=$1
+	shift
+	image "$name" gcc -fcf-protection=none "$@"
+}
+
 c=$src/plant.c
-image clean gcc -fasynchronous-unwind-tables "$c"
-image ibt gcc -fasynchronous-unwind-tables -fcf-protection=full -Wl,-z,ibt "$c"
+host clean -fasynchronous-unwind-tables "$c"
+host ibt -fasynchronous-unwind-tables -fcf-protection=full -Wl,-z,ibt "$c"
 # The kernel's x86 vDSO flags: an indirect jump becomes an inline retpoline.
-image retpoline gcc -fasynchronous-unwind-tables -fjump-tables -mindirect-branch=thunk-inline \
+host retpoline -fasynchronous-unwind-tables -fjump-tables -mindirect-branch=thunk-inline \
 	-mindirect-branch-register -DPLANT_SWITCH "$c"
-image stack-check gcc -fasynchronous-unwind-tables -fstack-check -DPLANT_FRAME "$c"
-image no-unwind gcc -fno-asynchronous-unwind-tables -fno-unwind-tables "$c"
-image no-eh-frame-hdr gcc -fasynchronous-unwind-tables -Wl,--no-eh-frame-hdr "$c"
-image fptrs gcc -fasynchronous-unwind-tables -DPLANT_FPTRS "$c"
-image undefined gcc -fasynchronous-unwind-tables -DPLANT_UNDEF "$c"
-image execstack gcc -fasynchronous-unwind-tables -Wl,-z,execstack "$c"
+host stack-check -fasynchronous-unwind-tables -fstack-check -DPLANT_FRAME "$c"
+host no-unwind -fno-asynchronous-unwind-tables -fno-unwind-tables "$c"
+host no-eh-frame-hdr -fasynchronous-unwind-tables -Wl,--no-eh-frame-hdr "$c"
+host fptrs -fasynchronous-unwind-tables -DPLANT_FPTRS "$c"
+host undefined -fasynchronous-unwind-tables -DPLANT_UNDEF "$c"
+host execstack -fasynchronous-unwind-tables -Wl,-z,execstack "$c"
 # One segment, read, write and execute (ld warns of it, into the log).
-image wx gcc -fasynchronous-unwind-tables -Wl,-N "$c"
+host wx -fasynchronous-unwind-tables -Wl,-N "$c"
 # A claim of IBT whose functions have no endbr64.
-image ibt-no-pad gcc -fasynchronous-unwind-tables -Wl,-z,ibt "$c"
+host ibt-no-pad -fasynchronous-unwind-tables -Wl,-z,ibt "$c"
 # i386's compat vDSO promises FDEs only for its assembly entries: C
 # entries without one pass, a __kernel_vsyscall without one fails.
 image i386-c-no-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables "$c" "$src/i386-vsyscall.S"
@@ -55,4 +63,12 @@ image i386-no-vsyscall-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables -D
 	"$src/i386-vsyscall.S"
 image arm64-two-isb aarch64-linux-gnu-gcc "$src/arm64-isb.S"
 image arm64-one-isb aarch64-linux-gnu-gcc -DONE_ISB "$src/arm64-isb.S"
+# Each other arch's indirect-branch instructions: plant.c clean passes
+# no-indirect-branches, its table of function pointers fails it.
+for t in riscv64:riscv64-linux-gnu-gcc ppc64le:powerpc64le-linux-gnu-gcc ppc:powerpc-linux-gnu-gcc \
+	 s390x:s390x-linux-gnu-gcc mipsel:mipsel-linux-gnu-gcc mips64el:mips64el-linux-gnuabi64-gcc \
+	 armhf:arm-linux-gnueabihf-gcc; do
+	image "${t%%:*}-clean" "${t#*:}" "$c"
+	image "${t%%:*}-fptrs" "${t#*:}" -DPLANT_FPTRS "$c"
+done
 exit $status
