@@ -43,6 +43,9 @@ INIT(LoongArch)
 	  .feature = { { 1, "IBT", { P("endbr64"), P("endbr32") } }, { 2, "SHSTK", { { 0 } } } }, \
 	  .prefix = { "notrack", "lock", "rep", "repne", "bnd", "ds" },                      \
 	  .ret = { P("ret" q), P("ret") },                                                  \
+	  .calls_back = { { "__vdso_sgx_enter_enclave",                                      \
+			    "calls the caller's exit handler, as its ABI says "              \
+			    "(Documentation/arch/x86/sgx.rst)" } },                         \
 	  .unwind = __VA_ARGS__ }
 
 #define MIPS_ROW(name, be, trip, addiu)                                                  \
@@ -55,7 +58,8 @@ INIT(LoongArch)
 	  .call = { P("bal"), P("jal"), P("j") },                                            \
 	  .frame = { P(addiu, "$sp, $sp, -", NULL, "-") },                                   \
 	  .probe = { { 0 } },                                                                \
-	  .unwind = { 1, 1, NULL, { NULL } } }
+	  .unwind = { 0, 0, "mips's vDSO is built with -fno-asynchronous-unwind-tables "      \
+		      "(arch/mips/vdso/Makefile)", { NULL } } }
 
 #define SPARC_ROW(name, trip)                                                             \
 	{ name, 1, trip, init_Sparc, 4, "%sp",                                               \
@@ -154,7 +158,11 @@ static const struct vk_insp_arch rows[] = {
 	  .call = { P("jal"), P("j"), P("call"), P("tail") },
 	  .frame = { P("addi", "sp, sp, -", NULL, "-") },
 	  .probe = { { 0 } },
-	  .unwind = { 1, 1, NULL, { NULL } } },
+	  /* Its assembly entries carry CFI (getcpu.S, flush_icache.S,
+	   * rt_sigreturn.S). */
+	  .unwind = { 0, 1, "riscv64's vDSO C is built with -fno-asynchronous-unwind-tables "
+			    "(arch/riscv/Makefile): FDEs are promised for its assembly entries only",
+		      { "__vdso_rt_sigreturn", "__vdso_getcpu", "__vdso_flush_icache" } } },
 	{ "loongarch64", -1, "loongarch64-linux-gnu", init_LoongArch, 4, "$sp",
 	  .syscall = { P("syscall") },
 	  .barrier = { P("dbar"), P("ibar") },

@@ -54,6 +54,9 @@ struct vk_insp_arch {
 	unsigned property;
 	struct { unsigned bit; const char *name; struct vk_insp_pat pad[3]; } feature[2];
 	struct vk_insp_unwind unwind;
+	/* A function whose ABI is to call its caller's function: its
+	 * indirect calls are listed, and noted with why, never a failure. */
+	struct { const char *name, *why; } calls_back[2];
 	const char *cpu, *features;	/* LLVM's, where its defaults lack some */
 	const char *thumb;	/* arm: the triple of functions whose address has bit 0 set */
 };

@@ -227,7 +227,7 @@ static void check_fdes(const struct vk_elf *e, const struct vk_insp_arch *row,
 	for (size_t i = 0; i < out->nfuncs; i++) {
 		const struct vk_insp_func *fn = &out->funcs[i];
 
-		if (vk_insp_fde_covers(&f, fn->addr))
+		if (vk_insp_fde_covers(&f, fn->addr, fn->size))
 			continue;
 		if (promised(u, fn->name)) {
 			if (!nmiss++)
@@ -255,33 +255,58 @@ static void check_hdr(const struct vk_elf *e, const struct vk_insp_arch *row,
 		      struct vk_inspect *out)
 {
 	struct vk_elf_phdr p;
+	int empty = 0;
 
+	/* An empty one (mips links --eh-frame-hdr with no .eh_frame) is none:
+	 * version, encodings and the frame's pointer take 8 bytes. */
 	for (size_t i = 0; vk_elf_phdr(e, i, &p) == 0; i++) {
-		if (p.type == PT_GNU_EH_FRAME) {
+		if (p.type == PT_GNU_EH_FRAME && p.filesz >= 8) {
 			set(out, VK_CHK_EH_FRAME_HDR, VK_INSP_PASS, "PT_GNU_EH_FRAME at %#llx",
 			    (unsigned long long)p.vaddr);
 			return;
 		}
+		empty |= p.type == PT_GNU_EH_FRAME;
 	}
-	if (row->unwind.hdr)
+	if (row->unwind.hdr && empty)
+		set(out, VK_CHK_EH_FRAME_HDR, VK_INSP_FAIL,
+		    "PT_GNU_EH_FRAME is empty (linked without --eh-frame-hdr): an unwinder that "
+		    "finds FDEs through it finds none");
+	else if (row->unwind.hdr)
 		set(out, VK_CHK_EH_FRAME_HDR, VK_INSP_FAIL,
 		    "no PT_GNU_EH_FRAME: an unwinder finds no FDE in the vDSO");
 	else
 		set(out, VK_CHK_EH_FRAME_HDR, VK_INSP_SKIP, "%s", row->unwind.why);
 }
 
-/* The functions with a site of kind k: "2 in f, g". */
-static size_t with_kind(const struct vk_inspect *out, enum vk_insp_kind k, char *buf, size_t len)
+/* Why the row lets f call its caller's function, or NULL. */
+static const char *calls_back(const struct vk_insp_arch *row, const char *f)
+{
+	for (size_t i = 0; i < sizeof(row->calls_back) / sizeof(row->calls_back[0]); i++) {
+		if (row->calls_back[i].name && !strcmp(row->calls_back[i].name, f))
+			return row->calls_back[i].why;
+	}
+	return NULL;
+}
+
+/* The functions with a site of kind k, "f (retpoline at 0x1030)", but
+ * those whose ABI makes them call back (into noted). */
+static size_t with_kind(const struct vk_inspect *out, const struct vk_insp_arch *row,
+			enum vk_insp_kind k, char *buf, size_t len, char *noted, size_t nlen)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < out->nfuncs; i++) {
 		const struct vk_insp_func *f = &out->funcs[i];
+		const char *why = k == VK_INSP_INDIRECT ? calls_back(row, f->name) : NULL;
 		char item[128];
 
 		if (!f->count[k])
 			continue;
+		if (why) {
+			snprintf(noted, nlen, "; by its ABI, %s %s", f->name, why);
+			continue;
+		}
 		n += f->count[k];
 		snprintf(item, sizeof(item), "%s (%s at %#llx)", f->name,
 			 f->site[k][0].what[0] ? f->site[k][0].what : f->site[k][0].text,
@@ -291,16 +316,16 @@ static size_t with_kind(const struct vk_inspect *out, enum vk_insp_kind k, char 
 	return n;
 }
 
-static void check_code(struct vk_inspect *out)
+static void check_code(const struct vk_insp_arch *row, struct vk_inspect *out)
 {
-	char found[200];
+	char found[200], noted[160] = "";
 	size_t n;
 
-	if ((n = with_kind(out, VK_INSP_INDIRECT, found, sizeof(found))))
-		set(out, VK_CHK_INDIRECT, VK_INSP_FAIL, "%zu: %s", n, found);
+	if ((n = with_kind(out, row, VK_INSP_INDIRECT, found, sizeof(found), noted, sizeof(noted))))
+		set(out, VK_CHK_INDIRECT, VK_INSP_FAIL, "%zu: %s%s", n, found, noted);
 	else
-		set(out, VK_CHK_INDIRECT, VK_INSP_PASS, "none in %zu functions", out->nfuncs);
-	if ((n = with_kind(out, VK_INSP_PROBE, found, sizeof(found))))
+		set(out, VK_CHK_INDIRECT, VK_INSP_PASS, "none in %zu functions%s", out->nfuncs, noted);
+	if ((n = with_kind(out, row, VK_INSP_PROBE, found, sizeof(found), noted, sizeof(noted))))
 		set(out, VK_CHK_PROBES, VK_INSP_FAIL, "%zu: %s", n, found);
 	else
 		set(out, VK_CHK_PROBES, VK_INSP_PASS, "none in %zu functions", out->nfuncs);
@@ -379,6 +404,6 @@ void vk_insp_checks(const struct vk_elf *e, const struct vk_insp_arch *row,
 	check_segments(e, out);
 	check_fdes(e, row, out);
 	check_hdr(e, row, out);
-	check_code(out);
+	check_code(row, out);
 	check_property(e, row, out);
 }

@@ -237,10 +237,12 @@ void vk_insp_fdes(const struct vk_elf *e, struct vk_insp_fdes *f)
 	walk(e, off, size, vaddr, f);
 }
 
-int vk_insp_fde_covers(const struct vk_insp_fdes *f, uint64_t addr)
+int vk_insp_fde_covers(const struct vk_insp_fdes *f, uint64_t addr, uint64_t size)
 {
+	uint64_t end = addr + (size ? size : 1);
+
 	for (size_t i = 0; i < f->n; i++) {
-		if (addr >= f->lo[i] && addr < f->hi[i])
+		if (f->lo[i] < end && addr < f->hi[i])
 			return 1;
 	}
 	return 0;

@@ -17,7 +17,8 @@ struct vk_insp_fdes {
 };
 
 void vk_insp_fdes(const struct vk_elf *e, struct vk_insp_fdes *f);
-/* Whether an FDE covers addr. */
-int vk_insp_fde_covers(const struct vk_insp_fdes *f, uint64_t addr);
+/* Whether an FDE covers part of [addr, addr + size): x86's ENDBR64 may
+ * precede the function's .cfi_startproc (vsgx.S under SYM_FUNC_START). */
+int vk_insp_fde_covers(const struct vk_insp_fdes *f, uint64_t addr, uint64_t size);
 
 #endif /* VK_INSP_EH_H */

@@ -102,6 +102,37 @@ for img in linux-6.18-x86_64 linux-7.2-i386 linux-6.12-loongarch64; do
 done
 contains "loongarch64's counter reads are found" "$TMP/out" 'rdtime\.d'
 
+# Debian's kernels (tests/inspect/debian/README): each passes, with each
+# arch's expectation named where it promised less; s390x's empty
+# .eh_frame_hdr is a finding (doc/findings.md).
+DEB=$TOP/tests/inspect/debian
+for img in "$DEB"/*.so; do
+	name=$(basename "$img" .so)
+	want=0
+	[ "$name" = 6.1-s390x ] && want=1
+	expect_status $want "Debian $name's vDSO: inspect exits $want" "$VK" inspect --image "$img"
+	cp "$TMP/out" "$TMP/deb-$name"
+done
+contains "Debian 6.1 s390x: the empty .eh_frame_hdr is found" "$TMP/deb-6.1-s390x" \
+	'^  FAIL  eh-frame-hdr: PT_GNU_EH_FRAME is empty'
+contains "Debian 6.1 arm64: no .eh_frame is a SKIP naming 87676cfca141" "$TMP/deb-6.1-arm64" \
+	'^  SKIP  fde-per-function: .*87676cfca141'
+contains "Debian 6.1 arm64: isb and the counter read are found" "$TMP/deb-6.1-arm64" \
+	'^__kernel_clock_gettime .* isb x2, mrs CNTVCT x2$'
+contains "Debian 6.1 i386 compat: FDEs for its assembly entries alone, a note" \
+	"$TMP/deb-6.1-amd64-vdso32" '^  PASS  fde-per-function: 3 FDEs; 5 functions without one'
+contains "Debian 6.1 mips: no unwind tables by its Makefile, a SKIP" "$TMP/deb-6.1-mipsel" \
+	'^  SKIP  fde-per-function: mips.s vDSO is built with -fno-asynchronous-unwind-tables'
+contains "Debian 6.12 riscv64: FDEs for its assembly entries, a note" "$TMP/deb-6.12-riscv64" \
+	'^  PASS  fde-per-function: .*riscv64.s vDSO C is built with'
+contains "Debian 6.12 riscv64: fence and rdtime are found" "$TMP/deb-6.12-riscv64" 'fence x[0-9]+, rdtime x2'
+contains "Debian 6.12 x86_64: sgx's call of its handler is listed" "$TMP/deb-6.12-amd64" \
+	'indirect +0x[0-9a-f]+ +callq \*%rax \(register\)'
+contains "... and noted, by its ABI, not failed" "$TMP/deb-6.12-amd64" \
+	"^  PASS  no-indirect-branches: .*by its ABI, __vdso_sgx_enter_enclave calls"
+contains "Debian 6.12 x86_64: sgx's FDE after its endbr64 covers it" "$TMP/deb-6.12-amd64" \
+	'^  PASS  fde-per-function: '
+
 # This machine's vDSO, in each format: a finding (status 1) is the kernel's.
 "$VK" inspect --format ktap >"$TMP/ktap" 2>"$TMP/err"
 st=$?
