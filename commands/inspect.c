@@ -26,8 +26,8 @@ static const char head[] =
 static const char tail[] =
 	"\n"
 	"Exit status: 0 every check passed or SKIPped, 1 a check failed (either image's),\n"
-	"2 usage error or bad image, 4 no vDSO in this process, or a build without\n"
-	"inspect (static, musl or without LLVM).\n";
+	"2 usage error, bad image or an arch inspect does not know, 3 vdsokit's own error,\n"
+	"4 no vDSO in this process, or a build without inspect (static, musl, no LLVM).\n";
 
 struct images {
 	const char *path[2];
@@ -61,11 +61,13 @@ static int run(const char *cmd, const struct images *paths, enum vk_format forma
 		status = vk_open_image(cmd, paths->path[done], &im[done]);
 		if (status != VK_EXIT_OK)
 			break;
-		if (vk_inspect(&im[done], &in[done])) {
+		int err = vk_inspect(&im[done], &in[done]);
+
+		if (err) {
 			fprintf(stderr, "%s: %s\n", cmd, in[done].err);
 			vk_inspect_free(&in[done]);
 			vk_image_close(&im[done]);
-			status = VK_EXIT_USAGE;
+			status = err == -1 ? VK_EXIT_USAGE : VK_EXIT_ERROR;
 			break;
 		}
 		r.img[done] = &in[done];

@@ -394,7 +394,7 @@ int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
 		LLVMDisasmDispose(d.first);
 	if (d.thumb)
 		LLVMDisasmDispose(d.thumb);
-	return out->err[0] ? -1 : 0;
+	return out->err[0] ? -2 : 0;
 	return 0;
 }
 
@@ -402,17 +402,6 @@ void vk_inspect_free(struct vk_inspect *in)
 {
 	free(in->funcs);
 	in->funcs = NULL;
-}
-
-const char *vk_insp_kind_name(enum vk_insp_kind k)
-{
-	static const char *const names[VK_INSP_NKINDS] = {
-		[VK_INSP_INDIRECT] = "indirect", [VK_INSP_CALL] = "calls",
-		[VK_INSP_SYSCALL] = "syscalls", [VK_INSP_BARRIER] = "barriers",
-		[VK_INSP_COUNTER] = "counter reads", [VK_INSP_PROBE] = "stack probes",
-	};
-
-	return names[k];
 }
 
 static const struct vk_insp_func *find(const struct vk_inspect *in, const char *name, long *i)

@@ -18,16 +18,15 @@
 #include "core/inspect/insp_model.h"
 
 /*
- * Read im's code and run the checks into *out. 0 on success; -1 with
- * out->err set where the image cannot be read (no arch row, no
- * disassembler for it, no memory): vdsokit's refusal, never a check's
- * failure.
+ * Read im's code and run the checks into *out. 0 on success; with
+ * out->err set, never a check's failure: -1 where inspect does not know
+ * the image's arch, -2 for vdsokit's own error (no memory, an LLVM
+ * without the arch's disassembler).
  */
 int vk_inspect(const struct vk_image *im, struct vk_inspect *out);
 void vk_inspect_free(struct vk_inspect *in);
 int vk_inspect_diff(const struct vk_inspect *a, const struct vk_inspect *b,
 		    struct vk_insp_diff *d);
 void vk_inspect_diff_free(struct vk_insp_diff *d);
-const char *vk_insp_kind_name(enum vk_insp_kind k);
 
 #endif /* VK_INSPECT_H */
