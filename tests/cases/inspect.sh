@@ -113,6 +113,19 @@ for img in "$DEB"/*.so; do
 	expect_status $want "Debian $name's vDSO: inspect exits $want" "$VK" inspect --image "$img"
 	cp "$TMP/out" "$TMP/deb-$name"
 done
+# The FDE reader agrees with binutils' on every image that has FDEs.
+if need readelf; then
+	differ=
+	for img in "$DEB"/*.so "$TOP"/tests/golden/inputs/linux-*.so; do
+		r=$(readelf -wf "$img" 2>/dev/null | grep -c ' FDE ')
+		[ "$r" = 0 ] && continue
+		i=$("$VK" inspect --image "$img" 2>/dev/null | sed -n 's/.*fde-per-function: \([0-9]*\) FDEs.*/\1/p')
+		[ "$r" = "$i" ] || differ="$differ $(basename "$img"): readelf $r, inspect ${i:-none};"
+	done
+	check "inspect counts the FDEs readelf does${differ:+ (not:$differ)}" test -z "$differ"
+else
+	skip "inspect counts the FDEs readelf does" "readelf is not installed"
+fi
 contains "Debian 6.1 s390x: the empty .eh_frame_hdr is found" "$TMP/deb-6.1-s390x" \
 	'^  FAIL  eh-frame-hdr: PT_GNU_EH_FRAME is empty'
 contains "Debian 6.1 arm64: no .eh_frame is a SKIP naming 87676cfca141" "$TMP/deb-6.1-arm64" \
