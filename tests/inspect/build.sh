@@ -32,12 +32,14 @@ image() {
 	fi
 }
 
-# x86 host: x86's gcc may default to -fcf-protection; the images have
-# none of it unless they ask (ibt).
+# x86_64's images, by the host's gcc on an x86_64 host. gcc may default
+# to -fcf-protection; the images have none of it unless they ask (ibt).
+x86=gcc
+[[ $(gcc -dumpmachine 2>/dev/null) == x86_64-* ]] || x86=x86_64-linux-gnu-gcc
 host() {
 	local name=$1
 	shift
-	image "$name" gcc -fcf-protection=none "$@"
+	image "$name" "$x86" -fcf-protection=none "$@"
 }
 
 c=$src/plant.c
