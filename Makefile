@@ -58,6 +58,23 @@ endif
 ifeq ($(call unwind_probe,!_Unwind_Find_FDE(0$(comma) 0)),y)
 override CFLAGS += -DVK_HAVE_FIND_FDE
 endif
+# inspect reads code with LLVM's C disassembler (doc/inspect.md), the one
+# library beyond libc: built where llvm-config-19 is and CC builds for its
+# arch, dynamically against glibc; a static, musl or cross build (a Debian
+# cross build's CC too) leaves it out, as does INSPECT=0, and `vdsokit
+# inspect` then says so.
+LLVM_CONFIG ?= llvm-config-19
+arch_of = $(firstword $(subst -, ,$(1)))
+ifeq ($(origin INSPECT),undefined)
+INSPECT := $(if $(filter 1,$(STATIC))$(CROSS_COMPILE)$(findstring musl,$(CC)),0,$(if $(shell command -v $(LLVM_CONFIG)),$(if $(filter $(call arch_of,$(shell $(CC) -dumpmachine)),$(call arch_of,$(shell $(LLVM_CONFIG) --host-target))),1,0),0))
+endif
+ifeq ($(INSPECT),1)
+LLVM_INC := $(shell $(LLVM_CONFIG) --includedir)
+LLVM_LIB := $(shell $(LLVM_CONFIG) --libdir)
+override CFLAGS += -DVK_HAVE_LLVM
+LDLIBS += -L$(LLVM_LIB) -lLLVM-19
+$(O)/core/inspect/%.o: override CFLAGS += -isystem $(LLVM_INC)
+endif
 ifeq ($(SANITIZE),1)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 override CFLAGS += $(SAN_FLAGS)
@@ -71,7 +88,7 @@ QUIET_AR = @echo '  AR      $@';
 QUIET_LINK = @echo '  LINK    $@';
 endif
 
-CORE_SRCS := $(wildcard core/*/*.c)
+CORE_SRCS := $(filter-out $(if $(filter 1,$(INSPECT)),,core/inspect/%),$(wildcard core/*/*.c))
 TOOL_SRCS := main.c $(wildcard commands/*.c commands/*/*.c cli/*.c report/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(O)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(O)/%.o)

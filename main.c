@@ -32,6 +32,7 @@ static const struct vk_cmd commands[] = {
 	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file" },
 	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)" },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
+	{ "inspect", cmd_inspect, "read the vDSO's code: frames, barriers, indirect branches; A/B" },
 	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
 	{ "stress", cmd_stress, "read every clock while faults change it (vdsokit vm only)" },
 	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit" },

@@ -30,6 +30,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_fallback(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 int cmd_list_apis(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 int cmd_timens(int argc, char **argv);

@@ -36,6 +36,7 @@ struct vk_compare_report;
 struct vk_info;
 struct vk_api_list;
 struct vk_summary;
+struct vk_inspect_report;
 
 /* What a document holds: one kind of content. None is 0, so that a
  * document built without its kind is caught, not printed empty. */
@@ -47,6 +48,7 @@ enum vk_doc_kind {
 	VK_DOC_INFO,
 	VK_DOC_APIS,
 	VK_DOC_SUMMARY,		/* all's */
+	VK_DOC_INSPECT,
 };
 
 /* One command run's document: its content, of the kind it names. */
@@ -61,6 +63,7 @@ struct vk_doc {
 		const struct vk_info *info;
 		const struct vk_api_list *apis;
 		const struct vk_summary *summary;
+		const struct vk_inspect_report *inspect;
 	};
 };
 

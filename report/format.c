@@ -8,6 +8,7 @@
 #include "report/compare.h"
 #include "report/format.h"
 #include "report/info.h"
+#include "report/inspect.h"
 #include "report/ktap.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -17,13 +18,14 @@ static const struct vk_formatter formatters[] = {
 	[VK_FMT_TEXT] = { .name = "text", .results = vk_report_results_text,
 			  .bench = vk_report_bench_text, .compare = vk_report_compare_text,
 			  .info = vk_report_info_text, .apis = vk_report_apis_text,
-			  .summary = vk_report_summary_text },
+			  .summary = vk_report_summary_text, .inspect = vk_report_inspect_text },
 	[VK_FMT_KTAP] = { .name = "ktap", .skipped = vk_ktap_skip_all, .results = vk_report_ktap,
 			  .bench = vk_report_bench_ktap, .compare = vk_report_compare_ktap,
-			  .info = vk_report_info_ktap, .summary = vk_report_summary_ktap },
+			  .info = vk_report_info_ktap, .summary = vk_report_summary_ktap,
+			  .inspect = vk_report_inspect_ktap },
 	[VK_FMT_JSON] = { .name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
 			  .compare = vk_report_compare_json, .info = vk_report_info_json,
-			  .apis = vk_report_apis_json },
+			  .apis = vk_report_apis_json, .inspect = vk_report_inspect_json },
 	[VK_FMT_CSV] = { .name = "csv", .bench = vk_report_bench_csv },
 	[VK_FMT_MARKDOWN] = { .name = "markdown", .compare = vk_report_compare_markdown },
 	[VK_FMT_HTML] = { .name = "html", .bench = vk_report_bench_html,
@@ -71,6 +73,10 @@ static void render(const struct vk_out *o, const struct vk_doc *d)
 	case VK_DOC_SUMMARY:
 		if (fm->summary)
 			fm->summary(o, d->summary);
+		break;
+	case VK_DOC_INSPECT:
+		if (fm->inspect)
+			fm->inspect(o, d->inspect);
 		break;
 	default:
 		fprintf(stderr, "vdsokit: %s's document has no kind of content\n", d->command);

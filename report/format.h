@@ -38,6 +38,7 @@ struct vk_formatter {
 	void (*info)(const struct vk_out *o, const struct vk_info *r);
 	void (*apis)(const struct vk_out *o, const struct vk_api_list *r);
 	void (*summary)(const struct vk_out *o, const struct vk_summary *r);
+	void (*inspect)(const struct vk_out *o, const struct vk_inspect_report *r);
 };
 
 /* OpenMetrics text (report/openmetrics.c): gauges, then "# EOF". */

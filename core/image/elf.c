@@ -26,13 +26,13 @@ struct dyn_info {
 
 /* Program and section header fields, decoded from either class. */
 struct phdr {
-	uint32_t type;
+	uint32_t type, flags;
 	uint64_t offset, vaddr, filesz, memsz;
 };
 
 struct shdr {
-	uint32_t type, link, info;
-	uint64_t offset, size, entsize;
+	uint32_t name, type, link, info;
+	uint64_t addr, offset, size, entsize;
 };
 
 static int fail(struct vk_elf *e, int code, const char *fmt, ...)
@@ -169,6 +169,7 @@ static int parse_ehdr(struct vk_elf *e)
 	e->phnum = rd16(e, flags_off + 8);
 	shentsize = rd16(e, flags_off + 10);
 	e->shnum = rd16(e, flags_off + 12);
+	e->shstrndx = rd16(e, flags_off + 14);
 	err = check_table(e, "program header", e->phoff, phentsize, e->phnum, phdr_size(e));
 	if (err)
 		return err;
@@ -187,6 +188,7 @@ static void read_phdr(const struct vk_elf *e, size_t i,
 
 	p->type = rd32(e, o);
 	if (e->is64) {
+		p->flags = rd32(e, o + 4);
 		p->offset = rd64(e, o + 8);
 		p->vaddr = rd64(e, o + 16);
 		p->filesz = rd64(e, o + 32);
@@ -196,6 +198,7 @@ static void read_phdr(const struct vk_elf *e, size_t i,
 		p->vaddr = rd32(e, o + 8);
 		p->filesz = rd32(e, o + 16);
 		p->memsz = rd32(e, o + 20);
+		p->flags = rd32(e, o + 24);
 	}
 }
 
@@ -205,7 +208,9 @@ static void read_shdr(const struct vk_elf *e, size_t i,
 	size_t o = e->shoff + i * shdr_size(e);
 	size_t w = word_size(e);
 
+	s->name = rd32(e, o);
 	s->type = rd32(e, o + 4);
+	s->addr = rdword(e, o + 8 + w);
 	s->offset = rdword(e, o + 8 + 2 * w);
 	s->size = rdword(e, o + 8 + 3 * w);
 	s->link = rd32(e, o + 8 + 4 * w);
@@ -1055,4 +1060,76 @@ const char *vk_elf_sym_bind_name(unsigned bind)
 	case STB_GNU_UNIQUE: return "UNIQUE";
 	default: return "OTHER";
 	}
+}
+
+/* What core/inspect reads beyond the symbols: headers, sections, the
+ * dynamic section's tags and the image's words, each checked here. */
+int vk_elf_phdr(const struct vk_elf *e, size_t i, struct vk_elf_phdr *out)
+{
+	struct phdr p;
+
+	if (i >= e->phnum)
+		return -1;
+	read_phdr(e, i, &p);
+	*out = (struct vk_elf_phdr){ p.type, p.flags, p.offset, p.vaddr, p.filesz, p.memsz };
+	return 0;
+}
+
+int vk_elf_section(const struct vk_elf *e, const char *name, struct vk_elf_section *out)
+{
+	struct shdr names, s;
+
+	if (!e->shnum || e->shstrndx >= e->shnum)
+		return -1;
+	read_shdr(e, e->shstrndx, &names);
+	if (!in_image(e, names.offset, names.size))
+		return -1;
+	for (size_t i = 1; i < e->shnum; i++) {
+		const char *n;
+
+		read_shdr(e, i, &s);
+		if (s.name >= names.size)
+			continue;
+		n = (const char *)e->base + names.offset + s.name;
+		if (!memchr(n, '\0', names.size - s.name) || strcmp(n, name))
+			continue;
+		/* SHT_NOBITS has no bytes in the file. */
+		if (s.type != SHT_NOBITS && !in_image(e, s.offset, s.size))
+			return -1;
+		*out = (struct vk_elf_section){ n, s.type, s.addr, s.offset,
+						s.type == SHT_NOBITS ? 0 : s.size };
+		return 0;
+	}
+	return -1;
+}
+
+int vk_elf_dyn(const struct vk_elf *e, size_t i, int64_t *tag, uint64_t *val)
+{
+	size_t entsize = 2 * word_size(e), o = e->dynamic.off + i * entsize;
+
+	if (i >= e->dynamic.size / entsize)
+		return -1;
+	*tag = e->is64 ? (int64_t)rd64(e, o) : (int32_t)rd32(e, o);
+	*val = rdword(e, o + word_size(e));
+	return *tag == DT_NULL ? -1 : 0;
+}
+
+int vk_elf_vaddr_off(const struct vk_elf *e, uint64_t vaddr, uint64_t len, size_t *off)
+{
+	return vaddr_to_off(e, vaddr, len, off) ? 0 : -1;
+}
+
+uint16_t vk_elf_u16(const struct vk_elf *e, size_t off)
+{
+	return rd16(e, off);
+}
+
+uint32_t vk_elf_u32(const struct vk_elf *e, size_t off)
+{
+	return rd32(e, off);
+}
+
+uint64_t vk_elf_u64(const struct vk_elf *e, size_t off)
+{
+	return rd64(e, off);
 }

@@ -49,6 +49,7 @@ struct vk_elf {
 	uint64_t shoff;		/* section headers, likewise; shnum 0 if not */
 	uint16_t phnum;
 	uint16_t shnum;
+	uint16_t shstrndx;
 
 	struct vk_elf_table dynamic;
 	struct vk_elf_table symtab;
@@ -126,6 +127,30 @@ int vk_elf_find_note(const struct vk_elf *e, const char *name,
 
 /* LINUX_VERSION_CODE from the "Linux" note the kernel puts in its vDSO. */
 int vk_elf_linux_version(const struct vk_elf *e, uint32_t *code);
+
+struct vk_elf_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, filesz, memsz;
+};
+
+struct vk_elf_section {
+	const char *name;
+	uint32_t type;
+	uint64_t addr, offset, size;	/* its bytes lie in the image */
+};
+
+/* Program header i < phnum. */
+int vk_elf_phdr(const struct vk_elf *e, size_t i, struct vk_elf_phdr *p);
+/* The section named name, its bytes checked to lie in the image; -1 if none. */
+int vk_elf_section(const struct vk_elf *e, const char *name, struct vk_elf_section *s);
+/* The dynamic section's entry i; -1 at DT_NULL or its end. */
+int vk_elf_dyn(const struct vk_elf *e, size_t i, int64_t *tag, uint64_t *val);
+/* The file offset of len bytes at vaddr, all in one PT_LOAD's file part; -1 if not. */
+int vk_elf_vaddr_off(const struct vk_elf *e, uint64_t vaddr, uint64_t len, size_t *off);
+/* A word of the image in its byte order; the caller checked off. */
+uint16_t vk_elf_u16(const struct vk_elf *e, size_t off);
+uint32_t vk_elf_u32(const struct vk_elf *e, size_t off);
+uint64_t vk_elf_u64(const struct vk_elf *e, size_t off);
 
 uint32_t vk_elf_hash(const char *name);
 uint32_t vk_gnu_hash(const char *name);

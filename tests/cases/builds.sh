@@ -25,6 +25,11 @@ native() {
 	else
 		not_ok "the $1 build passes the live reader test" "$(grep '^not ok' "$TMP/live-$1.txt")"
 	fi
+	# A static build has no libLLVM: inspect says it is left out (status 4).
+	if is_static "$bin/vdsokit"; then
+		expect_status 4 "the $1 build's inspect exits 4" "$bin/vdsokit" inspect
+		contains "the $1 build says inspect is left out" "$TMP/err" 'built without inspect'
+	fi
 }
 
 if need clang; then

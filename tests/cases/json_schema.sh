@@ -33,6 +33,12 @@ json() {
 json info info info --format json
 json info-image info info --image "$IN/s390x-both.so" --format json
 json list-apis list-apis list-apis --format json
+if "$VK" inspect --help >/dev/null 2>&1 && ! "$VK" inspect --image "$IN/aarch64-gnu.so" 2>&1 | grep -q 'built without inspect'; then
+	json inspect inspect inspect --format json
+	json inspect-ab inspect inspect --image "$IN/aarch64-gnu.so" --image "$IN/linux-6.12-loongarch64.so" --format json
+else
+	skip "inspect: its JSON follows inspect.json" "this vdsokit was built without inspect"
+fi
 json list-apis-image list-apis list-apis --image "$IN/i386-both.so" --format json
 json verify verify verify --impl "$IMPL/bug-res-off-by-one.so" --paths impl -d 0.05 --format json \
 	clock-getres-monotonic gettimeofday

@@ -22,7 +22,7 @@ run --version
 run -h
 run --bogus
 run bogus-command
-for c in abi all bench compare dump fallback info list-apis stress timens verify vm; do
+for c in abi all bench compare dump fallback info inspect list-apis stress timens verify vm; do
 	golden "help-$c"
 	run "$c" --help
 done
