@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * What vm needs to know of a kernel and a binary before it boots them:
+ * each architecture's qemu, the kernel image's architecture, and whether
+ * the binary can run in its guest (vm.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
