@@ -199,7 +199,7 @@ build() { # BUILD: a static vdsokit for that userspace
 	# installs: link the archive beside the script instead.
 	if [ "$b" = x32 ]; then
 		mkdir -p "$out/$b/libm"
-		ln -sfn "$(dirname "$(x86_64-linux-gnux32-gcc -print-file-name=libm.a)")"/libm-*.a \
+		ln -sfn "$(dirname "$("${cross[$b]}gcc" -print-file-name=libm.a)")"/libm-*.a \
 			"$out/$b/libm/libm.a"
 		args+=(LDFLAGS="-L$(realpath "$out/$b/libm")")
 	fi
