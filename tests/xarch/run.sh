@@ -209,7 +209,7 @@ build() { # BUILD: a static vdsokit for that userspace
 	fi
 }
 
-is_x86() { case ${qemu_of[$1]} in qemu-system-x86_64 | qemu-system-i386) ;; *) return 1 ;; esac; }
+is_x86() { case ${arch_of_debian[${arch_of[$1]}]} in x86_64 | i386) ;; *) return 1 ;; esac; }
 
 kernel_of() { ls "$(kernel_dir "$1")"/vmlinu[xz]* 2>/dev/null | head -n 1; }
 
