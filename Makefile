@@ -116,6 +116,23 @@ $(BIN): $(TOOL_OBJS) $(LIB)
 run: $(BIN)
 	@$(BIN) all; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 1 ] || [ $$s -eq 4 ]
 
+# The architectures' table (core/base/arches.def), as make reads it:
+# ARCHES, CROSS_ARCHES (make cross's), PREFIX_name (each one's cross
+# prefix) and CROSS_name (the one to use here). scripts/arches.c, built
+# for this machine whatever CROSS_COMPILE says, writes it and
+# $(O)/arches.sh, the same for the test scripts, together.
+HOSTCC ?= cc
+$(O)/arches/arches: scripts/arches.c core/base/arches.def core/base/elf_ids.h
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(HOSTCC) -std=gnu11 $(WARNINGS) -iquote . $< -o $@
+$(O)/arches.mk: $(O)/arches/arches
+	$(Q)$< sh >$(O)/arches.sh.tmp && mv $(O)/arches.sh.tmp $(O)/arches.sh
+	$(Q)$< make >$@.tmp && mv $@.tmp $@
+$(O)/arches.sh: $(O)/arches.mk
+ifneq ($(MAKECMDGOALS),clean)
+include $(O)/arches.mk
+endif
+
 include tests/tests.mk
 include tests/xarch/xarch.mk
 include tests/kbuild/kbuild.mk
@@ -124,16 +141,6 @@ include contrib/kselftest/kselftest.mk
 
 # make cross ARCH=arm64: a static vdsokit for ARCH in $(O)/cross/ARCH, where
 # 'vdsokit vm' looks for it; without ARCH, every one of them.
-CROSS_ARCHES := x86_64 i386 arm64 armhf ppc64le s390x riscv64 mipsel mips64el
-CROSS_x86_64 := $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
-CROSS_i386 := i686-linux-gnu-
-CROSS_arm64 := aarch64-linux-gnu-
-CROSS_armhf := arm-linux-gnueabihf-
-CROSS_ppc64le := powerpc64le-linux-gnu-
-CROSS_s390x := s390x-linux-gnu-
-CROSS_riscv64 := riscv64-linux-gnu-
-CROSS_mipsel := mipsel-linux-gnu-
-CROSS_mips64el := mips64el-linux-gnuabi64-
 ARCH ?= $(CROSS_ARCHES)
 
 .PHONY: cross

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The options of the commands that make calls (paths, --impl, --cpu, APIs,
+ * image), parsed once for all of them (call_opts.h).
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The option tables' parser: getopt_long()'s arrays, strict values and
+ * --help's option lines, all from each command's rows (options.h).
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>

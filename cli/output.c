@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * --output DIR: checks up front that DIR is writable and writes each file
+ * whole, so a run cannot end in a lost report (output.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * --output DIR's reproducers: a small C program and a text per finding,
+ * so that a kernel developer can rerun it without vdsokit (repro.h).
+ */
 #include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit abi: for libc and runtime authors, where the vDSO's answer to a
+ * hostile argument (bad pointer, clock id, flags) differs from the
+ * syscall's. Parses the command line, runs core/abi's cases, prints them.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit all: the one job a CI or test farm runs: every command on this
+ * vDSO with its defaults, then one screen of findings and one exit status.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

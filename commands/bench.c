@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit bench: the command line of core/bench, which measures each API's
+ * cost per path in fresh worker processes; its JSON is what compare reads.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

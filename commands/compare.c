@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit compare: whether a change made calls faster or slower, beyond
+ * the machine's noise: two bench files, or two --impl libraries measured
+ * side by side in this run.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit dump: saves this process's vDSO image to a file, for readelf,
+ * objdump, a bug report or a later 'info --image'.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit fallback: tells whether each call stays in userspace or falls
+ * back to a syscall, and why (core/fallback's seccomp trap).
+ */
 #include <stdio.h>
 #include <string.h>
 

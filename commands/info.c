@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit info: the facts a report needs to be read (kernel, ABI, image,
+ * symbols, clocksource), of this process's vDSO or of an image file.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>

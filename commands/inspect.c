@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * inspect: the vDSO's code per exported function and the whole image's
+ * checks, of one image or of two side by side.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>

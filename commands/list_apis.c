@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit list-apis: which calls vdsokit knows and which of them a vDSO
+ * image exports, with the libc function and syscall behind each.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

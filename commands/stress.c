@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit stress: the command line of core/stress, which changes the
+ * kernel's time under reader threads; it changes this machine's clock, so
+ * it runs in a vm guest or where the user accepts that.
+ */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit timens: checks the vDSO inside time namespaces, as containers use
+ * them, with the user's offsets or core/timens's default sets.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vdsokit verify: the command that finds wrong values: every API on every
+ * path checked against the kernel's own syscalls (core/verify).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

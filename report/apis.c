@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Prints list-apis: the API table beside one vDSO image, in each format. */
 #include "report/apis.h"
 #include "report/doc.h"
 #include "report/out.h"

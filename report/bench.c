@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Prints bench's figures as measured, in each format; the figures come
+ * from core/bench.
+ */
 #include <math.h>
 #include <string.h>
 

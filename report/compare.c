@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Prints compare's rows as core/bench/compare.c judged them, in each format. */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Begins and ends every command's document, and writes the envelope each
+ * JSON document opens with (doc.h).
+ */
 #include <stdio.h>
 
 #include "report/doc.h"

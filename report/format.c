@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The formats: one table says how each prints each kind of document, so
+ * that a command prints without knowing its format (format.h).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Prints info's facts as JSON (doc/json-schema/info.json). */
 #include <stdint.h>
 
 #include "report/info.h"

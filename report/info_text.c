@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Prints info's facts as text and as KTAP. */
 #include <inttypes.h>
 #include <stdint.h>
 

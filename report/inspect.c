@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * inspect's document in text, KTAP and JSON: per function, the image's
+ * checks, and an A/B's differences.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The JSON writer every reporter prints JSON through, so that nesting,
+ * commas and escapes are right once (json.h).
+ */
 #include <math.h>
 
 #include "report/json.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The KTAP writer: the only code that spells KTAP's lines, so that every
+ * command's KTAP is the same grammar (ktap.h).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Prints check results (verify, abi, fallback, timens, stress) as text,
+ * KTAP and JSON, grouped by API and path.
+ */
 #include <string.h>
 
 #include "report/doc.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Prints all's summary (core/summary) in each format, knowing no step by
+ * its name.
+ */
 #include <math.h>
 
 #include "report/doc.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Prints what vm's A/B found to differ in kind between two kernels. */
 #include "report/safe.h"
 #include "report/vm_ab.h"
 

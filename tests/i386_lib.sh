@@ -5,17 +5,14 @@
 # and the cases they rerun on each. VDSOKIT_I386_BUILDS and
 # VDSOKIT_I386_CASES narrow them, for a developer who reruns a change's
 # cases alone (the guest takes 25 minutes for all).
-i386_loader=/usr/i686-linux-gnu/lib
+i386_loader=/usr/${arch_cross[i386]%-}/lib
 i386_builds=${VDSOKIT_I386_BUILDS:-"i386-dyn i386-time64"}
 i386_all=${VDSOKIT_I386_CASES:-"cli live images regress malformed bad_input verify verify_impl abi fallback bench timens compare vsyscall"}
 
 # i386_ready DESC: whether the cross compiler and loader are here; a
 # SKIP for DESC naming the package where not.
 i386_ready() {
-	if ! need i686-linux-gnu-gcc; then
-		skip "$1" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"
-		return 1
-	fi
+	need_cross i386 "$1" || return 1
 	if [ ! -x "$i386_loader/ld-linux.so.2" ]; then
 		skip "$1" "no i386 loader at $i386_loader (Debian package libc6-i386-cross)"
 		return 1
@@ -27,7 +24,7 @@ i386_ready() {
 i386_build() {
 	local extra=
 	[ "$1" = i386-time64 ] && extra="-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
-	if variant "$1" CROSS_COMPILE=i686-linux-gnu- CFLAGS="-O2 -g $extra" \
+	if variant "$1" CROSS_COMPILE="${arch_cross[i386]}" CFLAGS="-O2 -g $extra" \
 		LDFLAGS="-Wl,--dynamic-linker=$i386_loader/ld-linux.so.2 -Wl,-rpath=$i386_loader"; then
 		ok "the $1 build ($extra)"
 	else

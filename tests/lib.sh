@@ -138,6 +138,20 @@ runs_here() {
 }
 NO_I386="this kernel does not execute i386 binaries (IA-32 emulation is off)"
 
+# The architectures' table (core/base/arches.def) as make check-build
+# wrote it: arch_cross[NAME], arch_qemu_user[NAME], arch_cc_pkgs[NAME]...
+# (scripts/arches.c says which).
+# shellcheck source=/dev/null # generated
+. "$O/arches.sh" || { echo "Bail out! no $O/arches.sh: make check-build writes it"; exit 1; }
+
+# need_cross NAME DESC: whether NAME's cross compiler is here; a SKIP for
+# DESC naming its Debian packages where not.
+need_cross() {
+	need "${arch_cross[$1]}gcc" && return 0
+	skip "$2" "${arch_cross[$1]}gcc is not installed (Debian packages ${arch_cc_pkgs[$1]})"
+	return 1
+}
+
 # render HTML PREFIX: renders HTML in headless Chromium into PREFIX.png
 # (a 1000x1400 screenshot) and PREFIX.dom (the DOM after rendering).
 # Status 1, with $render_why set, when there is no chromium or no

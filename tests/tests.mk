@@ -10,14 +10,14 @@ ifneq ($(STATIC),1)
 IMPL_LIBS := $(patsubst tests/impl/%.c,$(O)/tests/impl/%.so,$(wildcard tests/impl/*.c))
 # And one for another machine, which --impl must name as such: arm64's,
 # where its compiler is installed (tests/cases/hostile_impl.sh skips otherwise).
-FOREIGN_CC := aarch64-linux-gnu-gcc
+FOREIGN_CC := $(PREFIX_arm64)gcc
 ifneq ($(shell command -v $(FOREIGN_CC) 2>/dev/null),)
 IMPL_LIBS += $(O)/tests/impl/foreign/passthrough-aarch64.so
 endif
 endif
 
 .PHONY: check-build
-check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(IMPL_LIBS)
+check-build: $(BIN) $(UNIT_BINS) $(TOOL_BINS) $(IMPL_LIBS) $(O)/arches.sh
 
 $(O)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * abi's cases and their runner: the hostile arguments of each function,
+ * each case's call in a watched child with canaries around its buffers,
+ * and the comparison of that outcome with the syscall's (abi.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

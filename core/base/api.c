@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The API table's rows and the look-ups on them, so that every command
+ * names, finds and calls an API the same way (api.h).
+ */
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Keeps the run from leaving anything behind: the children it started
+ * and the files it was writing, ended and removed on exit or on a signal
+ * (children.h).
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Opens the files a user names (an image, a library, a kernel, a bench
+ * file) only if regular, so that a FIFO or a device cannot hang a run
+ * (file.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Runs code that may crash, hang or exit (a libc or --impl under test) in
+ * a child under a watchdog, and says how it ended (isolate.h).
+ */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

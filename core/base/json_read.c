@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The strict JSON reader, so that bench files and the guests' reports
+ * from other runs are read whole or refused with a line and column, never
+ * half-read (json_read.h).
+ */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>

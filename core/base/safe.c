@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Makes strings from files and images safe to print, so that no byte in a
+ * symbol or a kernel string can forge a KTAP line or drive the terminal
+ * (safe.h).
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Gathers the running system's facts (kernel, clocksource and whether the
+ * vDSO can read it, time namespace) that explain how its vDSO behaved, for
+ * info and every report's envelope (sysinfo.h).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * bench's measurement: the timed batches, samples and groups behind each
+ * figure, and the run's plan of APIs and paths (bench.h).
+ */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>

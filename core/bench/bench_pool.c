@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Runs bench's worker processes and gathers their samples, so that each
+ * figure spans fresh address-space layouts (bench_pool.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

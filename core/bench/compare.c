@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * compare's judgement: whether NEW differs from OLD by more than the
+ * groups' spread and the machine's own move explain (compare.h).
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Warns of a machine set up badly for benchmarking (governor, turbo,
+ * a VM, load...), each warning with its fix (envcheck.h).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The statistics bench and compare use: medians, bootstrap intervals and
+ * rank tests, none assuming normal samples (stats.h).
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The benchmark timer's calibration against CLOCK_MONOTONIC_RAW, and its own cost. */
+/*
+ * The timer bench's batches are timed with: a fenced cycle counter where
+ * the CPU has one, calibrated against CLOCK_MONOTONIC_RAW (timer.h).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

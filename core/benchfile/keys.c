@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * A bench file's key names, stated once for its writer (report/bench.c)
+ * and its readers (compare, vm's A/B), so the two cannot drift.
+ */
 #include "core/benchfile/keys.h"
 
 const struct vk_bench_ref_key vk_bench_ref_keys[VK_REF_KINDS] = {

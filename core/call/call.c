@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Makes every path callable alike (syscall, libc, vDSO, --impl), in the
+ * vDSO's own prototype and convention, so that checks compare paths
+ * without knowing which they hold (call.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>

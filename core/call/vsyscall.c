@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Calls x86_64's legacy vsyscall page safely, and reads its mode, so that
+ * verify can check the path old static binaries still take (vsyscall.h).
+ */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * A failure confirmed before it is a finding: its recorded plain calls
+ * made again, with the syscall beside them, in a vdsokit exec()ed afresh.
+ */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * fallback's trap: each call in a child under a seccomp filter, so that the
+ * first syscall it makes is caught and named (fallback.h).
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Opens a vDSO image, the live one or a file, and finds its functions, so
+ * that every command reads or calls the image through one struct (image.h).
+ */
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * inspect's one table of per-arch knowledge: LLVM's triple, and the
+ * mnemonics of syscalls, barriers and counter reads.
+ */
 #include <llvm-c/Target.h>
 #include <string.h>
 

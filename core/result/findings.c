@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Groups the failed results of every command into findings, so that one
+ * cause is reported once however many checks saw it (findings.h).
+ */
 #include <stdio.h>
 #include <string.h>
 

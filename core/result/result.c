@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The results list every check writes to and every reporter reads, with
+ * the tallies and groups the reports show (result.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * stress's run: the reader threads, the fault thread, and the child that
+ * holds them while the parent keeps what it must put back (stress.h).
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

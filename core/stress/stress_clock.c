@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The kernel clock settings stress changes and restores (adjtimex,
+ * settimeofday, clocksource), each in one call that names what the
+ * kernel refused (stress.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

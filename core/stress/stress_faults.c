@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The faults stress can inject, by --faults name, and the machine's state
+ * saved before them and restored after (stress.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * stress's rules: from what the readers saw in each fault step, which clock
+ * stepped back, jumped or disagreed with the syscall (stress.h).
+ */
 #include <math.h>
 #include <time.h>
 

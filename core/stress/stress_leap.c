@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * stress's leap-second fault: sets REALTIME just before the last leap
+ * second and arms STA_INS, so that readers see the kernel insert one
+ * (stress.h).
+ */
 #include <stdio.h>
 #include <string.h>
 #include <sys/timex.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Completes all's summary from its steps' outcomes (the verdict, the
+ * vDSO's speedup), so that its reporters only print (summary.h).
+ */
 #include <math.h>
 
 #include "core/summary/summary.h"

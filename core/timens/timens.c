@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Running code in a new time namespace with given offsets, and the
+ * default sets of offsets timens checks (timens.h).
+ */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>

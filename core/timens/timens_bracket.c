@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Reads a clock between two syscall reads in each leg of a namespace move,
+ * so that a read can be proved to show the namespace's time, not its
+ * parent's (timens.h).
+ */
 #include <stdlib.h>
 
 #include "core/call/targets.h"

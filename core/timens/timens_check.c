@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * timens's check of one set of offsets: the child's reads inside and the
+ * parent's outside, handed to timens_rules (timens.h).
+ */
 #include <stdio.h>
 #include <time.h>
 #include <string.h>

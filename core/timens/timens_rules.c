@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * timens's rules, apart from the reads, so that unit tests can feed them
+ * any values (timens_rules.h).
+ */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * vm's A/B: the differences in kind between two kernels' guest reports,
+ * and which make B worse than A (vm_ab.h).
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

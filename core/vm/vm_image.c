@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * What vm needs to know of a kernel and a binary before it boots them:
+ * each architecture's qemu, the kernel image's architecture, and whether
+ * the binary can run in its guest (vm.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,53 +16,13 @@
 #include "core/base/file.h"
 #include "core/vm/vm.h"
 
-/*
- * How qemu boots each architecture under TCG, as Debian's kernels need:
- * the machines and consoles of the kernel's own nolibc test tables, and
- * for x86 an invariant TSC the kernel trusts, so that the vDSO can read
- * the clock (under TCG it would pick hpet, which the vDSO cannot). MIPS
- * boots Malta, the board of Debian's 4kc-malta and 5kc-malta kernels,
- * with a MIPS64R2 CPU for Debian's mips64r2 userspace (qemu's default
- * 20Kc is R1); 64-bit kernels also run o32 binaries. 32-bit powerpc boots
- * a PowerMac G3 (g3beige, as the nolibc tests do: OpenBIOS loads the
- * vmlinux, one CPU, the ESCC as ttyS0); big-endian ppc64 the pseries of
- * ppc64le. sparc64 boots sun4u (an UltraSPARC IIi, one CPU: OpenBIOS
- * loads the vmlinux), with no VGA, for OpenBIOS writes to a screen if it
- * has one, and the kernel's console follows it, not the 16550 (ttyS0).
- * These are tests/kbuild/build.sh's kernels (contrib/vm-*.config), as is
- * loongarch64's, which boots virt (its 16550 as ttyS0); qemu 7.2 enters it
- * with no firmware and hands it no command line or initramfs
- * (tests/xarch/FINDINGS.md, 16).
- */
+/* The rows of core/base/arches.def that vm boots (its VK_ARCH rows). */
+#define VK_ARCH(name, abi, debian, cross, cflags, cc_pkgs, libc_pkgs, dist, qemu_user, qemu,     \
+		qemu_pkg, console, append, machine, is64, big_endian, host, compat, ...)          \
+	{ name, qemu, qemu_pkg, { __VA_ARGS__ }, console, append, machine, is64, big_endian, host, \
+	  compat },
 static const struct vk_vm_arch arches[] = {
-	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_X86_64, 1, 0, "x86_64", "i386" },
-	{ "i386", "qemu-system-i386", "qemu-system-x86", { "-M", "pc", "-cpu", "max,+invtsc" },
-	  "ttyS0", "tsc=reliable clocksource=tsc no_timer_check", EM_386, 0, 0, "x86_64", NULL },
-	{ "arm64", "qemu-system-aarch64", "qemu-system-arm",
-	  { "-M", "virt", "-cpu", "max,pauth-impdef=on" }, "ttyAMA0", "", EM_AARCH64, 1, 0,
-	  "aarch64", "armhf" },
-	{ "armhf", "qemu-system-arm", "qemu-system-arm", { "-M", "virt", "-cpu", "cortex-a15" },
-	  "ttyAMA0", "", EM_ARM, 0, 0, NULL, NULL },
-	{ "ppc64le", "qemu-system-ppc64", "qemu-system-ppc",
-	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 0, "ppc64le",
-	  NULL },
-	{ "powerpc", "qemu-system-ppc", "qemu-system-ppc", { "-M", "g3beige" }, "ttyS0", "",
-	  EM_PPC, 0, 1, NULL, NULL },
-	{ "ppc64", "qemu-system-ppc64", "qemu-system-ppc",
-	  { "-M", "pseries,x-vof=on", "-vga", "none" }, "hvc0", "", EM_PPC64, 1, 1, "ppc64", NULL },
-	{ "s390x", "qemu-system-s390x", "qemu-system-misc", { "-M", "s390-ccw-virtio", "-cpu", "max" },
-	  "ttysclp0", "", EM_S390, 1, 1, "s390x", NULL },
-	{ "riscv64", "qemu-system-riscv64", "qemu-system-misc", { "-M", "virt", "-bios", "default" },
-	  "ttyS0", "", EM_RISCV, 1, 0, "riscv64", NULL },
-	{ "mipsel", "qemu-system-mipsel", "qemu-system-mips", { "-M", "malta" }, "ttyS0", "",
-	  EM_MIPS, 0, 0, NULL, NULL },
-	{ "mips64el", "qemu-system-mips64el", "qemu-system-mips", { "-M", "malta", "-cpu", "5KEc" },
-	  "ttyS0", "", EM_MIPS, 1, 0, NULL, "mipsel" },
-	{ "sparc64", "qemu-system-sparc64", "qemu-system-sparc", { "-M", "sun4u", "-vga", "none" },
-	  "ttyS0", "", EM_SPARCV9, 1, 1, NULL, NULL },
-	{ "loongarch64", "qemu-system-loongarch64", "qemu-system-misc", { "-M", "virt" }, "ttyS0", "",
-	  EM_LOONGARCH, 1, 0, "loongarch64", NULL },
+#include "core/base/arches.def"
 };
 
 #define NARCHES ARRAY_SIZE(arches)

@@ -87,9 +87,9 @@ expect_status 2 "bench --output into a file is a usage error" "$VK" bench --outp
 expect_status 0 "--format vdsotest exits 0" "$VK" bench -d 0.02 $api --format vdsotest
 check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso): ([0-9]+ nsec/call|SKIP)\$" "$TMP/out")" = 0
 check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
-if ! need i686-linux-gnu-gcc; then
-	skip "a path that cannot run is a SKIP line" "no i386 compiler (gcc-i686-linux-gnu)"
-elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+if ! need_cross i386 "a path that cannot run is a SKIP line"; then
+	:
+elif ! variant i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
 	not_ok "the i386 build for the SKIP line" "$(tail -n 3 "$TMP/variant-i386.log")"
 elif ! runs_here "$O/v/i386/vdsokit"; then
 	skip "a path that cannot run is a SKIP line" "$NO_I386"

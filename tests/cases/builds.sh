@@ -43,8 +43,8 @@ if need musl-gcc; then
 else
 	skip "the musl build" "musl-gcc is not installed (Debian package musl-tools)"
 fi
-if need i686-linux-gnu-gcc; then
-	if ! build i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+if need_cross i386 "the i386 build"; then
+	if ! build i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
 		:
 	elif ! runs_here "$O/v/i386/vdsokit"; then
 		skip "the i386 build runs here" "$NO_I386"
@@ -54,21 +54,13 @@ if need i686-linux-gnu-gcc; then
 			'^  clock_gettime64 +__vdso_clock_gettime64@@LINUX_2\.6( |$)'
 		contains "the i386 vDSO is linux-gate.so.1" "$TMP/out" '^  soname: +linux-gate\.so\.1$'
 	fi
-else
-	skip "the i386 build" "i686-linux-gnu-gcc is not installed (Debian package gcc-i686-linux-gnu)"
 fi
 
 # Foreign builds: qemu-user maps no vDSO, so info must report its absence.
-for t in aarch64:aarch64-linux-gnu- arm:arm-linux-gnueabihf- s390x:s390x-linux-gnu- \
-	 ppc64le:powerpc64le-linux-gnu- ppc:powerpc-linux-gnu- sparc64:sparc64-linux-gnu-; do
-	name=${t%%:*} prefix=${t#*:}
-	if ! need "${prefix}gcc"; then
-		skip "the $name build" "${prefix}gcc is not installed"
-		continue
-	fi
-	build "$name" CROSS_COMPILE="$prefix" STATIC=1 || continue
-	qemu=qemu-$name
-	[ "$name" = ppc64le ] && qemu=qemu-ppc64le
+for name in arm64 armhf s390x ppc64le powerpc sparc64; do
+	need_cross "$name" "the $name build" || continue
+	build "$name" CROSS_COMPILE="${arch_cross[$name]}" STATIC=1 || continue
+	qemu=${arch_qemu_user[$name]}
 	if ! need "$qemu"; then
 		skip "the $name build under qemu-user" "$qemu is not installed (Debian package qemu-user)"
 		continue

@@ -4,23 +4,13 @@
 . "$TOP/tests/lib.sh"
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-# Each architecture: its name in --version's build line, its qemu-user,
-# its compiler (as the Makefile's CROSS_ARCH has it).
-table="x86_64 x86_64 - x86_64-linux-gnu-gcc
-i386 i386 qemu-i386 i686-linux-gnu-gcc
-arm64 aarch64 qemu-aarch64 aarch64-linux-gnu-gcc
-armhf arm qemu-arm arm-linux-gnueabihf-gcc
-ppc64le ppc64 qemu-ppc64le powerpc64le-linux-gnu-gcc
-s390x s390x qemu-s390x s390x-linux-gnu-gcc
-riscv64 riscv64 qemu-riscv64 riscv64-linux-gnu-gcc
-mipsel mips qemu-mipsel mipsel-linux-gnu-gcc
-mips64el mips64 qemu-mips64el mips64el-linux-gnuabi64-gcc"
-host=$(uname -m)
+# Each architecture of make cross: its name in --version's build line (its
+# ABI), its compiler here as the Makefile has it, and its qemu-user where
+# that compiler is a cross one.
 missing=
-while read -r a _ _ cc; do
-	[ "$a" = "$host" ] && cc=gcc
-	need "$cc" || missing="$missing $cc"
-done <<<"$table"
+for a in "${cross_arches[@]}"; do
+	need "$(arch_prefix "$a")gcc" || missing="$missing $(arch_prefix "$a")gcc"
+done
 if [ -n "$missing" ]; then
 	skip "make dist builds the release tarball" "no cross compiler:$missing"
 	exit 0
@@ -44,7 +34,8 @@ check "its SHA256SUMS check" sh -c "cd '$dir' && sha256sum --quiet -c SHA256SUMS
 check "it holds the man page" test -f "$dir/vdsokit.1"
 check "the man page names the version" grep -q "\"vdsokit $version\"" "$dir/vdsokit.1"
 
-while read -r a abi qemu _; do
+for a in "${cross_arches[@]}"; do
+	abi=${arch_abi[$a]} qemu=${arch_qemu_user[$a]}
 	bin=$dir/$a/vdsokit
 	if ! readelf -h "$bin" >/dev/null 2>&1 || readelf -l "$bin" | grep -q 'program interpreter'; then
 		not_ok "$a: vdsokit is a static executable" "$(readelf -l "$bin" 2>&1 | head -n 8)"
@@ -53,7 +44,7 @@ while read -r a abi qemu _; do
 	ok "$a: vdsokit is a static executable"
 	check "$a: vdsotest is a link to it" test "$(readlink "$dir/$a/vdsotest")" = vdsokit
 	run=("$bin")
-	if [ "$a" != "$host" ]; then
+	if [ -n "$(arch_prefix "$a")" ]; then
 		if ! need "$qemu"; then
 			skip "$a: it runs and says its version and architecture" "$qemu is not installed"
 			continue
@@ -71,5 +62,5 @@ while read -r a abi qemu _; do
 	else
 		not_ok "$a: vdsokit info runs" "exit $status" "$(head -n 5 "$work/info")"
 	fi
-done <<<"$table"
+done
 rm -rf "$work"

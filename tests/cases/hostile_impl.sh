@@ -317,7 +317,7 @@ bounded 2 "a file that is no ELF is bad input" "$VK" verify --impl "$TMP/text.so
 contains "and is named so" "$TMP/err" "--impl $TMP/text.so: not an ELF file"
 foreign=$IMPL/foreign/passthrough-aarch64.so
 if [ ! -f "$foreign" ]; then
-	skip "an arm64 library" "no aarch64-linux-gnu-gcc to build one (Debian: gcc-aarch64-linux-gnu)"
+	skip "an arm64 library" "no ${arch_cross[arm64]}gcc to build one (Debian: ${arch_cc_pkgs[arm64]})"
 elif [ "$(uname -m)" = aarch64 ]; then
 	skip "an arm64 library" "this machine is arm64: the library is not foreign here"
 else

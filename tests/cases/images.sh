@@ -33,8 +33,8 @@ if [ $st -eq 0 ]; then ok "tests/images passes on $MANIFEST"; else not_ok "tests
 
 # The reader must not depend on the host's byte order either: the same
 # test, cross-built, on big-endian hosts under qemu-user.
-for host in s390x:s390x-linux-gnu- ppc:powerpc-linux-gnu-; do
-	name=${host%%:*} cross=${host#*:} qemu=qemu-${host%%:*}
+for name in s390x powerpc; do
+	cross=${arch_cross[$name]} qemu=${arch_qemu_user[$name]}
 	desc="tests/images passes on a big-endian $name host ($qemu)"
 	if ! need "${cross}gcc" "$qemu"; then
 		skip "$desc" "${cross}gcc or $qemu is not installed"

@@ -3,7 +3,8 @@
 # no two use each other), no circle between files, core/ below report/
 # and commands/, report/ below commands/, and a core/ that never prints;
 # above core/, each folder uses what its README.md's "May use:" line
-# names, and each folder below commands/ is a command's.
+# names, each folder below commands/ is a command's, and every .c file
+# opens with a comment that says what it is for.
 . "$TOP/tests/lib.sh"
 cd "$TOP" || exit 1
 
@@ -174,3 +175,29 @@ empty "core/ never prints" "$TMP/prints"
 grep -En '"(not )?ok %|"1\.\.|KTAP version|# (Totals|Subtest|SKIP|ERROR)' report/*.c commands/*.c |
 	grep -v '^report/ktap\.c:' >"$TMP/ktap"
 empty "only report/ktap.c writes KTAP's syntax" "$TMP/ktap"
+
+# Every .c file opens with a comment that says what it is for: its first
+# line after the SPDX line (blank lines aside) begins one. uncommented
+# FILE...: the files that do not.
+uncommented() {
+	awk 'FNR == 1 { seen = 0 }
+		seen { next }
+		FNR == 1 && /SPDX-License-Identifier/ { next }
+		/^[[:space:]]*$/ { next }
+		{ seen = 1; if ($0 !~ /^(\/\*|\/\/)/) print FILENAME }' "$@"
+}
+mkdir -p "$TMP/plant/c"
+printf '// SPDX-License-Identifier: MIT\n#include <stdio.h>\n/* a comment, too late */\n' \
+	>"$TMP/plant/c/bare.c"
+printf '// SPDX-License-Identifier: MIT\n/* What it is for. */\n#include <stdio.h>\n' \
+	>"$TMP/plant/c/said.c"
+if [ "$(uncommented "$TMP/plant/c/bare.c" "$TMP/plant/c/said.c")" = "$TMP/plant/c/bare.c" ]; then
+	ok "a planted .c file without an opening comment is caught, one with it is not"
+else
+	not_ok "a planted .c file without an opening comment is caught, one with it is not" \
+		"found: $(uncommented "$TMP/plant/c/bare.c" "$TMP/plant/c/said.c")"
+fi
+# shellcheck disable=SC2046 # one word per file
+uncommented $(find cli core commands report tests/unit tests/impl tests/tools tests/bench \
+	tests/fuzz -name '*.c' | sort) main.c >"$TMP/uncommented"
+empty "every .c file opens with a comment that says what it is for" "$TMP/uncommented"

@@ -9,8 +9,8 @@
 
 IMPL=$O/tests/impl
 CFLAGS="-Wall -Wextra -Werror"
-CROSS="aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc s390x-linux-gnu-gcc
-powerpc64le-linux-gnu-gcc riscv64-linux-gnu-gcc mipsel-linux-gnu-gcc i686-linux-gnu-gcc"
+# The architectures whose cross compiler must build them too.
+CROSS="arm64 armhf s390x ppc64le riscv64 mipsel i386"
 
 # build C: cc's binary of a reproducer, as C without .c; false if it fails.
 build() {
@@ -185,7 +185,8 @@ fi
 
 # --- Every arch's compiler, and no vDSO at all -------------------------
 srcs=$(ls "$H"/repro/*.c "$TMP"/bug-*/repro/*.c 2>/dev/null)
-for xcc in $CROSS; do
+for a in $CROSS; do
+	xcc=${arch_cross[$a]}gcc
 	if ! need "$xcc"; then
 		skip "$xcc builds the reproducers" "$xcc is not installed"
 		continue
@@ -206,13 +207,14 @@ done
 c=$(echo "$srcs" | head -n 1)
 if [ -z "$c" ]; then
 	skip "without a vDSO a reproducer exits 4" "no reproducer was written above"
-elif ! need aarch64-linux-gnu-gcc qemu-aarch64; then
-	skip "without a vDSO a reproducer exits 4" "needs aarch64-linux-gnu-gcc and qemu-aarch64"
-elif aarch64-linux-gnu-gcc -static -o "$TMP/arm64" "$c" 2>"$TMP/cc.log"; then
-	expect_status 4 "without a vDSO (qemu-aarch64) a reproducer exits 4" qemu-aarch64 "$TMP/arm64"
+elif ! need "${arch_cross[arm64]}gcc" "${arch_qemu_user[arm64]}"; then
+	skip "without a vDSO a reproducer exits 4" "needs ${arch_cross[arm64]}gcc and ${arch_qemu_user[arm64]}"
+elif "${arch_cross[arm64]}gcc" -static -o "$TMP/arm64" "$c" 2>"$TMP/cc.log"; then
+	expect_status 4 "without a vDSO (${arch_qemu_user[arm64]}) a reproducer exits 4" \
+		"${arch_qemu_user[arm64]}" "$TMP/arm64"
 	contains "and says what is missing" "$TMP/out" 'vDSO has no '
 else
-	not_ok "aarch64-linux-gnu-gcc -static builds $(basename "$c")" "$(head -n 5 "$TMP/cc.log")"
+	not_ok "${arch_cross[arm64]}gcc -static builds $(basename "$c")" "$(head -n 5 "$TMP/cc.log")"
 fi
 
 # --- The directory ------------------------------------------------------

@@ -228,9 +228,9 @@ check "and every measurement name" test "$(farm_metrics "$REF/all.lines" | cut -
 
 # On i386: the time64 APIs too, and a run with nothing to run (the
 # kernel's vDSO lacks clock_getres_time64 before Linux 7.0) is no failure.
-if ! need i686-linux-gnu-gcc; then
-	skip "vdsotest-all on i386" "no i386 compiler (gcc-i686-linux-gnu)"
-elif ! variant i386 CROSS_COMPILE=i686-linux-gnu- STATIC=1; then
+if ! need_cross i386 "vdsotest-all on i386"; then
+	:
+elif ! variant i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
 	not_ok "the i386 build" "$(tail -n 3 "$TMP/variant-i386.log")"
 elif ! runs_here "$O/v/i386/vdsokit"; then
 	skip "vdsotest-all on i386" "$NO_I386"

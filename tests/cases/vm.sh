@@ -49,15 +49,13 @@ image ppc64 0 '\177ELF\002\002\001' && printf '\000\025' | dd of="$TMP/ppc64" bs
 image sparc64 0 '\177ELF\002\002\001' && printf '\000\053' | dd of="$TMP/sparc64" bs=1 seek=18 conv=notrunc status=none
 # Its loongarch64 kernel: a little-endian ELF vmlinux, EM_LOONGARCH (258).
 image loongarch64 0 '\177ELF\002\001\001' && printf '\002\001' | dd of="$TMP/loongarch64" bs=1 seek=18 conv=notrunc status=none
-# With no qemu on PATH, the one vm asks for names the arch it read.
-for c in bz64:qemu-system-x86_64:qemu-system-x86 bz32:qemu-system-i386:qemu-system-x86 \
-	 arm64:qemu-system-aarch64:qemu-system-arm zimage:qemu-system-arm:qemu-system-arm \
-	 riscv64:qemu-system-riscv64:qemu-system-misc s390:qemu-system-s390x:qemu-system-misc \
-	 ppc64le:qemu-system-ppc64:qemu-system-ppc mipsel:qemu-system-mipsel:qemu-system-mips \
-	 mips64el:qemu-system-mips64el:qemu-system-mips powerpc:qemu-system-ppc:qemu-system-ppc \
-	 ppc64:qemu-system-ppc64:qemu-system-ppc sparc64:qemu-system-sparc64:qemu-system-sparc \
-	 loongarch64:qemu-system-loongarch64:qemu-system-misc; do
-	IFS=: read -r f q pkg <<<"$c"
+# With no qemu on PATH, the one vm asks for names the arch it read: each
+# image above, and the arch whose qemu (core/base/arches.def) must be named.
+for c in bz64:x86_64 bz32:i386 arm64:arm64 zimage:armhf riscv64:riscv64 s390:s390x \
+	 ppc64le:ppc64le mipsel:mipsel mips64el:mips64el powerpc:powerpc ppc64:ppc64 \
+	 sparc64:sparc64 loongarch64:loongarch64; do
+	IFS=: read -r f a <<<"$c"
+	q=${arch_qemu[$a]} pkg=${arch_qemu_pkg[$a]}
 	PATH=/nonexistent expect_status 2 "the $f header is read: without $q, a clear error" "$VK" vm --kernel "$TMP/$f"
 	contains "the $f header is read: $q (package $pkg) is named" "$TMP/err" "$q is not installed \\(Debian package $pkg\\)"
 done
@@ -458,10 +456,9 @@ contains "and qemu was stopped while the command ran" "$TMP/starve.log" '^inside
 # guest's backstop (4 times the limit, 40 s on the clock; the host
 # writes none past it), the backstop may win the race: no test of the
 # line, and a SKIP. 4 s is ample for qemu to pass a line in.
-for c in arm64:arm64:linux-image-cloud-arm64:qemu-system-aarch64:ttyAMA0 \
-	 ppc64le:ppc64el:linux-image-powerpc64le:qemu-system-ppc64:hvc0 \
-	 s390x:s390x:linux-image-s390x:qemu-system-s390x:ttysclp0; do
-	IFS=: read -r arch deb pkg q console <<<"$c"
+for c in arm64:linux-image-cloud-arm64 ppc64le:linux-image-powerpc64le s390x:linux-image-s390x; do
+	IFS=: read -r arch pkg <<<"$c"
+	deb=${arch_debian[$arch]} q=${arch_qemu[$arch]} console=${arch_console[$arch]}
 	what="the host's stop line reaches /init on $arch's $console"
 	if ! need "$q"; then
 		skip "$what" "no $q"

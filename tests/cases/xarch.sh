@@ -12,7 +12,8 @@
 bin=$TMP/bin
 mkdir -p "$bin"
 for t in bash cat cp cut date dirname basename grep head ln ls mkdir mktemp mv \
-	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk sha256sum seq timeout strings; do
+	readlink realpath rm rmdir sed sleep sort tail tar touch tr wc awk sha256sum seq timeout strings \
+	uname; do
 	ln -s "$(command -v "$t")" "$bin/$t" || { not_ok "the tool $t for the stand-ins is on PATH"; exit 0; }
 done
 
@@ -126,7 +127,8 @@ gate() {
 	shift
 	rm -rf "$TMP/cache" "$TMP/xarch"
 	env -i PATH="$bin" HOME="$TMP" VK="$bin/vdsokit" VDSOKIT_XARCH_CACHE="$TMP/cache" \
-		VDSOKIT_XARCH_OUT="$TMP/xarch" "$@" bash "$TOP/tests/xarch/run.sh" >"$TMP/$name.out" 2>&1
+		VDSOKIT_XARCH_OUT="$TMP/xarch" VDSOKIT_ARCHES="$O/arches.sh" "$@" \
+		bash "$TOP/tests/xarch/run.sh" >"$TMP/$name.out" 2>&1
 	gate=$?
 	sed -n '/^check-xarch: [0-9]* targets passed/,$p' "$TMP/$name.out" >"$TMP/$name.last"
 }
