@@ -509,20 +509,20 @@ if [ -f "$IMPL/fail-einval.so" ]; then
 	# measured, in every format; named on stderr as before (issue 47, part 6).
 	for fmt in text json ktap markdown html; do
 		expect_status 1 "side by side: a library that crashes, --format $fmt: exit 1" \
-			side --copies 2 -n 8 --format $fmt --impl "$IMPL/crash-getcpu.so" time getcpu
+			side --copies 2 -n 8 --format $fmt --impl "$IMPL/crash-clock.so" time clock-gettime-monotonic
 		check "side by side: a library that crashes, --format $fmt: the report is written" \
 			test -s "$TMP/out"
 		contains "side by side: a library that crashes, --format $fmt: the crash is in it" \
 			"$TMP/out" 'the child that measured it was killed by SIGSEGV'
 	done
-	contains "the crash is named on stderr" "$TMP/err" 'crash-getcpu\.so: measuring getcpu, it was killed by SIGSEGV'
+	contains "the crash is named on stderr" "$TMP/err" 'crash-clock\.so: measuring clock-gettime-monotonic, it was killed by SIGSEGV'
 	expect_status 1 "side by side: a crash, in text" side --copies 2 -n 8 \
-		--impl "$IMPL/crash-getcpu.so" time getcpu
+		--impl "$IMPL/crash-clock.so" time clock-gettime-monotonic
 	contains "its row names the side that died alone" "$TMP/out" \
-		'^getcpu +vdso:impl +no figure, no verdict: on the new side, the child that measured it was killed by SIGSEGV$'
+		'^clock-gettime-monotonic +vdso:impl +no figure, no verdict: on the new side, the child that measured it was killed by SIGSEGV$'
 	contains "the other case is compared" "$TMP/out" '^time +vdso:impl +[0-9.]+ ns'
 	expect_status 1 "side by side: a crash, in JSON" side --copies 2 -n 8 --format json \
-		--impl "$IMPL/crash-getcpu.so" getcpu
+		--impl "$IMPL/crash-clock.so" clock-gettime-monotonic
 	schema_valid "its JSON follows compare.json" compare "$TMP/out"
 	# Files: a bench run whose calls failed has no figure there; merged
 	# with runs that measured the row (vm's A/B boots too), it still fails.
