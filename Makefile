@@ -59,10 +59,10 @@ ifeq ($(call unwind_probe,!_Unwind_Find_FDE(0$(comma) 0)),y)
 override CFLAGS += -DVK_HAVE_FIND_FDE
 endif
 # inspect reads code with LLVM's C disassembler (doc/inspect.md), the one
-# library beyond libc: built where llvm-config-19 is and CC builds for its
-# arch, dynamically against glibc; a static, musl or cross build (a Debian
-# cross build's CC too) leaves it out, as does INSPECT=0, and `vdsokit
-# inspect` then says so.
+# library beyond libc, which it dlopen()s when it runs (so no other
+# command loads it): built where llvm-config-19's headers are and CC builds
+# for its arch; a static, musl or cross build (a Debian cross build's CC
+# too) leaves it out, as does INSPECT=0, and `vdsokit inspect` says so.
 LLVM_CONFIG ?= llvm-config-19
 arch_of = $(firstword $(subst -, ,$(1)))
 ifeq ($(origin INSPECT),undefined)
@@ -70,9 +70,7 @@ INSPECT := $(if $(filter 1,$(STATIC))$(CROSS_COMPILE)$(findstring musl,$(CC)),0,
 endif
 ifeq ($(INSPECT),1)
 LLVM_INC := $(shell $(LLVM_CONFIG) --includedir)
-LLVM_LIB := $(shell $(LLVM_CONFIG) --libdir)
 override CFLAGS += -DVK_HAVE_LLVM
-LDLIBS += -L$(LLVM_LIB) -lLLVM-19
 $(O)/core/inspect/%.o: override CFLAGS += -isystem $(LLVM_INC)
 endif
 ifeq ($(SANITIZE),1)

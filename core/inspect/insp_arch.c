@@ -3,28 +3,9 @@
  * inspect's one table of per-arch knowledge: LLVM's triple, and the
  * mnemonics of syscalls, barriers and counter reads.
  */
-#include <llvm-c/Target.h>
 #include <string.h>
 
 #include "core/inspect/insp_arch.h"
-
-/* LLVM's target, initialised on its own: all of them take far longer. */
-#define INIT(T)                                  \
-	static void init_##T(void)               \
-	{                                        \
-		LLVMInitialize##T##TargetInfo(); \
-		LLVMInitialize##T##TargetMC();   \
-		LLVMInitialize##T##Disassembler(); \
-	}
-INIT(X86)
-INIT(AArch64)
-INIT(ARM)
-INIT(PowerPC)
-INIT(SystemZ)
-INIT(RISCV)
-INIT(Mips)
-INIT(Sparc)
-INIT(LoongArch)
 
 /* A pattern: mnemonic, then what its operands have and have not, and what it is. */
 #define P(...) P_(__VA_ARGS__, NULL, NULL, NULL, NULL)
@@ -32,7 +13,7 @@ INIT(LoongArch)
 
 /* x86's rows share all but the triple and the stack pointer. */
 #define X86_ROW(name, trip, spreg, q, ...)                                                   \
-	{ name, -1, trip, init_X86, 1, spreg,                                             \
+	{ name, -1, trip, "X86", 1, spreg,                                             \
 	  .syscall = { P("syscall"), P("sysenter"), P("int" q, "$128"), P("intl", "$128"),  \
 		       P("int", "$128") },                                                  \
 	  .barrier = { P("lfence"), P("mfence"), P("sfence") },                             \
@@ -53,7 +34,7 @@ INIT(LoongArch)
 	  .unwind = __VA_ARGS__ }
 
 #define MIPS_ROW(name, be, trip, addiu)                                                  \
-	{ name, be, trip, init_Mips, 4, "$sp",                                               \
+	{ name, be, trip, "Mips", 4, "$sp",                                               \
 	  .syscall = { P("syscall") },                                                       \
 	  .barrier = { P("sync") },                                                          \
 	  .counter = { P("rdhwr") },                                                         \
@@ -66,7 +47,7 @@ INIT(LoongArch)
 		      "(arch/mips/vdso/Makefile)", { NULL } } }
 
 #define SPARC_ROW(name, trip)                                                             \
-	{ name, 1, trip, init_Sparc, 4, "%sp",                                               \
+	{ name, 1, trip, "Sparc", 4, "%sp",                                               \
 	  .syscall = { P("ta"), P("t") },                                                    \
 	  .barrier = { P("membar") },                                                        \
 	  .counter = { P("rd", "%tick"), P("rd", "%stick"), P("rd", "%asr24") },              \
@@ -85,7 +66,7 @@ static const struct vk_insp_arch rows[] = {
 		"i386's compat vDSO promises FDEs only for its hand-written entries "
 		"(Debian 6.1's has them for __kernel_vsyscall and the sigreturns alone)",
 		{ "__kernel_vsyscall", "__kernel_sigreturn", "__kernel_rt_sigreturn" } }),
-	{ "aarch64", -1, "aarch64-linux-gnu", init_AArch64, 4, "sp",
+	{ "aarch64", -1, "aarch64-linux-gnu", "AArch64", 4, "sp",
 	  .syscall = { P("svc") },
 	  .barrier = { P("isb"), P("dsb"), P("dmb") },
 	  .counter = { P("mrs", "CNTVCT"), P("mrs", "CNTPCT") },
@@ -102,7 +83,7 @@ static const struct vk_insp_arch rows[] = {
 		       { 2, "PAC", { { 0 } } } },
 	  /* Unwinders use the frame record instead. */
 	  .unwind = { 0, 0, "arm64's vDSO discards .eh_frame by design (kernel 87676cfca141)", { NULL } } },
-	{ "arm", -1, "armv7-linux-gnueabihf", init_ARM, 2, "sp",
+	{ "arm", -1, "armv7-linux-gnueabihf", "ARM", 2, "sp",
 	  .thumb = "thumbv7-linux-gnueabihf",
 	  .syscall = { P("svc"), P("swi") },
 	  .barrier = { P("isb"), P("dsb"), P("dmb") },
@@ -114,7 +95,7 @@ static const struct vk_insp_arch rows[] = {
 	  .frame = { P("sub", "sp, sp, #") },
 	  .probe = { { 0 } },
 	  .unwind = { 0, 0, "32-bit arm unwinds with .ARM.exidx, not .eh_frame", { NULL } } },
-	{ "ppc64", 0, "powerpc64le-linux-gnu", init_PowerPC, 4, "1",
+	{ "ppc64", 0, "powerpc64le-linux-gnu", "PowerPC", 4, "1",
 	  .syscall = { P("sc") },
 	  .barrier = { P("sync"), P("isync"), P("lwsync"), P("eieio") },
 	  .counter = { P("mftb"), P("mfspr", "268"), P("mftbu") },
@@ -123,7 +104,7 @@ static const struct vk_insp_arch rows[] = {
 	  .frame = { P("stdu", "(1)", NULL, "-"), P("stwu", "(1)", NULL, "-") },
 	  .probe = { { 0 } },
 	  .unwind = { 1, 1, NULL, { NULL } } },
-	{ "ppc64", 1, "powerpc64-linux-gnu", init_PowerPC, 4, "1",
+	{ "ppc64", 1, "powerpc64-linux-gnu", "PowerPC", 4, "1",
 	  .syscall = { P("sc") },
 	  .barrier = { P("sync"), P("isync"), P("lwsync"), P("eieio") },
 	  .counter = { P("mftb"), P("mfspr", "268"), P("mftbu") },
@@ -132,7 +113,7 @@ static const struct vk_insp_arch rows[] = {
 	  .frame = { P("stdu", "(1)", NULL, "-"), P("stwu", "(1)", NULL, "-") },
 	  .probe = { { 0 } },
 	  .unwind = { 1, 1, NULL, { NULL } } },
-	{ "ppc", 1, "powerpc-linux-gnu", init_PowerPC, 4, "1",
+	{ "ppc", 1, "powerpc-linux-gnu", "PowerPC", 4, "1",
 	  .syscall = { P("sc") },
 	  .barrier = { P("sync"), P("isync"), P("lwsync"), P("eieio") },
 	  .counter = { P("mftb"), P("mfspr", "268"), P("mftbu") },
@@ -141,7 +122,7 @@ static const struct vk_insp_arch rows[] = {
 	  .frame = { P("stwu", "(1)", NULL, "-") },
 	  .probe = { { 0 } },
 	  .unwind = { 1, 1, NULL, { NULL } } },
-	{ "s390x", 1, "s390x-linux-gnu", init_SystemZ, 2, "%r15",
+	{ "s390x", 1, "s390x-linux-gnu", "SystemZ", 2, "%r15",
 	  .syscall = { P("svc") },
 	  .barrier = { P("bcr", "15, %r0"), P("bcr", "14, %r0") },
 	  .counter = { P("stck"), P("stckf"), P("stcke") },
@@ -153,7 +134,7 @@ static const struct vk_insp_arch rows[] = {
 	  .unwind = { 1, 1, NULL, { NULL } } },
 	/* Linux's riscv64 is RV64GC: without "c", LLVM decodes no compressed
 	 * instruction. */
-	{ "riscv64", -1, "riscv64-linux-gnu", init_RISCV, 2, "sp",
+	{ "riscv64", -1, "riscv64-linux-gnu", "RISCV", 2, "sp",
 	  .cpu = "generic-rv64", .features = "+m,+a,+f,+d,+c,+zicsr,+zifencei",
 	  .syscall = { P("ecall") },
 	  .barrier = { P("fence"), P("fence.i"), P("fence.tso") },
@@ -167,7 +148,7 @@ static const struct vk_insp_arch rows[] = {
 	  .unwind = { 0, 1, "riscv64's vDSO C is built with -fno-asynchronous-unwind-tables "
 			    "(arch/riscv/Makefile): FDEs are promised for its assembly entries only",
 		      { "__vdso_rt_sigreturn", "__vdso_getcpu", "__vdso_flush_icache" } } },
-	{ "loongarch64", -1, "loongarch64-linux-gnu", init_LoongArch, 4, "$sp",
+	{ "loongarch64", -1, "loongarch64-linux-gnu", "LoongArch", 4, "$sp",
 	  .syscall = { P("syscall") },
 	  .barrier = { P("dbar"), P("ibar") },
 	  .counter = { P("rdtime.d"), P("rdtimel.w"), P("rdtimeh.w") },

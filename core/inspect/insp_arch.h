@@ -35,7 +35,7 @@ struct vk_insp_arch {
 	const char *arch;	/* core/base/arch.c's name */
 	int big_endian;		/* -1: the row is either byte order's */
 	const char *triple;	/* LLVM's */
-	void (*init)(void);	/* LLVM's target, info and disassembler */
+	const char *target;	/* LLVM's target, to initialise: "X86" */
 	size_t step;		/* bytes to skip past an undecodable one */
 	const char *sp;		/* the stack pointer as printed */
 	const char *prefix[8];	/* printed as a word before the mnemonic */

@@ -5,13 +5,13 @@
  */
 #include <ctype.h>
 #include <elf.h>
-#include <llvm-c/Disassembler.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/inspect/insp_arch.h"
 #include "core/inspect/insp_checks.h"
+#include "core/inspect/insp_llvm.h"
 #include "core/inspect/inspect.h"
 
 /* The disassembler and the branch target of the instruction it read last. */
@@ -83,7 +83,7 @@ static int decode(struct dis *d, const unsigned char *p, size_t avail, uint64_t 
 	char *tab;
 
 	d->has_target = 0;
-	in->len = LLVMDisasmInstruction(d->ctx, (uint8_t *)p, avail, addr, in->text,
+	in->len = vk_llvm.instruction(d->ctx, (uint8_t *)p, avail, addr, in->text,
 					sizeof(in->text));
 	if (!in->len)
 		return -1;
@@ -358,8 +358,8 @@ static LLVMDisasmContextRef disasm(const char *triple, const struct vk_insp_arch
 				   struct dis *d)
 {
 	if (!row->cpu)
-		return LLVMCreateDisasm(triple, d, 0, NULL, lookup);
-	return LLVMCreateDisasmCPUFeatures(triple, row->cpu, row->features, d, 0, NULL, lookup);
+		return vk_llvm.create(triple, d, 0, NULL, lookup);
+	return vk_llvm.create_cpu(triple, row->cpu, row->features, d, 0, NULL, lookup);
 }
 
 int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
@@ -376,7 +376,8 @@ int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
 		return -1;
 	}
 	out->triple = d.row->triple;
-	d.row->init();
+	if (vk_llvm_load(d.row->target, out->err, sizeof(out->err)))
+		return -2;
 	d.first = disasm(d.row->triple, d.row, &d);
 	d.thumb = d.row->thumb ? disasm(d.row->thumb, d.row, &d) : NULL;
 	out->funcs = calloc(VK_INSP_MAX_FUNCS, sizeof(*out->funcs));
@@ -391,11 +392,10 @@ int vk_inspect(const struct vk_image *im, struct vk_inspect *out)
 			 d.first ? d.row->thumb : d.row->triple);
 	}
 	if (d.first)
-		LLVMDisasmDispose(d.first);
+		vk_llvm.dispose(d.first);
 	if (d.thumb)
-		LLVMDisasmDispose(d.thumb);
+		vk_llvm.dispose(d.thumb);
 	return out->err[0] ? -2 : 0;
-	return 0;
 }
 
 void vk_inspect_free(struct vk_inspect *in)
