@@ -634,3 +634,38 @@ void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *b
 	else
 		snprintf(buf, len, "exited with status %d", out->exit_status);
 }
+
+#define EXEC_FAILED 126		/* the exec()ed child's status where exec() failed */
+
+static void exec_self(void *ctx, int fd)
+{
+	char *const *argv = ctx;
+
+	if (dup2(fd, STDOUT_FILENO) >= 0)
+		execv("/proc/self/exe", argv);
+	_exit(EXEC_FAILED);
+}
+
+int vk_exec_self(char *const *argv, void *answer, size_t size, double timeout, char *why,
+		 size_t len)
+{
+	struct vk_isolated out;
+	int ret = -2;
+
+	fflush(NULL);
+	if (vk_isolate(exec_self, (void *)argv, timeout, &out)) {
+		vk_isolate_failure(&out, why, len);
+		return -1;
+	}
+	if (out.len == size && out.exited && !out.exit_status) {
+		memcpy(answer, out.data, size);
+		ret = 0;
+	} else if (out.exited && out.exit_status == EXEC_FAILED) {
+		snprintf(why, len, "vdsokit could not exec() itself afresh (/proc/self/exe)");
+		ret = -1;
+	} else {
+		vk_isolated_describe(&out, timeout, why, len);
+	}
+	vk_isolated_free(&out);
+	return ret;
+}

@@ -61,6 +61,14 @@ void vk_isolate_not_tested(const struct vk_isolated *out, char *buf, size_t len)
  * (a test hook, so that a hang costs the tests less) says so; a longer,
  * empty or bad value is dflt, so a typo never makes a hang wait longer. */
 double vk_watchdog_hook(const char *env, double dflt);
+/*
+ * vdsokit run afresh (/proc/self/exe) with argv, in a child: its stdout
+ * must be exactly size bytes, read into answer, within timeout s. 0; -1
+ * where vdsokit could not start it (fork, exec: its own error); -2 where
+ * it crashed, hung or answered otherwise. why says which.
+ */
+int vk_exec_self(char *const *argv, void *answer, size_t size, double timeout, char *why,
+		 size_t len);
 /* "killed by SIGSEGV", "hung for more than 5 s", "exited with status 3". */
 void vk_isolated_describe(const struct vk_isolated *out, double timeout, char *buf,
 			  size_t len);

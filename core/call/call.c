@@ -640,3 +640,32 @@ int vk_getrandom_state(vk_getrandom_fn fn, void **state, size_t *len)
 	*len = params.size;
 	return 0;
 }
+
+long vk_call_plain(union vk_fn fn, enum vk_func f, int clock, unsigned flags, void *state,
+		   size_t state_len)
+{
+	struct vk_kts64 ts;	/* room for either width */
+	struct vk_ktv tv;
+	int tz[2];
+	unsigned cpu, node;
+	vk_klong t;
+	unsigned char buf[16];
+
+	switch (f) {
+	case VK_FN_CLOCK_GETTIME:
+	case VK_FN_CLOCK_GETTIME64:
+	case VK_FN_CLOCK_GETRES:
+	case VK_FN_CLOCK_GETRES_TIME64:
+		return fn.clock(clock, &ts);
+	case VK_FN_GETTIMEOFDAY:
+		return fn.tod(&tv, tz);
+	case VK_FN_TIME:
+		return fn.time(&t);
+	case VK_FN_GETCPU:
+		return fn.getcpu(&cpu, &node, NULL);
+	case VK_FN_GETRANDOM:
+		return fn.getrandom(buf, sizeof(buf), flags, state, state_len);
+	default:
+		return -1;
+	}
+}

@@ -167,6 +167,13 @@ const char *vk_path_name(enum vk_path p);
 /* Parse "vdso,libc,syscall,impl,vsyscall" into a mask of VK_PATH_BIT()s. */
 int vk_paths_parse(const char *list, unsigned *mask);
 
+/*
+ * One plain call of fn, function f: every pointer valid and, for
+ * getrandom, 16 bytes with flags and the state given. Its return.
+ */
+long vk_call_plain(union vk_fn fn, enum vk_func f, int clock, unsigned flags, void *state,
+		   size_t state_len);
+
 /* Whether a return value is the -errno of a failed call. */
 static inline int vk_is_err(long ret)
 {

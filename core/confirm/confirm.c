@@ -14,7 +14,6 @@
 #include "core/image/image.h"
 
 #define TIMEOUT 10.0
-#define EXEC_FAILED 126		/* the exec()ed child's status where exec() failed */
 #define MAX_ARGS 16
 
 /* What the exec()ed vdsokit tells of one plain call. */
@@ -22,37 +21,6 @@ struct answer {
 	long ret, sys_ret;	/* the path's and the syscall's */
 	char why[160];		/* why it could not call, or "" */
 };
-
-/* One plain call, as the checks that recorded it make it: every pointer
- * valid, getrandom's 16 bytes with flags and the state given. */
-static long call(union vk_fn fn, enum vk_func f, int clock, unsigned flags, void *state,
-		 size_t state_len)
-{
-	struct vk_kts64 ts;	/* room for either width */
-	struct vk_ktv tv;
-	int tz[2];
-	unsigned cpu, node;
-	vk_klong t;
-	unsigned char buf[16];
-
-	switch (f) {
-	case VK_FN_CLOCK_GETTIME:
-	case VK_FN_CLOCK_GETTIME64:
-	case VK_FN_CLOCK_GETRES:
-	case VK_FN_CLOCK_GETRES_TIME64:
-		return fn.clock(clock, &ts);
-	case VK_FN_GETTIMEOFDAY:
-		return fn.tod(&tv, tz);
-	case VK_FN_TIME:
-		return fn.time(&t);
-	case VK_FN_GETCPU:
-		return fn.getcpu(&cpu, &node, NULL);
-	case VK_FN_GETRANDOM:
-		return fn.getrandom(buf, sizeof(buf), flags, state, state_len);
-	default:
-		return -1;
-	}
-}
 
 static void probe(const char *spec, const char *impl, struct answer *a)
 {
@@ -87,8 +55,8 @@ static void probe(const char *spec, const char *impl, struct answer *a)
 		snprintf(a->why, sizeof(a->why), "the exec()ed vdsokit got no getrandom state");
 		return;
 	}
-	a->ret = call(use->fn[p][f], f, c.id, flags, state, state_len);
-	a->sys_ret = call(use->fn[VK_PATH_SYSCALL][f], f, c.id, flags, NULL, 0);
+	a->ret = vk_call_plain(use->fn[p][f], f, c.id, flags, state, state_len);
+	a->sys_ret = vk_call_plain(use->fn[VK_PATH_SYSCALL][f], f, c.id, flags, NULL, 0);
 }
 
 int vk_confirm_probe(const char *spec, const char *impl, int fd)
@@ -99,37 +67,14 @@ int vk_confirm_probe(const char *spec, const char *impl, int fd)
 	return vk_write_all(fd, &a, sizeof(a));
 }
 
-static void exec_probe(void *ctx, int fd)
-{
-	char *const *argv = ctx;
-
-	if (dup2(fd, STDOUT_FILENO) >= 0)
-		execv("/proc/self/exe", argv);
-	_exit(EXEC_FAILED);
-}
-
 /* The exec()ed vdsokit's answer, 0; else -1 and why. */
 static int run_probe(char **argv, struct answer *a, char *why, size_t len)
 {
-	struct vk_isolated out;
-	int ok;
-
-	fflush(NULL);
-	if (vk_isolate(exec_probe, argv, TIMEOUT, &out)) {
-		vk_isolate_failure(&out, why, len);
+	if (vk_exec_self(argv, a, sizeof(*a), TIMEOUT, why, len))
 		return -1;
-	}
-	ok = out.len == sizeof(*a) && out.exited && !out.exit_status;
-	if (ok)
-		memcpy(a, out.data, sizeof(*a));
-	else if (out.exited && out.exit_status == EXEC_FAILED)
-		snprintf(why, len, "vdsokit could not exec() itself afresh (/proc/self/exe)");
-	else
-		vk_isolated_describe(&out, TIMEOUT, why, len);
-	vk_isolated_free(&out);
-	if (ok && a->why[0])
+	if (a->why[0])
 		snprintf(why, len, "%s", a->why);
-	return ok && !a->why[0] ? 0 : -1;
+	return a->why[0] ? -1 : 0;
 }
 
 /* Whether two returns of f differ as a reproducer tells: time()'s are

@@ -22,7 +22,6 @@
 #include "core/verify/verify.h"
 
 #define TIMEOUT 10.0
-#define EXEC_FAILED 126		/* the exec()ed child's status where exec() failed */
 
 /* What the exec()ed vdsokit tells. */
 struct answer {
@@ -121,37 +120,6 @@ int vk_verify_mlock_probe(const char *spec, const char *impl, int fd)
 	return vk_write_all(fd, &a, sizeof(a));
 }
 
-static void exec_probe(void *ctx, int fd)
-{
-	char *const *argv = ctx;
-
-	if (dup2(fd, STDOUT_FILENO) >= 0)
-		execv("/proc/self/exe", argv);
-	_exit(EXEC_FAILED);
-}
-
-/* The exec()ed vdsokit's answer, 0; else -1 and why. */
-static int run_probe(char **argv, struct answer *a, char *why, size_t len)
-{
-	struct vk_isolated out;
-	int ok;
-
-	fflush(NULL);
-	if (vk_isolate(exec_probe, argv, TIMEOUT, &out)) {
-		snprintf(why, len, "could not fork a child to exec() vdsokit in");
-		return -1;
-	}
-	ok = out.len == sizeof(*a) && out.exited && !out.exit_status;
-	if (ok)
-		memcpy(a, out.data, sizeof(*a));
-	else if (out.exited && out.exit_status == EXEC_FAILED)
-		snprintf(why, len, "could not exec() vdsokit afresh (/proc/self/exe)");
-	else
-		vk_isolated_describe(&out, TIMEOUT, why, len);
-	vk_isolated_free(&out);
-	return ok ? 0 : -1;
-}
-
 void vk_verify_mlock(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	char *argv[16], spec[48], name[40], why[160], detail[sizeof(((struct vk_result *)0)->detail)];
@@ -177,7 +145,11 @@ void vk_verify_mlock(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		argv[n++] = (char *)v->cs->impl_path;
 	}
 	argv[n] = NULL;
-	if (run_probe(argv, &a, why, sizeof(why))) {
+	switch (vk_exec_self(argv, &a, sizeof(a), TIMEOUT, why, sizeof(why))) {
+	case -1:
+		vk_result_error(v->rs, r, "not tested: %s", why);
+		return;
+	case -2:
 		vk_result_fail(v->rs, r, "the exec()ed vdsokit %s", why);
 		return;
 	}

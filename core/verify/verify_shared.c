@@ -90,30 +90,7 @@ void vk_target_name(char *buf, size_t len, const struct vk_target *t)
 
 long vk_call_once(union vk_fn fn, enum vk_func f, int clock, void *state, size_t state_len)
 {
-	struct vk_kts64 ts;	/* room for either width */
-	struct vk_ktv tv;
-	int tz[2];
-	unsigned cpu, node;
-	vk_klong t;
-	unsigned char buf[16];
-
-	switch (f) {
-	case VK_FN_CLOCK_GETTIME:
-	case VK_FN_CLOCK_GETTIME64:
-	case VK_FN_CLOCK_GETRES:
-	case VK_FN_CLOCK_GETRES_TIME64:
-		return fn.clock(clock, &ts);
-	case VK_FN_GETTIMEOFDAY:
-		return fn.tod(&tv, tz);
-	case VK_FN_TIME:
-		return fn.time(&t);
-	case VK_FN_GETCPU:
-		return fn.getcpu(&cpu, &node, NULL);
-	case VK_FN_GETRANDOM:
-		return fn.getrandom(buf, sizeof(buf), 0, state, state_len);
-	default:
-		return -1;
-	}
+	return vk_call_plain(fn, f, clock, 0, state, state_len);
 }
 
 void vk_pin_thread(int cpu)
