@@ -73,6 +73,15 @@ else
 		"^Not tested, vdsokit's own errors \\([0-9]+; not the kernel's, no reproducer\\):"
 fi
 
+# ulimit -n: too few files for the pipe to a check's child (the loader
+# and the three standard streams take the rest). vdsokit's error, exit 3.
+(ulimit -n 5 && exec "$VK" verify -d 0.02 --paths vdso clock-gettime-monotonic --format ktap) \
+	>"$TMP/out" 2>"$TMP/err"
+status=$?
+check "ulimit -n 5: verify exits 3, vdsokit's error ($status)" test "$status" = 3
+contains "it names the files it lacked" "$TMP/out" \
+	'^not ok [0-9]+ clock-gettime-monotonic vdso all # ERROR not tested: vdsokit could not make a pipe .*: Too many open files$'
+
 # ulimit -v: too little memory for a second thread's stack. The checks
 # that need one are vdsokit's errors; no finding, no reproducer of them.
 # (Other findings of this kernel's may stand beside them: not judged here.)
