@@ -4,9 +4,12 @@
  * in a child. The families share core/verify/verify_shared.c, not this file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/isolate.h"
 #include "core/verify/verify.h"
@@ -94,6 +97,9 @@ struct job {
 	enum vk_path p;
 	int fd;
 	size_t sent;	/* results sent to the parent so far */
+	/* In the parent: a pipe's read end whose write end only the child
+	 * and what it forked hold, or -1. */
+	int held;
 };
 
 /*
@@ -147,6 +153,43 @@ static void path_name(char *buf, size_t len, const struct vk_verify *v, enum vk_
 }
 
 /*
+ * The process that disables an aux clock again after a child that
+ * enabled it crashed (verify_aux.c) ends after the child: wait for it,
+ * so that verify ends with the clock as it found it. The bound only
+ * stops a process that kept the pipe by mistake from holding verify up.
+ */
+#define HELD_SECONDS 10
+
+static void hold(struct job *j, int fds[2])
+{
+	fds[0] = fds[1] = -1;
+	j->held = -1;
+	if (!j->edge && vk_verify_wants_family(j->v, "aux") &&
+	    vk_verify_aux_may_enable(j->v, j->t) && !pipe2(fds, O_CLOEXEC))
+		j->held = fds[0];
+}
+
+static void wait_held(struct job *j)
+{
+	double end = vk_monotonic() + HELD_SECONDS;
+	struct pollfd pfd = { .fd = j->held, .events = POLLIN };
+	char c;
+
+	if (j->held < 0)
+		return;
+	while (vk_monotonic() < end) {
+		int r = poll(&pfd, 1, (int)((end - vk_monotonic()) * 1000) + 1);
+
+		if (r > 0 && read(j->held, &c, 1) <= 0)
+			break;
+		if (r < 0 && errno != EINTR)
+			break;
+	}
+	close(j->held);
+	j->held = -1;
+}
+
+/*
  * A path under test may crash or hang (a libc bug, a broken --impl): the
  * checks of one function on one path run in a child, and its death is a
  * failure of its own.
@@ -180,8 +223,10 @@ static void collect_job(struct job *j, struct vk_isolating *c)
 
 	if (vk_isolate_finish(c, timeout, &out)) {
 		own_error(v, t, j->p, "could not wait for the child the checks ran in", out.err);
+		wait_held(j);
 		return;
 	}
+	wait_held(j);
 	r = (const struct vk_result *)out.data;
 	n = out.len / sizeof(*r);
 	for (size_t i = 0; i < n; i++)
@@ -199,8 +244,15 @@ static void collect_job(struct job *j, struct vk_isolating *c)
 
 static int start_job(struct job *j, struct vk_isolating *c)
 {
-	if (!vk_isolate_start(child, j, c))
+	int fds[2], r;
+
+	hold(j, fds);
+	r = vk_isolate_start(child, j, c);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (!r)
 		return 0;
+	wait_held(j);
 	/* "fork a child", or "make a pipe": what vk_isolate_start could not do. */
 	if (c->failed && strcmp(c->failed, "fork"))
 		own_error(j->v, j->t, j->p, "could not make a pipe to a child to run the checks in",
@@ -213,7 +265,7 @@ static int start_job(struct job *j, struct vk_isolating *c)
 void vk_verify_run(struct vk_verify *v, const struct vk_target *t)
 {
 	for (int p = 0; p < VK_NPATHS; p++) {
-		struct job j = { .v = v, .t = t, .nt = 1, .p = p, .fd = -1 };
+		struct job j = { .v = v, .t = t, .nt = 1, .p = p, .fd = -1, .held = -1 };
 		struct vk_isolating c;
 		const char *why;
 
@@ -239,7 +291,7 @@ void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
 			e->started[p] = 0;
 			continue;
 		}
-		struct job j = { .v = v, .t = t, .nt = nt, .edge = 1, .p = p, .fd = -1 };
+		struct job j = { .v = v, .t = t, .nt = nt, .edge = 1, .p = p, .fd = -1, .held = -1 };
 
 		e->started[p] = (v->paths & VK_PATH_BIT(p)) && !start_job(&j, &e->child[p]);
 	}
@@ -251,7 +303,7 @@ void vk_verify_edges_start(struct vk_verify_edges *e, struct vk_verify *v,
 void vk_verify_edges_finish(struct vk_verify_edges *e)
 {
 	for (int p = 0; p < VK_NPATHS; p++) {
-		struct job j = { .v = e->v, .t = e->t, .nt = e->nt, .edge = 1, .p = p, .fd = -1 };
+		struct job j = { .v = e->v, .t = e->t, .nt = e->nt, .edge = 1, .p = p, .fd = -1, .held = -1 };
 
 		if (e->started[p])
 			collect_job(&j, &e->child[p]);

@@ -87,6 +87,12 @@ static int has_aux(const struct vk_target *t)
 	return 0;
 }
 
+int vk_verify_aux_may_enable(const struct vk_verify *v, const struct vk_target *t)
+{
+	return v->aux && has_aux(t) &&
+	       (t->func == VK_FN_CLOCK_GETTIME || t->func == VK_FN_CLOCK_GETTIME64);
+}
+
 /*
  * A process that disables clock id once the pipe's write end closes,
  * that is once this one ends, however it ends: a path that crashes or
@@ -94,6 +100,8 @@ static int has_aux(const struct vk_target *t)
  * process group of its own and is no vk_fork() child, as the group this
  * one leads is killed the moment it ends (vk_isolate), and it ignores
  * the signals a terminal sends: it outlives this process by one write.
+ * It keeps every descriptor it was born with, so that verify's driver,
+ * which waits for the end of one of them, knows when it has written.
  */
 static pid_t watch(int id, int *wfd)
 {

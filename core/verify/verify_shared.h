@@ -53,6 +53,9 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
 void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+/* Whether vk_verify_aux may enable one of t's clocks: the process that
+ * disables it again then may outlive the child the checks ran in. */
+int vk_verify_aux_may_enable(const struct vk_verify *v, const struct vk_target *t);
 /* Of nt targets at once, as it waits for their clocks' boundaries. */
 #define VK_EDGE_SECONDS 10
 void vk_verify_edge(struct vk_verify *v, const struct vk_target *t, int nt, enum vk_path p);
