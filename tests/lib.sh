@@ -8,7 +8,15 @@
 # shorter or repeat itself less (each says what it leaves to make check,
 # with a SKIP where a check does not run); make check leaves it unset.
 
-ok() { echo "ok - $*"; }
+# ran NAME: under tests/run.sh --run NAME, the case ends once the check
+# it names has run, as nothing after it can change that check; in a
+# subshell it goes on, and run.sh leaves its later checks out.
+ran() {
+	[ "${VK_RUN:-}" = "$1" ] && [ "$BASHPID" = "$$" ] && exit 0
+	return 0
+}
+
+ok() { echo "ok - $*"; ran "$*"; }
 
 # make_locked ARGS...: make, one at a time into each build directory (its
 # O=) across the cases running at once: they share $O's variant and
@@ -22,12 +30,13 @@ make_locked() {
 # Every line of a failure's diagnostics is "#   "-prefixed: a shown file's
 # own "ok" lines would otherwise be counted as passes by run.sh.
 not_ok() {
+	local l name=$1
 	echo "not ok - $1"
 	shift
-	local l
 	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
+	ran "$name"
 }
-skip() { echo "ok - $1 # SKIP $2"; }
+skip() { echo "ok - $1 # SKIP $2"; ran "$1"; }
 
 # check DESC CMD...: passes when CMD exits 0.
 check() {

@@ -5,11 +5,14 @@
 #   N passed, N failed, N skipped
 # Exit status: 0 when nothing failed, 1 otherwise.
 #
-# Usage: tests/run.sh [-j N] [CASE...]
+# Usage: tests/run.sh [-j N] [--run NAME] [CASE...]
 # Cases run N at once (default: the CPU count), each in a scratch
 # directory of its own, its output shown whole when it ends; a failed
 # one with the command that reruns it alone, and each failed check is
-# named with its case again at the end. A case with
+# named with its case again at the end, with the command that reruns
+# that check alone: --run NAME shows and counts only the checks whose
+# name matches NAME (a shell pattern), and a case stops once the check
+# named exactly NAME has run (tests/lib.sh). A case with
 # a "# serial: why" line measures time: it runs after the others, alone,
 # as a neighbour's load would change what it measures; one with a
 # "# long: why" line starts before the others.
@@ -17,16 +20,20 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP
 jobs=$(nproc 2>/dev/null || echo 2)
+VK_RUN=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) jobs=${2:-}; shift 2 || break ;;
 	-j*) jobs=${1#-j}; shift ;;
+	--run) VK_RUN=${2:-}; shift 2 || break ;;
+	--run=*) VK_RUN=${1#--run=}; shift ;;
 	--) shift; break ;;
-	-*) echo "usage: tests/run.sh [-j N] [CASE...]" >&2; exit 2 ;;
+	-*) echo "usage: tests/run.sh [-j N] [--run NAME] [CASE...]" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: -j wants a count, not '$jobs'" >&2; exit 2 ;; esac
+export VK_RUN
 # Cases run from a scratch directory: a relative O or VK would name a
 # path under it instead of under the tree.
 O=$(realpath -m "${O:-$TOP/build}")
@@ -50,9 +57,42 @@ launch() {
 	pids[$!]=$name
 }
 
+# only LOG: under --run, the checks of LOG that NAME matches, each with
+# its diagnostics, or a failure that says none does.
+only() {
+	local l name keep='' found=''
+	while IFS= read -r l; do
+		case $l in
+		'ok '* | 'not ok '*)
+			name=${l#not }
+			name=${name#ok }
+			name=${name#- }
+			name=${name%% # SKIP*}
+			keep=
+			# shellcheck disable=SC2053 # NAME is a pattern
+			if [[ $name == $VK_RUN ]]; then keep=1 found=1; echo "$l"; fi ;;
+		'#   '*) [ -z "$keep" ] || echo "$l" ;;
+		esac
+	done <"$1"
+	[ -n "$found" ] || echo "not ok - no check of $(basename "$1" .log) is named $VK_RUN"
+}
+
+# quoted NAME: NAME for --run on a shell's command line, matching itself
+# alone: its pattern characters escaped, the whole in single quotes.
+quoted() {
+	local q=${1//\\/\\\\}
+	q=${q//\*/\\*} q=${q//\?/\\?} q=${q//\[/\\[}
+	q=${q//\'/\'\\\'\'}
+	echo "'$q'"
+}
+
 # finish NAME STATUS: shows the case's output and time, and counts it.
 finish() {
 	local name=$1 status=$2 out=$RUN/$1.log p s f l
+	if [ -n "$VK_RUN" ]; then
+		only "$out" >"$out.only"
+		out=$out.only
+	fi
 	echo "# $name"
 	cat "$out"
 	echo "# $name took $((SECONDS - start[$name])) s"
@@ -60,7 +100,9 @@ finish() {
 	s=$(grep -cE '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$out" | tr -d ' ')
 	while IFS= read -r l; do
-		failures+=("$name: ${l#not ok - }")
+		failures+=("$name: $l")
+		[ -n "$VK_RUN" ] ||
+			failures+=("  tests/run.sh --run $(quoted "$l") ${path[$name]#"$TOP"/}")
 	done < <(grep -E '^not ok ' "$out" | sed -E 's/^not ok (- )?//')
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name exited with status $status"

@@ -50,3 +50,34 @@ whole=$(grep '^ok - at_once' "$TMP/run.out" |
 	     END { print bad ? "no" : "yes" }')
 check "each case's output is shown whole" test "$whole" = yes
 expect_status 2 "run.sh -j 0 is a usage error" "$TOP/tests/run.sh" -j 0
+
+# --run NAME: a failed check is named with the command that reruns it
+# alone, which shows and counts that check only, and the case ends once
+# the check has run.
+cat >"$planted/named.sh" <<CASE
+. "\$TOP/tests/lib.sh"
+ok "one"
+touch "$TMP/after_one"
+not_ok "two *star's" "a diagnostic"
+ok "three"
+CASE
+TMPDIR=$TMP "$TOP/tests/run.sh" "$planted/named.sh" >"$TMP/run.out" 2>&1
+cmd=$(sed -n 's/^#     \(tests\/run\.sh --run .*\)$/\1/p' "$TMP/run.out")
+check "a failed check is named with the command that reruns it alone" \
+	test "$cmd" = "tests/run.sh --run 'two \\*star'\\''s' $planted/named.sh"
+rm -f "$TMP/after_one"
+(cd "$TOP" && TMPDIR=$TMP eval "$cmd") >"$TMP/run.out" 2>&1
+check "which fails" test $? = 1
+contains "and counts that check alone" "$TMP/run.out" '^0 passed, 1 failed, 0 skipped$'
+contains "with its diagnostics" "$TMP/run.out" '^#   a diagnostic$'
+check "and shows no other check" sh -c "! grep -Eq '^ok - (one|three)' '$TMP/run.out'"
+rm -f "$TMP/after_one"
+TMPDIR=$TMP "$TOP/tests/run.sh" --run one "$planted/named.sh" >"$TMP/run.out" 2>&1
+check "--run of a passing check passes" test $? = 0
+contains "and counts it alone" "$TMP/run.out" '^1 passed, 0 failed, 0 skipped$'
+check "the case ends once the check named has run" test ! -e "$TMP/after_one"
+TMPDIR=$TMP "$TOP/tests/run.sh" --run 't*' "$planted/named.sh" >"$TMP/run.out" 2>&1
+contains "--run takes a pattern" "$TMP/run.out" '^1 passed, 1 failed, 0 skipped$'
+TMPDIR=$TMP "$TOP/tests/run.sh" --run four "$planted/named.sh" >"$TMP/run.out" 2>&1
+check "--run of a check no case has fails" test $? = 1
+contains "and says so" "$TMP/run.out" '^not ok - no check of named is named four$'
