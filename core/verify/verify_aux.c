@@ -128,6 +128,9 @@ static pid_t watch(int id, int *wfd)
 		close(fds[1]);
 		return -1;
 	}
+	/* Here too, as the process may not have run yet when this one dies
+	 * and its group is killed: a loaded machine's CI met that. */
+	setpgid(pid, pid);
 	*wfd = fds[1];
 	return pid;
 }
