@@ -162,6 +162,28 @@ static int judged(const char *cmd, const struct vk_vm_opts *o, int ncmds, int na
 	return no_result(cmd, r, o, log);
 }
 
+/* The guest measures itself and cannot see a host that kept its vCPUs
+ * from running: said for each command the host disturbed. */
+static void say_host(const char *cmd, const struct vk_vm_result *r)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char waited[64];
+
+	for (int k = 0; k < r->ncmds && k < VK_VM_MAX_CMDS; k++) {
+		const struct vk_vm_host *h = &r->host[k];
+
+		if (!vk_vm_host_disturbed(h, cpus))
+			continue;
+		if (h->waited >= 0)
+			snprintf(waited, sizeof(waited), "qemu's most delayed thread waited %.1f s",
+				 h->waited);
+		else
+			snprintf(waited, sizeof(waited), "how long qemu waited is unknown");
+		fprintf(stderr, "%s: warning: the host disturbed the guest's command %d: load %.2f on %ld CPUs, %s for a CPU in its %.1f s; the guest cannot see it, and its figures may read slower than the kernel is: repeat on a quieter host\n",
+			cmd, k + 1, h->load, cpus, waited, h->wall);
+	}
+}
+
 int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r)
 {
@@ -185,6 +207,7 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 	snprintf(said, sizeof(said), "%s: interrupted; the console log is kept in %s\n", cmd, log);
 	vk_children_say(said);
 	boot_logged(cmd, o, vm, keep, fd, r);
+	say_host(cmd, r);
 	status = judged(cmd, o, ncmds, named, log, r);
 	vk_children_say(NULL);
 	return status;

@@ -140,11 +140,29 @@ struct vk_vm_progress {
 	int n;
 	int tid[VK_VM_MAX_THREADS];
 	unsigned long long ticks[VK_VM_MAX_THREADS];
+	unsigned long long waited[VK_VM_MAX_THREADS];	/* ns, schedstat's */
 };
 
 void vk_vm_progress_start(struct vk_vm_progress *p, pid_t pid);
 /* Seconds the busiest thread ran since the start; -1 if /proc cannot tell. */
 double vk_vm_progress_ran(const struct vk_vm_progress *p);
+/* Seconds the thread that waited most for a CPU waited since the start:
+ * the time the guest's clocks went on while that vCPU stood still, which
+ * the guest cannot see; -1 if /proc cannot tell (no schedstat). */
+double vk_vm_progress_waited(const struct vk_vm_progress *p);
+
+/*
+ * The host's disturbance of one command of the guest: wall seconds it
+ * took, the waiting of qemu's most delayed thread in them (-1: unknown)
+ * and the host's load average at its end.
+ */
+struct vk_vm_host {
+	double wall, waited, load;
+};
+/* Whether the host disturbed what the guest measured: more runnable tasks
+ * than CPUs, as bench judges itself, or a vCPU kept from running a tenth
+ * of the time (core/vm/vm_progress.c). */
+int vk_vm_host_disturbed(const struct vk_vm_host *h, long cpus);
 /* Whether something that began wall seconds ago and ran ran seconds
  * (-1: unknown) is past limit: 0, or what says so. */
 enum { VK_VM_OVERDUE_RAN = 1, VK_VM_OVERDUE_WALL };
@@ -208,6 +226,8 @@ struct vk_vm_result {
 	 * the end frame their count: one lost is said, but harms no
 	 * command's output. */
 	unsigned long kseq, klost;
+	/* Each ended command's host, seen from outside the guest. */
+	struct vk_vm_host host[VK_VM_MAX_CMDS];
 };
 
 /* What a guest needs besides the kernel image and the command words. */

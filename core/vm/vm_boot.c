@@ -609,20 +609,35 @@ static void command_began(struct watch *w, const struct vk_vm_result *r)
 	vk_vm_progress_start(&w->cmd, w->qemu);
 }
 
-/* A command with a limit ended: how far it ran, in the console log, for
- * the margin a loaded host leaves it (make soak prints the slowest). */
-static void command_ended(const struct vk_vm *vm, struct watch *w, const struct vk_vm_result *r,
+/* A command ended: how the host disturbed it, kept in r and said in the
+ * console log; with a limit, how far it ran, for the margin a loaded
+ * host leaves it (make soak prints the slowest). */
+static void command_ended(const struct vk_vm *vm, struct watch *w, struct vk_vm_result *r,
 			  int log)
 {
+	struct vk_vm_host *h;
 	char say[256];
 	int n;
 
-	if (!vm->command_timeout || w->cmd_watched < 0 || r->ncmds <= w->cmd_watched ||
-	    w->cmd_said == w->cmd_watched)
+	if (w->cmd_watched < 0 || r->ncmds <= w->cmd_watched || w->cmd_said == w->cmd_watched)
 		return;
 	w->cmd_said = w->cmd_watched;
+	h = &r->host[w->cmd_watched];
+	h->wall = now() - w->cmd_start;
+	h->waited = vk_vm_progress_waited(&w->cmd);
+	if (getloadavg(&h->load, 1) != 1)
+		h->load = 0;
+	if (h->waited >= 0)
+		n = snprintf(say, sizeof(say), "vdsokit vm: command %d's host: %.1f s on the clock, qemu's most delayed thread waited %.1f s for a CPU, load %.2f\n",
+			     w->cmd_watched + 1, h->wall, h->waited, h->load);
+	else
+		n = snprintf(say, sizeof(say), "vdsokit vm: command %d's host: %.1f s on the clock, qemu's waits unknown (no schedstat), load %.2f\n",
+			     w->cmd_watched + 1, h->wall, h->load);
+	vk_write_all(log, say, n);
+	if (!vm->command_timeout)
+		return;
 	n = snprintf(say, sizeof(say), "vdsokit vm: command %d ran %.1f s (qemu's busiest thread, in %.1f s on the clock) of its %u s\n",
-		     w->cmd_watched + 1, vk_vm_progress_ran(&w->cmd), now() - w->cmd_start,
+		     w->cmd_watched + 1, vk_vm_progress_ran(&w->cmd), h->wall,
 		     vm->command_timeout);
 	vk_write_all(log, say, n);
 }

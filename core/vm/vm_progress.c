@@ -5,7 +5,9 @@
  * qemu that the host starves (a loaded machine, a SIGSTOP) sees its
  * guest's time pass while its vCPUs do nothing; its threads' CPU time
  * stops with them. The busiest thread, not their sum: a guest busy on
- * every vCPU runs as far in a second as one busy on one.
+ * every vCPU runs as far in a second as one busy on one. The time a
+ * thread waited for a CPU (schedstat's run_delay) is how far the host
+ * disturbed the guest.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -23,6 +25,24 @@ static unsigned long long thread_ticks(pid_t pid, int tid)
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
 	return vk_stat_ticks(path);
+}
+
+/* Nanoseconds TID waited for a CPU, schedstat's second field; 0 if gone,
+ * ~0 where the kernel keeps no schedstat. */
+static unsigned long long thread_waited(pid_t pid, int tid)
+{
+	unsigned long long on, waited = ~0ull;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return access(path, F_OK) ? 0 : ~0ull;
+	if (fscanf(f, "%llu %llu", &on, &waited) != 2)
+		waited = ~0ull;
+	fclose(f);
+	return waited;
 }
 
 /* Call fn for each thread of pid; -1 if /proc cannot list them. */
@@ -50,6 +70,7 @@ static void note(void *ctx, int tid)
 
 	if (p->n < VK_VM_MAX_THREADS) {
 		p->tid[p->n] = tid;
+		p->waited[p->n] = thread_waited(p->pid, tid);
 		p->ticks[p->n++] = thread_ticks(p->pid, tid);
 	}
 }
@@ -87,6 +108,41 @@ double vk_vm_progress_ran(const struct vk_vm_progress *p)
 	if (each_thread(p->pid, compare, &b))
 		return -1;
 	return (double)b.most / sysconf(_SC_CLK_TCK);
+}
+
+struct most_waited {
+	const struct vk_vm_progress *p;
+	unsigned long long most;
+	int unknown;
+};
+
+static void compare_waited(void *ctx, int tid)
+{
+	struct most_waited *m = ctx;
+	unsigned long long now = thread_waited(m->p->pid, tid), then = 0;
+
+	for (int i = 0; i < m->p->n; i++) {
+		if (m->p->tid[i] == tid)
+			then = m->p->waited[i];
+	}
+	if (now == ~0ull || then == ~0ull)
+		m->unknown = 1;
+	else if (now > then && now - then > m->most)
+		m->most = now - then;
+}
+
+double vk_vm_progress_waited(const struct vk_vm_progress *p)
+{
+	struct most_waited m = { p, 0, 0 };
+
+	if (each_thread(p->pid, compare_waited, &m) || m.unknown)
+		return -1;
+	return m.most / 1e9;
+}
+
+int vk_vm_host_disturbed(const struct vk_vm_host *h, long cpus)
+{
+	return h->load > cpus || (h->waited >= 0 && h->waited > h->wall / 10);
 }
 
 int vk_vm_overdue(double wall, double ran, double limit)

@@ -170,6 +170,38 @@ contains "vm's line on the command follows its exit" "$TMP/midline-out/console.l
 	'^vdsokit vm: command 1 ran [0-9.]+ s .* of its 60 s$'
 check "and is inside no guest line" sh -c "! grep -q '.vdsokit vm: ' '$TMP/midline-out/console.log'"
 
+# The host's disturbance, which the guest cannot see: here the fake
+# qemu's thread spins through command 1 on one CPU with a hog beside it,
+# so that it waits for the CPU about half the time. The load alone may
+# say disturbed on a busy host: the check reads the wait.
+if [ -r /proc/self/schedstat ] && need taskset; then
+	cat >"$TMP/spin.sh" <<'SPIN'
+while IFS= read -r l; do
+	printf '%s\n' "$l"
+	case $l in vdsokit-vm:start*)
+		e=$((${EPOCHREALTIME/./} + 1500000))
+		while [ "${EPOCHREALTIME/./}" -lt $e ]; do :; done ;;
+	esac
+done <"$1"
+SPIN
+	replay info taskset -c 0 bash "$TMP/spin.sh"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+	expect_status 0 "a host that kept qemu from a CPU: vm -- info exits 0" \
+		rvm --output "$TMP/host-out" -- info
+	kill "$hog"
+	wait "$hog" 2>/dev/null
+	contains "and warns that the host disturbed the command" "$TMP/err" \
+		"^vdsokit vm: warning: the host disturbed the guest's command 1: load [0-9.]+ on [0-9]+ CPUs, qemu's most delayed thread waited [0-9.]+ s for a CPU in its [0-9.]+ s; the guest cannot see it"
+	tenth=$(sed -n "s/.*waited \([0-9.]*\) s for a CPU in its \([0-9.]*\) s;.*/\1 \2/p" "$TMP/err" |
+		awk '{ print ($1 * 10 > $2) ? "yes" : "no" }')
+	check "for a wait it measured, of more than a tenth of the command's time" test "$tenth" = yes
+	contains "the console log has the host's figures" "$TMP/host-out/console.log" \
+		"^vdsokit vm: command 1's host: [0-9.]+ s on the clock, qemu's most delayed thread waited [0-9.]+ s for a CPU, load [0-9.]+$"
+else
+	skip "a host that kept qemu from a CPU is said" "no /proc/self/schedstat or no taskset here"
+fi
+
 # KVM that fails, told by a fake qemu (this machine may have no /dev/kvm,
 # or a paravirtual one, kvm_pvm, on which qemu cannot run a guest): the
 # fake kernel and binary above are all it needs. Each run must end before
