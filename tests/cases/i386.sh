@@ -27,8 +27,9 @@ in_guest() {
 		for name in "$@"; do
 			echo "export O='$O/v/$name' VK='$O/v/$name/vdsokit'"
 			echo "for c in $(guest_cases "$name"); do"
-			echo '	export TMP=$(mktemp -d)'
+			echo '	export TMP=$(mktemp -d); case_start=$SECONDS'
 			echo "	(cd \"\$TMP\" && bash \"\$TOP/tests/cases/\$c.sh\" 2>&1) | sed -E 's/^(not )?ok - /&$name: /'"
+			echo "	echo \"# $name: \$c took \$((SECONDS - case_start)) s in the guest\""
 			echo 'done'
 		done
 	} >"$script"
