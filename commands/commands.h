@@ -17,11 +17,36 @@
 #include "cli/options.h"
 #include "cli/output.h"
 
+struct vk_step;
+
+/*
+ * How `all` and main() run a row of the command table, as git's
+ * cmd_struct flags say how git runs a builtin.
+ */
+enum {
+	VK_CMD_ARGV0 = 1,	/* run when argv[0] is its name: vdsotest's programs */
+	VK_CMD_SKIP_NEUTRAL = 2,	/* in all: its SKIP says nothing about this vDSO */
+	VK_CMD_COVERAGE = 4,	/* in all: its results tell which functions were verified */
+	VK_CMD_CALL_MAP = 8,	/* in all: its results say where each call runs */
+	VK_CMD_VM_ONLY = 16,	/* in all: it changes the clock, inside vdsokit vm only */
+};
+
+/* One row of the command table (main.c). */
 struct vk_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary;	/* NULL: not in --help's list */
+	unsigned flags;
+	/* all's run of it with its defaults, printing in format; NULL: all
+	 * runs it not. weight: its seconds on an x86_64 VM, which weigh all's
+	 * progress line. */
+	int (*all)(const char *cmd, enum vk_format format, struct vk_step *step);
+	double weight;
 };
+
+/* The command table, in the order all runs its rows. */
+extern const struct vk_cmd vk_commands[];
+extern const size_t vk_ncommands;
 
 int cmd_abi(int argc, char **argv);
 int cmd_all(int argc, char **argv);
@@ -85,8 +110,7 @@ FILE *vk_step_out(const struct vk_step *step);
  * The commands with their defaults, for `all`: each prints in format
  * (VK_FMT_NONE: nothing) and keeps what it found in step.
  */
-int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
-		FILE *out);
+int vk_run_info(const char *cmd, enum vk_format format, struct vk_step *step);
 int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step);
 int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step);
 int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step);

@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fallback/fallback.h"
@@ -167,8 +168,8 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
-		FILE *out)
+static int run(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
+	       FILE *out)
 {
 	struct vk_info in = { 0 };
 	struct vk_image im;
@@ -190,6 +191,16 @@ int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct
 	return status;
 }
 
+int vk_run_info(const char *cmd, enum vk_format format, struct vk_step *step)
+{
+	step->info = calloc(1, sizeof(*step->info));
+	if (!step->info) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return VK_EXIT_USAGE;
+	}
+	return run(cmd, NULL, format, step->info, vk_step_out(step));
+}
+
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -209,5 +220,5 @@ int cmd_info(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return vk_run_info(argv[0], path, format, NULL, stdout);
+	return run(argv[0], path, format, NULL, stdout);
 }
