@@ -100,10 +100,11 @@ static int finish(int status)
 
 static int run(const struct vk_cmd *cmd, int argc, char **argv)
 {
-	char name[64];
+	static char name[64];
 
 	snprintf(name, sizeof(name), "vdsokit %s", cmd->name);
 	argv[0] = name;
+	vk_progname = name;
 	return finish(cmd->fn(argc, argv));
 }
 

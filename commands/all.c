@@ -85,7 +85,6 @@ struct ran {
 };
 
 struct all {
-	const char *cmd;
 	enum vk_format format;	/* text, ktap, json or openmetrics */
 	int verbose;
 	double duration;	/* -d, or 0: each command's default */
@@ -136,7 +135,7 @@ static int choose_steps(struct all *a)
 	a->ran = calloc(vk_ncommands, sizeof(*a->ran));
 	a->sumstep = calloc(vk_ncommands, sizeof(*a->sumstep));
 	if (!a->ran || !a->sumstep) {
-		fprintf(stderr, "%s: out of memory\n", a->cmd);
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
 		return -1;
 	}
 	for (size_t i = 0; i < vk_ncommands; i++) {
@@ -364,7 +363,7 @@ static void run_step(struct all *a, size_t k, FILE *out)
 	r->step.out = out;
 	r->step.verbose = a->verbose;
 	r->step.seconds = a->duration;
-	r->status = r->row->all(a->cmd, fmt(a), &r->step);
+	r->status = r->row->all(fmt(a), &r->step);
 	fflush(out);
 	r->seconds = vk_monotonic() - start;
 }
@@ -410,7 +409,6 @@ static int run_all(struct all *a)
 	const struct vk_doc doc = { .command = "all", .kind = VK_DOC_SUMMARY, .summary = &a->sum };
 	int status;
 
-	a->files.cmd = a->cmd;
 	if (a->outdir && !(a->json = vk_output_open(&a->files, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
 	run_steps(a);
@@ -419,7 +417,7 @@ static int run_all(struct all *a)
 	a->sum.outcome = outcome(status);
 	/* The reports and the reproducers are one set, replaced whole or not at all. */
 	if (a->outdir && (vk_output_render(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
-			  vk_repro_write(a->cmd, vk_version, a->outdir, &a->findings, &a->files)))
+			  vk_repro_write(vk_version, a->outdir, &a->findings, &a->files)))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
@@ -432,11 +430,11 @@ static int run_all(struct all *a)
 	return status;
 }
 
-static enum vk_opt_result refuse_image(const char *cmd, const char *arg, void *dest)
+static enum vk_opt_result refuse_image(const char *arg, void *dest)
 {
 	(void)arg;
 	(void)dest;
-	return vk_opt_error(cmd, "--image is for info and list-apis: "
+	return vk_opt_error("--image is for info and list-apis: "
 			    "all runs on this process's vDSO");
 }
 
@@ -462,19 +460,19 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&opts, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return r;
 	if (optind < argc)
-		return vk_opt_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (vk_verbose_text(argv[0], a->verbose, a->format) != VK_OPT_OK)
+		return vk_opt_error("unexpected argument '%s'", argv[optind]);
+	if (vk_verbose_text(a->verbose, a->format) != VK_OPT_OK)
 		return VK_OPT_BAD;
 	/* With --output the commands print their JSON into report.json. */
 	if (a->verbose && a->outdir)
-		return vk_opt_error(argv[0], "--verbose and --output do not go together: "
+		return vk_opt_error("--verbose and --output do not go together: "
 				    "DIR/report.json holds every result");
-	return a->outdir ? vk_output_dir(argv[0], a->outdir, &a->outdir) : VK_OPT_OK;
+	return a->outdir ? vk_output_dir(a->outdir, &a->outdir) : VK_OPT_OK;
 }
 
 int cmd_all(int argc, char **argv)
@@ -483,7 +481,6 @@ int cmd_all(int argc, char **argv)
 	enum vk_opt_result r;
 	int status;
 
-	a.cmd = argv[0];
 	if (choose_steps(&a))
 		return VK_EXIT_ERROR;
 	r = parse_opts(argc, argv, &a);
