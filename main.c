@@ -24,30 +24,51 @@ const char vk_version[] = VK_VERSION;
 #define STATIC_NOTE ""
 #endif
 
-static const struct vk_cmd commands[] = {
-	{ "abi", cmd_abi, "hostile arguments on every path, outcomes against the syscall's" },
-	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)" },
-	{ "bench", cmd_bench, "measure ns per call of every API on every path" },
-	{ "compare", cmd_compare, "compare two bench JSON files: ratios and significance" },
-	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file" },
-	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)" },
-	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource" },
-	{ "inspect", cmd_inspect, "read the vDSO's code: frames, barriers, indirect branches; A/B" },
-	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports" },
-	{ "stress", cmd_stress, "read every clock while faults change it (vdsokit vm only)" },
-	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit" },
-	{ "verify", cmd_verify, "check every API on every path against the syscalls" },
-	{ "vm", cmd_vm, "boot a kernel under qemu and run a command on its vDSO" },
+/*
+ * The command table: what each command is, and how `all` runs it. all
+ * runs the rows with an all function, in this order: info, verify, abi,
+ * timens, fallback, then bench; stress last, as it changes the clock.
+ * Where no time namespace can be made, timens's SKIP leaves the verdict
+ * alone.
+ */
+const struct vk_cmd vk_commands[] = {
+	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)", .flags = 0 },
+	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource",
+	  .all = vk_run_info, .weight = 0.1 },
+	{ "verify", cmd_verify, "check every API on every path against the syscalls",
+	  .all = vk_run_verify, .weight = 7, .flags = VK_CMD_COVERAGE },
+	{ "abi", cmd_abi, "hostile arguments on every path, outcomes against the syscall's",
+	  .all = vk_run_abi, .weight = 1 },
+	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit",
+	  .all = vk_run_timens, .weight = 2, .flags = VK_CMD_SKIP_NEUTRAL },
+	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)",
+	  .all = vk_run_fallback, .weight = 0.2, .flags = VK_CMD_CALL_MAP },
+	{ "bench", cmd_bench, "measure ns per call of every API on every path",
+	  .all = vk_run_bench, .weight = 7 },
+	{ "stress", cmd_stress, "read every clock while faults change it (vdsokit vm only)",
+	  .all = vk_run_stress, .weight = 30, .flags = VK_CMD_VM_ONLY },
+	{ "compare", cmd_compare, "compare two bench JSON files: ratios and significance", .flags = 0 },
+	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file", .flags = 0 },
+	{ "inspect", cmd_inspect, "read the vDSO's code: frames, barriers, indirect branches; A/B",
+	  .flags = 0 },
+	{ "list-apis", cmd_list_apis, "list the API table and what the vDSO exports", .flags = 0 },
+	{ "vm", cmd_vm, "boot a kernel under qemu and run a command on its vDSO", .flags = 0 },
+	/* Installed as vdsotest's programs, vdsokit is them: argv[0] says which. */
+	{ "vdsotest", vk_vdsotest, NULL, .flags = VK_CMD_ARGV0 },
+	{ "vdsotest-all", vk_vdsotest_all, NULL, .flags = VK_CMD_ARGV0 },
+	{ "vdsotest-bench", vk_vdsotest_bench, NULL, .flags = VK_CMD_ARGV0 },
 };
 
-#define NCOMMANDS ARRAY_SIZE(commands)
+const size_t vk_ncommands = ARRAY_SIZE(vk_commands);
 
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: vdsokit [--help] [--version] COMMAND [ARGS]\n\n"
 		   "Test and benchmark the Linux vDSO.\n\nCommands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < vk_ncommands; i++) {
+		if (vk_commands[i].summary)
+			fprintf(f, "  %-12s %s\n", vk_commands[i].name, vk_commands[i].summary);
+	}
 	fprintf(f, "\nvdsotest's command line also works: vdsokit [-d SEC] [-f NUM] API verify|bench|abi,\n"
 		   "vdsokit list-test-types; installed as vdsotest, vdsotest-all and vdsotest-bench,\n"
 		   "vdsokit is those programs.\n"
@@ -56,11 +77,13 @@ static void usage(FILE *f)
 		   "128+N signal N ended it, and every process it started.\n");
 }
 
-static const struct vk_cmd *find_command(const char *name)
+/* The row called name: a command, or with VK_CMD_ARGV0 a program. */
+static const struct vk_cmd *find_command(const char *name, unsigned argv0)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
+	for (size_t i = 0; i < vk_ncommands; i++) {
+		if ((vk_commands[i].flags & VK_CMD_ARGV0) == argv0 &&
+		    strcmp(vk_commands[i].name, name) == 0)
+			return &vk_commands[i];
 	}
 	return NULL;
 }
@@ -77,37 +100,25 @@ static int finish(int status)
 
 static int run(const struct vk_cmd *cmd, int argc, char **argv)
 {
-	char name[64];
+	static char name[64];
 
 	snprintf(name, sizeof(name), "vdsokit %s", cmd->name);
 	argv[0] = name;
+	vk_progname = name;
 	return finish(cmd->fn(argc, argv));
 }
 
-/* Installed as vdsotest's programs, vdsokit is them: the name says which. */
-static int (*vdsotest_program(const char *argv0))(int, char **)
+/* The program argv[0] names, if vdsokit is installed as one of them. */
+static const struct vk_cmd *program_of(const char *argv0)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} programs[] = {
-		{ "vdsotest", vk_vdsotest },
-		{ "vdsotest-all", vk_vdsotest_all },
-		{ "vdsotest-bench", vk_vdsotest_bench },
-	};
-	const char *slash = strrchr(argv0, '/'), *name = slash ? slash + 1 : argv0;
+	const char *slash = strrchr(argv0, '/');
 
-	for (size_t i = 0; i < ARRAY_SIZE(programs); i++) {
-		if (!strcmp(name, programs[i].name))
-			return programs[i].fn;
-	}
-	return NULL;
+	return find_command(slash ? slash + 1 : argv0, VK_CMD_ARGV0);
 }
 
 int main(int argc, char **argv)
 {
-	int (*program)(int, char **) = vdsotest_program(argv[0] ? argv[0] : "");
-	const struct vk_cmd *cmd;
+	const struct vk_cmd *program = program_of(argv[0] ? argv[0] : ""), *cmd;
 	int status;
 
 	/* /init of the initramfs `vdsokit vm` packed. */
@@ -115,7 +126,7 @@ int main(int argc, char **argv)
 		vk_vm_init();
 	vk_children_catch();
 	if (program)
-		return finish(program(argc, argv));
+		return finish(program->fn(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return VK_EXIT_USAGE;
@@ -135,7 +146,7 @@ int main(int argc, char **argv)
 		argv[2] = "--help";
 		argc = 3;
 	}
-	cmd = find_command(argv[1]);
+	cmd = find_command(argv[1], 0);
 	if (!cmd && vk_vdsotest_compat(argc, argv, &status))
 		return finish(status);
 	if (!cmd) {

@@ -11,53 +11,53 @@
 #include "core/call/targets.h"
 #include "cli/call_opts.h"
 
-int vk_open_image(const char *cmd, const char *path, struct vk_image *im)
+int vk_open_image(const char *path, struct vk_image *im)
 {
 	int err = path ? vk_image_open_file(im, path) : vk_image_open_live(im);
 
 	if (err == 0)
 		return VK_EXIT_OK;
-	fprintf(stderr, "%s: %s\n", cmd, im->err);
+	fprintf(stderr, "%s: %s\n", vk_progname, im->err);
 	vk_image_close(im);
 	return err == -VK_IMAGE_ENOVDSO ? VK_EXIT_SKIP : VK_EXIT_USAGE;
 }
 
-enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths)
+enum vk_opt_result vk_opt_paths(const char *arg, void *paths)
 {
 	if (vk_paths_parse(arg, paths))
-		return vk_opt_error(cmd, "--paths: '%s' is not a list of vdso, libc, syscall, impl, "
+		return vk_opt_error("--paths: '%s' is not a list of vdso, libc, syscall, impl, "
 				    "vsyscall",
 				    arg);
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu)
+enum vk_opt_result vk_opt_cpu(const char *arg, void *cpu)
 {
 	unsigned long long n;
 
-	if (vk_parse_count_in(cmd, "--cpu", arg, 0, CPU_SETSIZE - 1, &n))
+	if (vk_parse_count_in("--cpu", arg, 0, CPU_SETSIZE - 1, &n))
 		return VK_OPT_BAD;
 	*(long *)cpu = (long)n;
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_verbose_text(const char *cmd, int verbose, enum vk_format format)
+enum vk_opt_result vk_verbose_text(int verbose, enum vk_format format)
 {
 	if (verbose && format != VK_FMT_TEXT)
-		return vk_opt_error(cmd, "--verbose is for the text report");
+		return vk_opt_error("--verbose is for the text report");
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base)
+enum vk_opt_result vk_call_paths(struct vk_call_opts *o, unsigned base)
 {
 	if (!o->paths)
 		o->paths = base | (o->impl ? VK_PATH_BIT(VK_PATH_IMPL) : 0);
 	if ((o->paths & VK_PATH_BIT(VK_PATH_IMPL)) && !o->impl)
-		return vk_opt_error(cmd, "the impl path needs --impl LIB.so");
+		return vk_opt_error("the impl path needs --impl LIB.so");
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
+enum vk_opt_result vk_call_targets(int argc, char **argv, struct vk_target *t,
 				   int *nt)
 {
 	*nt = 0;
@@ -65,10 +65,10 @@ enum vk_opt_result vk_call_targets(const char *cmd, int argc, char **argv, struc
 		int err = vk_targets_add(t, nt, argv[i]);
 
 		if (err == -E2BIG)
-			return vk_opt_error(cmd, "'%s': more than %d clocks of one function", argv[i],
+			return vk_opt_error("'%s': more than %d clocks of one function", argv[i],
 					    VK_MAX_CLOCKS);
 		if (err)
-			return vk_opt_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
+			return vk_opt_error("unknown API '%s' (see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)
 		*nt = vk_targets_all(t);

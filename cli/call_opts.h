@@ -15,7 +15,7 @@ struct vk_call_opts {
 };
 
 /* --paths LIST into an unsigned of path bits. */
-enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths);
+enum vk_opt_result vk_opt_paths(const char *arg, void *paths);
 #define VK_OPT_PATHS_ROW(o, help)                                              \
 	VK_OPT('p', "paths", VK_OPT_CALL, "LIST", help, &(o)->paths, .call = vk_opt_paths)
 #define VK_OPT_IMPL_ROW(o, help) VK_OPT('I', "impl", VK_OPT_STRING, "LIB.so", help, &(o)->impl)
@@ -32,20 +32,20 @@ enum vk_opt_result vk_opt_paths(const char *cmd, const char *arg, void *paths);
 	       "text: each passing check's bound (its tightest\n"                \
 	       "bracket or hand-off), not only their range", dest)
 /* After the options: --verbose, given, is for the text report only. */
-enum vk_opt_result vk_verbose_text(const char *cmd, int verbose, enum vk_format format);
+enum vk_opt_result vk_verbose_text(int verbose, enum vk_format format);
 
 /* After the options: paths default to base, and impl with --impl; the
  * impl path needs --impl. */
-enum vk_opt_result vk_call_paths(const char *cmd, struct vk_call_opts *o, unsigned base);
+enum vk_opt_result vk_call_paths(struct vk_call_opts *o, unsigned base);
 struct vk_target;
 /* The APIs named after the options (argv[optind...]), or all of them. */
-enum vk_opt_result vk_call_targets(const char *cmd, int argc, char **argv, struct vk_target *t,
+enum vk_opt_result vk_call_targets(int argc, char **argv, struct vk_target *t,
 				   int *nt);
 
 /* --cpu N into a long, CPU_SETSIZE for any N past the last. */
-enum vk_opt_result vk_opt_cpu(const char *cmd, const char *arg, void *cpu);
+enum vk_opt_result vk_opt_cpu(const char *arg, void *cpu);
 
 /* Open FILE, or the live vDSO when it is NULL; print why not. */
-int vk_open_image(const char *cmd, const char *path, struct vk_image *im);
+int vk_open_image(const char *path, struct vk_image *im);
 
 #endif /* VK_CALL_OPTS_H */

@@ -14,6 +14,8 @@
 
 #include "cli/options.h"
 
+const char *vk_progname = "vdsokit";
+
 /* Rows wider than this do not push every help line's text to the right. */
 #define MAX_COLUMN 26
 /* getopt_long()'s value for a row without a letter: past every char. */
@@ -85,45 +87,45 @@ static const char *row_name(const struct vk_option *r, char *buf, size_t size)
 
 /* A parsed value in r's bounds, where it has them; else a usage error in
  * the form of what it takes, with unit after the range ("" for none). */
-static enum vk_opt_result bounded(const char *cmd, const char *name, const struct vk_option *r,
+static enum vk_opt_result bounded(const char *name, const struct vk_option *r,
 				  double value, const char *unit)
 {
 	if (r->hi && (value < r->lo || value > r->hi)) {
-		vk_usage_error(cmd, "%s%s %llu to %llu%s", name, *unit ? ":" : " takes", r->lo,
+		vk_usage_error("%s%s %llu to %llu%s", name, *unit ? ":" : " takes", r->lo,
 			       r->hi, unit);
 		return VK_OPT_BAD;
 	}
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result seconds(const char *cmd, const char *name, const struct vk_option *r,
+static enum vk_opt_result seconds(const char *name, const struct vk_option *r,
 				  const char *arg)
 {
 	double *d = r->dest;
 
-	if (vk_parse_seconds(cmd, name, arg, d))
+	if (vk_parse_seconds(name, arg, d))
 		return VK_OPT_BAD;
-	return bounded(cmd, name, r, *d, " seconds");
+	return bounded(name, r, *d, " seconds");
 }
 
-static enum vk_opt_result number(const char *cmd, const char *name, const struct vk_option *r,
+static enum vk_opt_result number(const char *name, const struct vk_option *r,
 				 const char *arg)
 {
 	double *d = r->dest;
 
-	if (vk_parse_number(cmd, name, arg, d))
+	if (vk_parse_number(name, arg, d))
 		return VK_OPT_BAD;
-	return bounded(cmd, name, r, *d, "");
+	return bounded(name, r, *d, "");
 }
 
-static enum vk_opt_result format(const char *cmd, const struct vk_option *r, const char *arg)
+static enum vk_opt_result format(const struct vk_option *r, const char *arg)
 {
 	enum vk_format *dest = r->dest;
 	int f = vk_format_parse(arg, r->formats);
 	char names[128];
 
 	if (f < 0) {
-		vk_usage_error(cmd, "unknown format '%s' (%s)", arg,
+		vk_usage_error("unknown format '%s' (%s)", arg,
 			       vk_format_list(names, sizeof(names), r->formats));
 		return VK_OPT_BAD;
 	}
@@ -131,7 +133,7 @@ static enum vk_opt_result format(const char *cmd, const struct vk_option *r, con
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result take(const char *cmd, const struct vk_options *o,
+static enum vk_opt_result take(const struct vk_options *o,
 			       const struct vk_option *r, char *arg)
 {
 	char name[64];
@@ -147,19 +149,19 @@ static enum vk_opt_result take(const char *cmd, const struct vk_options *o,
 		*(const char **)r->dest = arg;
 		return VK_OPT_OK;
 	case VK_OPT_SECONDS:
-		return seconds(cmd, name, r, arg);
+		return seconds(name, r, arg);
 	case VK_OPT_NUMBER:
-		return number(cmd, name, r, arg);
+		return number(name, r, arg);
 	case VK_OPT_COUNT:
 		if (r->hi)
-			return vk_parse_count_in(cmd, name, arg, r->lo, r->hi, r->dest);
-		return vk_parse_count(cmd, name, arg, r->dest);
+			return vk_parse_count_in(name, arg, r->lo, r->hi, r->dest);
+		return vk_parse_count(name, arg, r->dest);
 	case VK_OPT_SIGNED:
-		return vk_parse_signed(cmd, name, arg, r->dest);
+		return vk_parse_signed(name, arg, r->dest);
 	case VK_OPT_FORMAT:
-		return format(cmd, r, arg);
+		return format(r, arg);
 	case VK_OPT_CALL:
-		return r->call(cmd, arg, r->dest);
+		return r->call(arg, r->dest);
 	default:
 		vk_options_help(stdout, o);
 		return VK_OPT_HELP;
@@ -203,7 +205,7 @@ static const struct vk_option *find_row(const struct vk_options *o, int c)
 	return NULL;
 }
 
-enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o, int argc,
+enum vk_opt_result vk_options_parse(const struct vk_options *o, int argc,
 				    char **argv)
 {
 	struct option longopts[VK_MAX_OPTIONS + 1];
@@ -216,13 +218,13 @@ enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o,
 		enum vk_opt_result res;
 
 		if (c == 1) {
-			res = o->operand(cmd, optarg, o->operand_dest);
+			res = o->operand(optarg, o->operand_dest);
 		} else if (!r) {
 			/* getopt_long() has said what was wrong. */
-			fprintf(stderr, "Try '%s --help' for more information.\n", cmd);
+			fprintf(stderr, "Try '%s --help' for more information.\n", vk_progname);
 			res = VK_OPT_BAD;
 		} else {
-			res = take(cmd, o, r, optarg);
+			res = take(o, r, optarg);
 		}
 		if (res != VK_OPT_OK)
 			return res;
@@ -230,29 +232,29 @@ enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o,
 	return VK_OPT_OK;
 }
 
-static void usage_error(const char *cmd, const char *fmt, va_list ap)
+static void usage_error(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", cmd);
+	fprintf(stderr, "%s: ", vk_progname);
 	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", vk_progname);
 }
 
-int vk_usage_error(const char *cmd, const char *fmt, ...)
+int vk_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	usage_error(cmd, fmt, ap);
+	usage_error(fmt, ap);
 	va_end(ap);
 	return VK_EXIT_USAGE;
 }
 
-enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
+enum vk_opt_result vk_opt_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	usage_error(cmd, fmt, ap);
+	usage_error(fmt, ap);
 	va_end(ap);
 	return VK_OPT_BAD;
 }
@@ -269,43 +271,43 @@ static int decimal(const char *s, int fraction)
 	return s[0] >= '0' && s[0] <= '9' && s[n] == '\0';
 }
 
-enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg, double *out)
+enum vk_opt_result vk_parse_number(const char *opt, const char *arg, double *out)
 {
 	char *end;
 	double d = decimal(arg + (arg[0] == '-'), 1) ? strtod(arg, &end) : NAN;
 
 	if (!isfinite(d) || *end)
-		return vk_opt_error(cmd, "%s: '%s' is not a number", opt, arg);
+		return vk_opt_error("%s: '%s' is not a number", opt, arg);
 	*out = d;
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg, double *out)
+enum vk_opt_result vk_parse_seconds(const char *opt, const char *arg, double *out)
 {
 	char *end;
 	double d = decimal(arg, 1) ? strtod(arg, &end) : NAN;
 
 	if (!isfinite(d) || *end || d <= 0 || d > VK_MAX_SECONDS)
-		return vk_opt_error(cmd, "%s: '%s' is not a positive number of seconds (at most %d)",
+		return vk_opt_error("%s: '%s' is not a positive number of seconds (at most %d)",
 				    opt, arg, VK_MAX_SECONDS);
 	*out = d;
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg, unsigned long long *out)
+enum vk_opt_result vk_parse_count(const char *opt, const char *arg, unsigned long long *out)
 {
 	unsigned long long n;
 
 	errno = 0;
 	n = decimal(arg, 0) ? strtoull(arg, NULL, 10) : 0;
 	if (!decimal(arg, 0) || errno == ERANGE)
-		return vk_opt_error(cmd, "%s: '%s' is not a whole number (0 to %llu)", opt, arg,
+		return vk_opt_error("%s: '%s' is not a whole number (0 to %llu)", opt, arg,
 				    ULLONG_MAX);
 	*out = n;
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg, long long *out)
+enum vk_opt_result vk_parse_signed(const char *opt, const char *arg, long long *out)
 {
 	const char *digits = arg + (arg[0] == '-');
 	long long n;
@@ -313,18 +315,18 @@ enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char 
 	errno = 0;
 	n = decimal(digits, 0) ? strtoll(arg, NULL, 10) : 0;
 	if (!decimal(digits, 0) || errno == ERANGE)
-		return vk_opt_error(cmd, "%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
+		return vk_opt_error("%s: '%s' is not a whole number (%lld to %lld)", opt, arg,
 				    LLONG_MIN, LLONG_MAX);
 	*out = n;
 	return VK_OPT_OK;
 }
 
-enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg, unsigned long long lo,
+enum vk_opt_result vk_parse_count_in(const char *opt, const char *arg, unsigned long long lo,
 		      unsigned long long hi, unsigned long long *out)
 {
-	if (vk_parse_count(cmd, opt, arg, out))
+	if (vk_parse_count(opt, arg, out))
 		return VK_OPT_BAD;
 	if (*out < lo || *out > hi)
-		return vk_opt_error(cmd, "%s takes %llu to %llu", opt, lo, hi);
+		return vk_opt_error("%s takes %llu to %llu", opt, lo, hi);
 	return VK_OPT_OK;
 }

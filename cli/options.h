@@ -24,6 +24,12 @@ enum vk_opt_result {
 	VK_OPT_BAD,	/* a usage error was printed: exit 2 */
 };
 
+/*
+ * The name vdsokit's messages start with, "vdsokit verify" for instance:
+ * main() sets it once, for the command it runs, as musl's __progname.
+ */
+extern const char *vk_progname;
+
 /* The exit status for a result other than VK_OPT_OK. */
 int vk_opt_exit(enum vk_opt_result r);
 
@@ -35,7 +41,7 @@ enum vk_opt_type {
 	VK_OPT_COUNT,	/* unsigned long long, lo to hi when hi */
 	VK_OPT_SIGNED,	/* long long */
 	VK_OPT_FORMAT,	/* enum vk_format, one of .formats */
-	VK_OPT_CALL,	/* .call(cmd, value, dest) */
+	VK_OPT_CALL,	/* .call(value, dest) */
 	VK_OPT_PRINT_HELP,	/* print --help */
 };
 
@@ -48,7 +54,7 @@ struct vk_option {
 	void *dest;
 	unsigned long long lo, hi;
 	const enum vk_format *formats;	/* VK_FORMATS(...): those it takes */
-	enum vk_opt_result (*call)(const char *cmd, const char *arg, void *dest);
+	enum vk_opt_result (*call)(const char *arg, void *dest);
 	int *given;		/* when set, 1 once the option is given */
 };
 
@@ -62,7 +68,7 @@ struct vk_options {
 	size_t n;		/* at most VK_MAX_OPTIONS */
 	int stop;		/* stop at the first operand (vm's commands) */
 	/* When set, operands come here in order, among the options. */
-	enum vk_opt_result (*operand)(const char *cmd, char *arg, void *dest);
+	enum vk_opt_result (*operand)(char *arg, void *dest);
 	void *operand_dest;
 };
 
@@ -83,17 +89,16 @@ struct vk_options {
 
 /* Parse argv's options into the rows' destinations; optind is then at the
  * first operand. Prints --help, or a usage error, itself. */
-enum vk_opt_result vk_options_parse(const char *cmd, const struct vk_options *o, int argc,
-				    char **argv);
+enum vk_opt_result vk_options_parse(const struct vk_options *o, int argc, char **argv);
 /* The whole --help: head, one line (and more) per listed row, tail. */
 void vk_options_help(FILE *f, const struct vk_options *o);
 
 /* Print "vdsokit CMD: message" and a pointer to --help; returns 2. */
-int vk_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int vk_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 /* The same for option handling: returns VK_OPT_BAD. */
-enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+enum vk_opt_result vk_opt_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /*
  * Option values, strictly: digits only (and for numbers a '.' and an
@@ -102,16 +107,16 @@ enum vk_opt_result vk_opt_error(const char *cmd, const char *fmt, ...)
  * whole number; a signed whole number. Each says what is wrong itself.
  */
 #define VK_MAX_SECONDS 604800	/* a week */
-enum vk_opt_result vk_parse_seconds(const char *cmd, const char *opt, const char *arg,
+enum vk_opt_result vk_parse_seconds(const char *opt, const char *arg,
 				    double *out);
-enum vk_opt_result vk_parse_number(const char *cmd, const char *opt, const char *arg,
+enum vk_opt_result vk_parse_number(const char *opt, const char *arg,
 				   double *out);
-enum vk_opt_result vk_parse_count(const char *cmd, const char *opt, const char *arg,
+enum vk_opt_result vk_parse_count(const char *opt, const char *arg,
 				  unsigned long long *out);
-enum vk_opt_result vk_parse_signed(const char *cmd, const char *opt, const char *arg,
+enum vk_opt_result vk_parse_signed(const char *opt, const char *arg,
 				   long long *out);
 /* The same, from lo to hi; else "OPT takes LO to HI". */
-enum vk_opt_result vk_parse_count_in(const char *cmd, const char *opt, const char *arg,
+enum vk_opt_result vk_parse_count_in(const char *opt, const char *arg,
 				     unsigned long long lo, unsigned long long hi,
 				     unsigned long long *out);
 

@@ -40,16 +40,16 @@ static int writable(const char *dir)
 	return err;
 }
 
-enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest)
+enum vk_opt_result vk_output_dir(const char *dir, void *dest)
 {
 	struct stat st;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
-		return vk_opt_error(cmd, "--output: cannot make '%s': %s", dir, strerror(errno));
+		return vk_opt_error("--output: cannot make '%s': %s", dir, strerror(errno));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return vk_opt_error(cmd, "--output: '%s' is not a directory", dir);
+		return vk_opt_error("--output: '%s' is not a directory", dir);
 	if (writable(dir))
-		return vk_opt_error(cmd, "--output: cannot write in '%s': %s", dir,
+		return vk_opt_error("--output: cannot write in '%s': %s", dir,
 				    strerror(errno));
 	*(const char **)dest = dir;
 	return VK_OPT_OK;
@@ -70,26 +70,26 @@ FILE *vk_files_open(struct vk_files *s, const char *path)
 	struct vk_file *file;
 
 	if (s->n == VK_FILES_MAX) {
-		fprintf(stderr, "%s: %s: more than %d files at once\n", s->cmd, path, VK_FILES_MAX);
+		fprintf(stderr, "%s: %s: more than %d files at once\n", vk_progname, path, VK_FILES_MAX);
 		return NULL;
 	}
 	/* Each its own allocation: children.c keeps a pointer to its tmp. */
 	file = calloc(1, sizeof(*file));
 	if (!file) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, path, strerror(errno));
+		fprintf(stderr, "%s: cannot write %s: %s\n", vk_progname, path, strerror(errno));
 		return NULL;
 	}
 	snprintf(file->path, sizeof(file->path), "%s", path);
 	part_name(file->tmp, sizeof(file->tmp), path);
 	file->f = fopen(file->tmp, "we");
 	if (!file->f) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, path, strerror(errno));
+		fprintf(stderr, "%s: cannot write %s: %s\n", vk_progname, path, strerror(errno));
 		free(file);
 		return NULL;
 	}
 	s->file[s->n++] = file;
 	if (vk_children_leave(file->tmp)) {
-		fprintf(stderr, "%s: %s: too many files at once\n", s->cmd, path);
+		fprintf(stderr, "%s: %s: too many files at once\n", vk_progname, path);
 		vk_files_drop(s);
 		return NULL;
 	}
@@ -123,7 +123,7 @@ void vk_files_flush(struct vk_files *s)
 /* File i cannot be written (err): none of the set is replaced. */
 static int refuse(struct vk_files *s, size_t i, int err)
 {
-	fprintf(stderr, "%s: cannot write %s: %s; %s\n", s->cmd, s->file[i]->path, strerror(err),
+	fprintf(stderr, "%s: cannot write %s: %s; %s\n", vk_progname, s->file[i]->path, strerror(err),
 		s->n > 1 ? "none of its set was replaced" : "it was not replaced");
 	vk_files_drop(s);
 	return VK_EXIT_USAGE;
@@ -165,7 +165,7 @@ int vk_files_commit(struct vk_files *s)
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		if (rename(s->file[i]->tmp, s->file[i]->path)) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", s->cmd, s->file[i]->path,
+			fprintf(stderr, "%s: cannot write %s: %s\n", vk_progname, s->file[i]->path,
 				strerror(errno));
 			vk_files_drop(s);
 			return VK_EXIT_USAGE;

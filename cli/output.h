@@ -19,7 +19,7 @@ struct vk_output {
 
 /* Make DIR if it is missing, before the run, so that a bad one costs
  * nothing; as an option's call, *(const char **)dest = dir. */
-enum vk_opt_result vk_output_dir(const char *cmd, const char *dir, void *dest);
+enum vk_opt_result vk_output_dir(const char *dir, void *dest);
 
 /*
  * Files written whole: each beside its final name, all of a set renamed
@@ -36,7 +36,6 @@ struct vk_file {
 };
 
 struct vk_files {
-	const char *cmd;
 	size_t n;
 	struct vk_file *file[VK_FILES_MAX];
 };

@@ -78,7 +78,7 @@ static void remove_stale(const char *sub, const struct written *w)
 /* all's four reports and each finding's two files: one set. */
 _Static_assert(VK_FILES_MAX >= 4 + 2 * VK_MAX_FINDINGS, "a set holds every file of a run");
 
-int vk_repro_write(const char *cmd, const char *version, const char *dir,
+int vk_repro_write(const char *version, const char *dir,
 		   const struct vk_findings *fs, struct vk_files *set)
 {
 	static struct vk_files own;
@@ -88,18 +88,17 @@ int vk_repro_write(const char *cmd, const char *version, const char *dir,
 	struct utsname uts;
 	struct stat st;
 
-	files->cmd = cmd;
 	w.n = 0;
 	snprintf(sub, sizeof(sub), "%s/repro", dir);
 	if (mkdir(sub, 0777) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot make %s: %s; none of its set was replaced\n", cmd, sub,
+		fprintf(stderr, "%s: cannot make %s: %s; none of its set was replaced\n", vk_progname, sub,
 			strerror(errno));
 		vk_files_drop(files);
 		return VK_EXIT_USAGE;
 	}
 	if (stat(sub, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "%s: %s is not a directory: no reproducer written, none of its set replaced\n",
-			cmd, sub);
+			vk_progname, sub);
 		vk_files_drop(files);
 		return VK_EXIT_USAGE;
 	}
@@ -118,12 +117,12 @@ int vk_repro_write(const char *cmd, const char *version, const char *dir,
 	return VK_EXIT_OK;
 }
 
-int vk_repro_write_results(const char *cmd, const char *version, const char *command,
+int vk_repro_write_results(const char *version, const char *command,
 			   const char *dir,
 			   const struct vk_results *rs)
 {
 	struct vk_findings fs = { .n = 0 };
 
 	vk_findings_add(&fs, command, rs);
-	return vk_repro_write(cmd, version, dir, &fs, NULL);
+	return vk_repro_write(version, dir, &fs, NULL);
 }

@@ -14,10 +14,10 @@
  * replaced with them, whole or not at all. 0, or VK_EXIT_USAGE after
  * saying what could not be written. version is vdsokit's, for the report.
  */
-int vk_repro_write(const char *cmd, const char *version, const char *dir,
+int vk_repro_write(const char *version, const char *dir,
 		   const struct vk_findings *fs, struct vk_files *set);
 /* The same for the findings in one command's results. */
-int vk_repro_write_results(const char *cmd, const char *version, const char *command,
+int vk_repro_write_results(const char *version, const char *command,
 			   const char *dir,
 			   const struct vk_results *rs);
 

@@ -64,7 +64,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	return vk_options_parse(argv[0], &opts, argc, argv);
+	return vk_options_parse(&opts, argc, argv);
 }
 
 /* A target naming some clocks keeps only their cases; a whole function all. */
@@ -161,7 +161,7 @@ static void run_vdsotest(const struct vk_abi *a, const struct vk_target *t, int 
 	}
 }
 
-static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt,
+static int run(const struct opts *o, const struct vk_target *t, int nt,
 	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 }, legacy = { 0 };
@@ -181,12 +181,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	int have_vdso = vk_image_open_live(&im) == 0, status;
 
 	if (!cases || vk_abi_init()) {
-		fprintf(stderr, "%s: vdsokit's own error: cannot set up the test pages\n", cmd);
+		fprintf(stderr, "%s: vdsokit's own error: cannot set up the test pages\n", vk_progname);
 		free(cases);
 		return VK_EXIT_ERROR;
 	}
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		free(cases);
 		return VK_EXIT_USAGE;
 	}
@@ -212,7 +212,7 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	for (size_t i = 0; i < legacy.n; i++)
 		ran += legacy.r[i]->status != VK_SKIP;
 	status = vk_exit_of(rs.fails + legacy.fails, rs.errors + legacy.errors, ran > 0);
-	if (o->outdir && vk_repro_write_results(cmd, vk_version, "abi", o->outdir, &rs))
+	if (o->outdir && vk_repro_write_results(vk_version, "abi", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_results_free(&legacy);
 	vk_step_keep(step, &rs);
@@ -222,12 +222,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_abi(enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(cmd, &o, t, vk_targets_all(t), step);
+	return run(&o, t, vk_targets_all(t), step);
 }
 
 int cmd_abi(int argc, char **argv)
@@ -238,12 +238,12 @@ int cmd_abi(int argc, char **argv)
 	int nt;
 
 	if (r == VK_OPT_OK)
-		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	/* Every case is judged against the syscall: alone, it has nothing to be judged. */
 	if (r == VK_OPT_OK && !(o.call.paths & ~VK_PATH_BIT(VK_PATH_SYSCALL)))
-		r = vk_opt_error(argv[0], "--paths: abi compares vdso, libc or impl with the "
+		r = vk_opt_error("--paths: abi compares vdso, libc or impl with the "
 				 "syscall; name at least one of them");
 	if (r == VK_OPT_OK)
-		r = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
+		r = vk_call_targets(argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
 }

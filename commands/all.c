@@ -51,14 +51,6 @@ static const char *const headline[] = {
 	"gettimeofday", "time", "getcpu", "getrandom",
 };
 
-/* What all knows of a step besides its name, runner and weight. */
-enum {
-	STEP_SKIP_NEUTRAL = 1,	/* its SKIP says nothing about this vDSO: no verdict */
-	STEP_COVERAGE = 2,	/* its results tell which functions were verified */
-	STEP_CALL_MAP = 4,	/* its results say where each call runs */
-	STEP_VM_ONLY = 8,	/* it changes the clock: inside vdsokit vm only */
-};
-
 /* The step all hands each command it runs, and what it keeps (commands.h). */
 void vk_step_keep(struct vk_step *step, struct vk_results *rs)
 {
@@ -84,44 +76,15 @@ FILE *vk_step_out(const struct vk_step *step)
 	return step && step->out ? step->out : stdout;
 }
 
-/* The command's run with its defaults, printing in format. */
-typedef int step_fn(const char *cmd, enum vk_format format, struct vk_step *s);
-
-static int info(const char *cmd, enum vk_format format, struct vk_step *s)
-{
-	s->info = calloc(1, sizeof(*s->info));
-	if (!s->info) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
-		return VK_EXIT_USAGE;
-	}
-	return vk_run_info(cmd, NULL, format, s->info, vk_step_out(s));
-}
-
-/*
- * The steps, in order; a command joins `all` as one row. weight is the
- * seconds it takes on an x86_64 VM, which weigh the progress line's
- * percent and time left. Where no time namespace can be made, timens's
- * SKIP leaves the verdict alone.
- */
-static const struct {
-	const char *name;
-	step_fn *run;
-	double weight;
-	unsigned flags;
-} steps[] = {
-	{ "info", info, 0.1, 0 },
-	{ "verify", vk_run_verify, 7, STEP_COVERAGE },
-	{ "abi", vk_run_abi, 1, 0 },
-	{ "timens", vk_run_timens, 2, STEP_SKIP_NEUTRAL },
-	{ "fallback", vk_run_fallback, 0.2, STEP_CALL_MAP },
-	{ "bench", vk_run_bench, 7, 0 },
-	{ "stress", vk_run_stress, 30, STEP_VM_ONLY },
+/* A row of the command table that all runs, and what it gave. */
+struct ran {
+	const struct vk_cmd *row;
+	struct vk_step step;
+	int status;
+	double seconds;
 };
 
-#define ALL_STEPS ARRAY_SIZE(steps)
-
 struct all {
-	const char *cmd;
 	enum vk_format format;	/* text, ktap, json or openmetrics */
 	int verbose;
 	double duration;	/* -d, or 0: each command's default */
@@ -130,13 +93,10 @@ struct all {
 	struct vk_json doc;	/* all's JSON, the steps' documents nested in it */
 	struct vk_files files;	/* it and the others, renamed in at the end */
 	double begin;		/* when the first step began, for the progress line */
-	size_t current;		/* the step running, an index into run */
-	size_t run[ALL_STEPS];	/* the rows that run here, in order */
+	size_t current;		/* the step running, an index into ran */
+	struct ran *ran;	/* the command table's rows that run here, in order */
 	size_t nrun;
-	struct vk_step step[ALL_STEPS];	/* by index into run */
-	int status[ALL_STEPS];
-	double seconds[ALL_STEPS];
-	struct vk_summary_step sumstep[ALL_STEPS];
+	struct vk_summary_step *sumstep;	/* by index into ran */
 	struct vk_findings findings;
 	struct vk_summary sum;
 };
@@ -167,15 +127,24 @@ static enum vk_format fmt(const struct all *a)
 	return VK_FMT_NONE;
 }
 
-/* Every row, but those that change the clock outside vdsokit vm. */
-static void choose_steps(struct all *a)
+/* Every row all runs, but those that change the clock outside vdsokit vm. */
+static int choose_steps(struct all *a)
 {
 	int in_vm = vk_stress_refusal(0) == NULL;
 
-	for (size_t i = 0; i < ALL_STEPS; i++) {
-		if (in_vm || !(steps[i].flags & STEP_VM_ONLY))
-			a->run[a->nrun++] = i;
+	a->ran = calloc(vk_ncommands, sizeof(*a->ran));
+	a->sumstep = calloc(vk_ncommands, sizeof(*a->sumstep));
+	if (!a->ran || !a->sumstep) {
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
+		return -1;
 	}
+	for (size_t i = 0; i < vk_ncommands; i++) {
+		const struct vk_cmd *row = &vk_commands[i];
+
+		if (row->all && (in_vm || !(row->flags & VK_CMD_VM_ONLY)))
+			a->ran[a->nrun++].row = row;
+	}
+	return 0;
 }
 
 static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
@@ -269,14 +238,14 @@ static void count(struct vk_summary_step *st, const struct vk_step *s)
 /* Gather what step k kept into the summary its reporters print. */
 static void summarize_step(struct all *a, size_t k)
 {
-	const struct vk_step *s = &a->step[k];
-	unsigned flags = steps[a->run[k]].flags;
+	const struct vk_step *s = &a->ran[k].step;
+	unsigned flags = a->ran[k].row->flags;
 	struct vk_summary_step *st = &a->sumstep[k];
 	struct vk_summary *sum = &a->sum;
 
-	st->name = steps[a->run[k]].name;
-	st->outcome = outcome(a->status[k]);
-	st->seconds = a->seconds[k];
+	st->name = a->ran[k].row->name;
+	st->outcome = outcome(a->ran[k].status);
+	st->seconds = a->ran[k].seconds;
 	st->info = s->info;
 	count(st, s);
 	if (s->info)
@@ -285,9 +254,9 @@ static void summarize_step(struct all *a, size_t k)
 		st->rs = &s->rs;
 		vk_findings_add(&a->findings, st->name, &s->rs);
 	}
-	if (flags & STEP_COVERAGE)
+	if (flags & VK_CMD_COVERAGE)
 		sum->unverified = unverified(&s->rs);
-	if (flags & STEP_CALL_MAP)
+	if (flags & VK_CMD_CALL_MAP)
 		sum->call_map = st->rs;
 	if (s->nbench)
 		headlines(sum, s);
@@ -316,9 +285,9 @@ static int verdict(const struct all *a)
 	int status = VK_EXIT_OK;
 
 	for (size_t k = 0; k < a->nrun; k++) {
-		int st = a->status[k];
+		int st = a->ran[k].status;
 
-		if ((steps[a->run[k]].flags & STEP_SKIP_NEUTRAL) && st == VK_EXIT_SKIP)
+		if ((a->ran[k].row->flags & VK_CMD_SKIP_NEUTRAL) && st == VK_EXIT_SKIP)
 			st = VK_EXIT_OK;
 		status = worst(status, st);
 	}
@@ -366,7 +335,7 @@ static void progress(void *ctx, double frac)
 	size_t i = a->current;
 
 	for (size_t k = 0; k < a->nrun; k++) {
-		double w = steps[a->run[k]].weight;
+		double w = a->ran[k].row->weight;
 
 		done += k < i ? w : k == i ? frac * w : 0;
 		total += w;
@@ -374,29 +343,29 @@ static void progress(void *ctx, double frac)
 	/* Until a tenth is done, the pace seen says too little to scale by. */
 	left = done > total / 10 ? elapsed * (total - done) / done : total - done;
 	fprintf(stderr, "\r\033[Kvdsokit all: %s (%zu/%zu), %.0f%% done, about %.0f s left",
-		steps[a->run[i]].name, i + 1, a->nrun, 100 * done / total, left);
+		a->ran[i].row->name, i + 1, a->nrun, 100 * done / total, left);
 }
 
 static void run_step(struct all *a, size_t k, FILE *out)
 {
-	const char *name = steps[a->run[k]].name;
+	struct ran *r = &a->ran[k];
 	double start = vk_monotonic();
 
 	a->current = k;
 	if (show_progress(a)) {
-		a->step[k].progress = progress;
-		a->step[k].ctx = a;
+		r->step.progress = progress;
+		r->step.ctx = a;
 		progress(a, 0);
 	}
 	if (fmt(a) != VK_FMT_JSON && a->verbose)
-		fprintf(out, "%s== %s ==\n", k ? "\n" : "", name);
+		fprintf(out, "%s== %s ==\n", k ? "\n" : "", r->row->name);
 	fflush(out);
-	a->step[k].out = out;
-	a->step[k].verbose = a->verbose;
-	a->step[k].seconds = a->duration;
-	a->status[k] = steps[a->run[k]].run(a->cmd, fmt(a), &a->step[k]);
+	r->step.out = out;
+	r->step.verbose = a->verbose;
+	r->step.seconds = a->duration;
+	r->status = r->row->all(fmt(a), &r->step);
 	fflush(out);
-	a->seconds[k] = vk_monotonic() - start;
+	r->seconds = vk_monotonic() - start;
 }
 
 /* all's JSON document: its envelope, and each step's document in "children". */
@@ -440,7 +409,6 @@ static int run_all(struct all *a)
 	const struct vk_doc doc = { .command = "all", .kind = VK_DOC_SUMMARY, .summary = &a->sum };
 	int status;
 
-	a->files.cmd = a->cmd;
 	if (a->outdir && !(a->json = vk_output_open(&a->files, a->outdir, "report.json")))
 		return VK_EXIT_USAGE;
 	run_steps(a);
@@ -449,7 +417,7 @@ static int run_all(struct all *a)
 	a->sum.outcome = outcome(status);
 	/* The reports and the reproducers are one set, replaced whole or not at all. */
 	if (a->outdir && (vk_output_render(&a->files, a->outdir, files, ARRAY_SIZE(files), &doc) ||
-			  vk_repro_write(a->cmd, vk_version, a->outdir, &a->findings, &a->files)))
+			  vk_repro_write(vk_version, a->outdir, &a->findings, &a->files)))
 		return VK_EXIT_USAGE;
 	if (a->format == VK_FMT_JSON) {
 		if (a->outdir)
@@ -462,11 +430,11 @@ static int run_all(struct all *a)
 	return status;
 }
 
-static enum vk_opt_result refuse_image(const char *cmd, const char *arg, void *dest)
+static enum vk_opt_result refuse_image(const char *arg, void *dest)
 {
 	(void)arg;
 	(void)dest;
-	return vk_opt_error(cmd, "--image is for info and list-apis: "
+	return vk_opt_error("--image is for info and list-apis: "
 			    "all runs on this process's vDSO");
 }
 
@@ -492,19 +460,19 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&opts, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return r;
 	if (optind < argc)
-		return vk_opt_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (vk_verbose_text(argv[0], a->verbose, a->format) != VK_OPT_OK)
+		return vk_opt_error("unexpected argument '%s'", argv[optind]);
+	if (vk_verbose_text(a->verbose, a->format) != VK_OPT_OK)
 		return VK_OPT_BAD;
 	/* With --output the commands print their JSON into report.json. */
 	if (a->verbose && a->outdir)
-		return vk_opt_error(argv[0], "--verbose and --output do not go together: "
+		return vk_opt_error("--verbose and --output do not go together: "
 				    "DIR/report.json holds every result");
-	return a->outdir ? vk_output_dir(argv[0], a->outdir, &a->outdir) : VK_OPT_OK;
+	return a->outdir ? vk_output_dir(a->outdir, &a->outdir) : VK_OPT_OK;
 }
 
 int cmd_all(int argc, char **argv)
@@ -513,13 +481,15 @@ int cmd_all(int argc, char **argv)
 	enum vk_opt_result r;
 	int status;
 
-	a.cmd = argv[0];
-	choose_steps(&a);
+	if (choose_steps(&a))
+		return VK_EXIT_ERROR;
 	r = parse_opts(argc, argv, &a);
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	status = run_all(&a);
 	for (size_t k = 0; k < a.nrun; k++)
-		vk_step_free(&a.step[k]);
+		vk_step_free(&a.ran[k].step);
+	free(a.ran);
+	free(a.sumstep);
 	return status;
 }

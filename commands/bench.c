@@ -86,17 +86,17 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&opts, argc, argv);
 
 	o->processes = processes;
 	if (r == VK_OPT_OK && o->processes * o->m.samples > VK_BENCH_MAX_SAMPLES)
-		return vk_opt_error(argv[0], "--processes times --samples is %llu, at most %d",
+		return vk_opt_error("--processes times --samples is %llu, at most %d",
 				    o->processes * o->m.samples, VK_BENCH_MAX_SAMPLES);
 	if (r == VK_OPT_OK && o->threads && o->cold)
-		return vk_opt_error(argv[0], "--threads measures warm calls: not with --cold");
+		return vk_opt_error("--threads measures warm calls: not with --cold");
 	if (r == VK_OPT_OK && o->worker && o->threads &&
 	    (!thread_cpus || vk_bench_parse_thread_cpus(o, thread_cpus)))
-		return vk_opt_error(argv[0], "--thread-cpus is bench's own, for its worker processes");
+		return vk_opt_error("--thread-cpus is bench's own, for its worker processes");
 	return r;
 }
 
@@ -128,7 +128,7 @@ static void add_rows(struct vk_bench_case *cs, size_t *n, int only_func)
 	}
 }
 
-static int add_arg(const char *cmd, const char *name, struct vk_bench_case *cs, size_t *n)
+static int add_arg(const char *name, struct vk_bench_case *cs, size_t *n)
 {
 	const struct vk_api *a = vk_api_find(name);
 	struct vk_clock c;
@@ -148,15 +148,15 @@ static int add_arg(const char *cmd, const char *name, struct vk_bench_case *cs, 
 		add_case(cs, n, name, f, c.id);
 		return 0;
 	}
-	return vk_usage_error(cmd, "unknown API '%s' (see 'vdsokit list-apis')", name);
+	return vk_usage_error("unknown API '%s' (see 'vdsokit list-apis')", name);
 }
 
-int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case *cases,
+int vk_bench_cases(int argc, char **argv, struct vk_bench_case *cases,
 		   size_t *n)
 {
 	*n = 0;
 	for (int i = 0; i < argc; i++) {
-		if (add_arg(cmd, argv[i], cases, n))
+		if (add_arg(argv[i], cases, n))
 			return VK_EXIT_USAGE;
 	}
 	if (!argc)
@@ -164,7 +164,7 @@ int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case 
 	return VK_EXIT_OK;
 }
 
-int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
+int vk_bench_setup(long *cpu, struct vk_timer *timer)
 {
 	cpu_set_t set, mine;
 
@@ -172,7 +172,7 @@ int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 		*cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
 	if (*cpu >= CPU_SETSIZE ||
 	    (!sched_getaffinity(0, sizeof(mine), &mine) && !CPU_ISSET(*cpu, &mine))) {
-		fprintf(stderr, "%s: cannot run on CPU %ld (not in this process's CPU set)\n", cmd,
+		fprintf(stderr, "%s: cannot run on CPU %ld (not in this process's CPU set)\n", vk_progname,
 			*cpu);
 		return VK_EXIT_USAGE;
 	}
@@ -181,11 +181,11 @@ int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer)
 	/* A sandbox may refuse the call itself: vdsokit's own error, not the CPU's. */
 	if (sched_setaffinity(0, sizeof(set), &set)) {
 		fprintf(stderr, "%s: vdsokit's own error: cannot pin itself to CPU %ld: "
-			"sched_setaffinity() failed: %s\n", cmd, *cpu, strerror(errno));
+			"sched_setaffinity() failed: %s\n", vk_progname, *cpu, strerror(errno));
 		return VK_EXIT_ERROR;
 	}
 	if (vk_timer_init(timer)) {
-		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", cmd,
+		fprintf(stderr, "%s: the %s counter's rate is not stable; cannot time calls\n", vk_progname,
 			timer->name);
 		return VK_EXIT_SKIP;
 	}
@@ -265,11 +265,10 @@ static const struct vk_output files[] = {
 	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
-static int write_files(const char *cmd, const char *dir, const struct vk_doc *doc)
+static int write_files(const char *dir, const struct vk_doc *doc)
 {
 	static struct vk_files s;
 
-	s.cmd = cmd;
 	return vk_output_write(&s, dir, files, ARRAY_SIZE(files), doc);
 }
 
@@ -320,7 +319,7 @@ static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *r
 	}
 }
 
-static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
+static int measure(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
 		   size_t ncases, const struct vk_timer *timer, struct vk_bench_result *res,
 		   struct vk_step *step)
 {
@@ -338,7 +337,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 
 	switches(&vol0, &invol0);
 	rows.n = rep.n = name_rows(o, cases, ncases, res);
-	status = vk_bench_workers(cmd, o, timer, &rows, step);
+	status = vk_bench_workers(o, timer, &rows, step);
 	/* A worker that died is in the document, beside what the others measured. */
 	if (status && status != VK_EXIT_FAIL && status != VK_EXIT_ERROR)
 		return status;
@@ -353,7 +352,7 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 	doc.kind = VK_DOC_BENCH;
 	doc.bench = &rep;
 	vk_render(vk_step_out(step), o->call.format, &doc);
-	if (o->outdir && write_files(cmd, o->outdir, &doc))
+	if (o->outdir && write_files(o->outdir, &doc))
 		return VK_EXIT_USAGE;
 	if (step)
 		keep(step, &rep, res);
@@ -367,19 +366,19 @@ static int measure(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench
 
 /* The library is probed here too (in a child), so that a bad --impl is a
  * usage error said once, not a worker's death said ten times. */
-static int check_impl(const char *cmd, const char *impl, struct vk_image *im)
+static int check_impl(const char *impl, struct vk_image *im)
 {
 	struct vk_callset cs;
 	char err[256];
 
 	if (vk_callset_init(&cs, im, impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
+		fprintf(stderr, "%s: %s\n", vk_progname, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	return VK_EXIT_OK;
 }
 
-static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
+static int run(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
 	       size_t ncases, struct vk_step *step)
 {
 	struct vk_timer timer;
@@ -391,19 +390,19 @@ static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_cas
 	/* Before bench pins itself to one of them. */
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
-	status = vk_bench_setup(cmd, &o->m.cpu, &timer);
+	status = vk_bench_setup(&o->m.cpu, &timer);
 	if (!status && o->threads)
 		vk_bench_thread_cpus(o, &allowed);
 	if (!status)
-		status = check_impl(cmd, o->call.impl, have_vdso ? &im : NULL);
+		status = check_impl(o->call.impl, have_vdso ? &im : NULL);
 	if (status)
 		return status;
 	res = calloc(ncases * VK_NPATHS, sizeof(*res));
 	if (!res) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
 		return VK_EXIT_USAGE;
 	}
-	status = measure(cmd, o, cases, ncases, &timer, res, step);
+	status = measure(o, cases, ncases, &timer, res, step);
 	/* Unless `all` keeps the rows. */
 	if (!step || step->bench != res)
 		free(res);
@@ -411,7 +410,7 @@ static int run(const char *cmd, struct vk_bench_cmd_opts *o, struct vk_bench_cas
 }
 
 /* A worker: the parent's CPU and timer, its share of the budget. */
-static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
+static int run_worker(struct vk_bench_cmd_opts *o,
 		      const struct vk_bench_case *cases, size_t ncases)
 {
 	struct vk_timer timer;
@@ -429,19 +428,19 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 	CPU_SET(o->m.cpu, &set);
 	if (vk_bench_worker_timer(o->worker, &timer) || o->m.cpu < 0 ||
 	    sched_setaffinity(0, sizeof(set), &set))
-		return vk_usage_error(cmd, "--worker is bench's own, for its worker processes");
+		return vk_usage_error("--worker is bench's own, for its worker processes");
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
+		fprintf(stderr, "%s: %s\n", vk_progname, vk_safe(err));
 		return VK_EXIT_USAGE;
 	}
 	/* A worker is bench's child: the library is loaded here, not in bench. */
 	vk_callset_load(&cs);
 	if (vk_bench_init(&b)) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
 		return VK_EXIT_USAGE;
 	}
 	b.cs = &cs;
-	status = vk_bench_worker(cmd, o, &b, cases, ncases);
+	status = vk_bench_worker(o, &b, cases, ncases);
 	vk_bench_free(&b);
 	return status;
 }
@@ -452,7 +451,7 @@ static int run_worker(const char *cmd, struct vk_bench_cmd_opts *o,
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_bench(enum vk_format format, struct vk_step *step)
 {
 	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
@@ -463,7 +462,7 @@ int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step)
 	if (step && step->seconds)
 		o.m.seconds = step->seconds;
 	add_rows(cases, &n, -1);
-	return run(cmd, &o, cases, n, step);
+	return run(&o, cases, n, step);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -474,14 +473,14 @@ int cmd_bench(int argc, char **argv)
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
 
 	if (r == VK_OPT_OK)
-		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
-	if (vk_bench_cases(argv[0], argc - optind, argv + optind, cases, &n))
+	if (vk_bench_cases(argc - optind, argv + optind, cases, &n))
 		return VK_EXIT_USAGE;
 	for (size_t i = 0; i < n; i++)
 		cases[i].len = o.length;
 	if (o.worker)
-		return run_worker(argv[0], &o, cases, n);
-	return run(argv[0], &o, cases, n, NULL);
+		return run_worker(&o, cases, n);
+	return run(&o, cases, n, NULL);
 }

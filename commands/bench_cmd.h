@@ -31,10 +31,10 @@ struct vk_bench_cmd_opts {
 };
 
 /* Fill rows from o->processes workers, one after the other; an exit status. */
-int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
+int vk_bench_workers(const struct vk_bench_cmd_opts *o,
 		     const struct vk_timer *t, struct vk_bench_rows *rows, struct vk_step *step);
 /* This process is a worker: measure with b and print the samples. */
-int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
+int vk_bench_worker(const struct vk_bench_cmd_opts *o, struct vk_bench *b,
 		    const struct vk_bench_case *cases, size_t ncases);
 /*
  * --threads' CPUs: the one measured on first, then the others this

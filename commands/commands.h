@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The command table's prototypes and what commands share. Each command is
- * a cmd_<name>() in its own file, called with argv[0] set to
- * "vdsokit <name>", and returns an exit status.
+ * a cmd_<name>() in its own file, called with argv[0] and vk_progname
+ * (the name its messages start with) set to "vdsokit <name>", and returns
+ * an exit status.
  */
 #ifndef VK_COMMANDS_H
 #define VK_COMMANDS_H
@@ -17,11 +18,36 @@
 #include "cli/options.h"
 #include "cli/output.h"
 
+struct vk_step;
+
+/*
+ * How `all` and main() run a row of the command table, as git's
+ * cmd_struct flags say how git runs a builtin.
+ */
+enum {
+	VK_CMD_ARGV0 = 1,	/* run when argv[0] is its name: vdsotest's programs */
+	VK_CMD_SKIP_NEUTRAL = 2,	/* in all: its SKIP says nothing about this vDSO */
+	VK_CMD_COVERAGE = 4,	/* in all: its results tell which functions were verified */
+	VK_CMD_CALL_MAP = 8,	/* in all: its results say where each call runs */
+	VK_CMD_VM_ONLY = 16,	/* in all: it changes the clock, inside vdsokit vm only */
+};
+
+/* One row of the command table (main.c). */
 struct vk_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary;	/* NULL: not in --help's list */
+	unsigned flags;
+	/* all's run of it with its defaults, printing in format; NULL: all
+	 * runs it not. weight: its seconds on an x86_64 VM, which weigh all's
+	 * progress line. */
+	int (*all)(enum vk_format format, struct vk_step *step);
+	double weight;
 };
+
+/* The command table, in the order all runs its rows. */
+extern const struct vk_cmd vk_commands[];
+extern const size_t vk_ncommands;
 
 int cmd_abi(int argc, char **argv);
 int cmd_all(int argc, char **argv);
@@ -85,15 +111,14 @@ FILE *vk_step_out(const struct vk_step *step);
  * The commands with their defaults, for `all`: each prints in format
  * (VK_FMT_NONE: nothing) and keeps what it found in step.
  */
-int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
-		FILE *out);
-int vk_run_abi(const char *cmd, enum vk_format format, struct vk_step *step);
-int vk_run_bench(const char *cmd, enum vk_format format, struct vk_step *step);
-int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step);
-int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_info(enum vk_format format, struct vk_step *step);
+int vk_run_abi(enum vk_format format, struct vk_step *step);
+int vk_run_bench(enum vk_format format, struct vk_step *step);
+int vk_run_fallback(enum vk_format format, struct vk_step *step);
+int vk_run_timens(enum vk_format format, struct vk_step *step);
 /* Refused, before it changes anything, outside vdsokit vm. */
-int vk_run_stress(const char *cmd, enum vk_format format, struct vk_step *step);
-int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step);
+int vk_run_stress(enum vk_format format, struct vk_step *step);
+int vk_run_verify(enum vk_format format, struct vk_step *step);
 
 /* What bench and compare's side-by-side runs share: how long, on which CPU. */
 struct vk_bench_opts {
@@ -114,9 +139,9 @@ struct vk_bench_opts {
 struct vk_bench_case;
 struct vk_timer;
 /* The cases the API names give (see bench --help), or every API for none. */
-int vk_bench_cases(const char *cmd, int argc, char **argv, struct vk_bench_case *cases,
+int vk_bench_cases(int argc, char **argv, struct vk_bench_case *cases,
 		   size_t *n);
 /* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
-int vk_bench_setup(const char *cmd, long *cpu, struct vk_timer *timer);
+int vk_bench_setup(long *cpu, struct vk_timer *timer);
 
 #endif /* VK_COMMANDS_H */

@@ -65,18 +65,18 @@ struct compare {
 	struct vk_compare_failed *failed;	/* with --impl: room for a row a side */
 };
 /* A row for each API and path with samples on both sides, in OLD's order. */
-static int build_rows(const char *cmd, struct compare *c, const struct vk_series *old,
+static int build_rows(struct compare *c, const struct vk_series *old,
 		      size_t nold, const struct vk_series *new, size_t nnew)
 {
 	c->rows = calloc(nold ? nold : 1, sizeof(*c->rows));
 	if (!c->rows) {
-		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+		fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 		return VK_EXIT_USAGE;
 	}
 	/* Rows whose calls failed are reported, though none is compared. */
 	if (vk_compare_build_rows(&c->rep, c->rows, old, nold, new, nnew) || c->rep.nfailed)
 		return VK_EXIT_OK;
-	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", cmd,
+	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", vk_progname,
 		c->rep.old, c->rep.new);
 	return VK_EXIT_USAGE;
 }
@@ -86,13 +86,12 @@ static const struct vk_output files[] = {
 	{ "report.ktap", VK_FMT_KTAP }, { "report.html", VK_FMT_HTML },
 };
 
-static int report(const char *cmd, struct compare *c, enum vk_format format)
+static int report(struct compare *c, enum vk_format format)
 {
 	static struct vk_files s;
 	const struct vk_doc doc = { .command = "compare", .kind = VK_DOC_COMPARE,
 				    .compare = &c->rep };
 
-	s.cmd = cmd;
 	vk_render(stdout, format, &doc);
 	if (c->outdir &&
 	    vk_output_write(&s, c->outdir, files, ARRAY_SIZE(files), &doc))
@@ -100,14 +99,15 @@ static int report(const char *cmd, struct compare *c, enum vk_format format)
 	return c->rep.regressions ? VK_EXIT_FAIL : VK_EXIT_OK;
 }
 
-static void warn_mismatch(const struct vk_bf_mismatch *m, void *cmd)
+static void warn_mismatch(const struct vk_bf_mismatch *m, void *ctx)
 {
+	(void)ctx;
 	fprintf(stderr, "%s: warning: the runs come from different %s: %s (%s), %s (%s)\n",
-		(const char *)cmd, m->what, m->x, m->a->name, m->y, m->b->name);
+		vk_progname, m->what, m->x, m->a->name, m->y, m->b->name);
 }
 
 /* The files before --vs (or the first) against those after it (or the second). */
-static int compare_files(const char *cmd, struct compare *c, enum vk_format format)
+static int compare_files(struct compare *c, enum vk_format format)
 {
 	struct vk_compare_runs a = { 0 }, b = { 0 };
 	struct vk_bf_err e;
@@ -116,7 +116,7 @@ static int compare_files(const char *cmd, struct compare *c, enum vk_format form
 		     vk_compare_same_length(a.f, a.nf, b.f, b.nf, &e);
 
 	if (status) {
-		fprintf(stderr, "%s: %s\n", cmd, e.msg);
+		fprintf(stderr, "%s: %s\n", vk_progname, e.msg);
 		status = VK_EXIT_USAGE;
 	}
 	c->rep.old = a.names ? a.names : c->args[0];
@@ -127,15 +127,15 @@ static int compare_files(const char *cmd, struct compare *c, enum vk_format form
 		c->failed = calloc(a.n + b.n + 1, sizeof(*c->failed));
 		status = c->failed ? VK_EXIT_OK : VK_EXIT_USAGE;
 		if (status)
-			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 	}
 	if (!status) {
-		vk_compare_runs_context(&c->rep, &a, &b, warn_mismatch, (void *)cmd);
+		vk_compare_runs_context(&c->rep, &a, &b, warn_mismatch, NULL);
 		vk_compare_failed_rows(&c->rep, c->failed, a.s, a.n, b.s, b.n);
-		status = build_rows(cmd, c, a.s, a.n, b.s, b.n);
+		status = build_rows(c, a.s, a.n, b.s, b.n);
 	}
 	if (!status)
-		status = report(cmd, c, format);
+		status = report(c, format);
 	/* A run whose calls failed has no figure there: the runs' failure, as a crash is. */
 	if (status == VK_EXIT_OK && c->rep.nfailed)
 		status = VK_EXIT_FAIL;
@@ -171,7 +171,7 @@ static void close_sides(struct sides *sd)
 	}
 }
 
-static int load_copies(const char *cmd, const struct compare *c, const struct vk_image *im,
+static int load_copies(const struct compare *c, const struct vk_image *im,
 		       struct sides *sd, int l)
 {
 	char *name, err[256];
@@ -180,12 +180,12 @@ static int load_copies(const char *cmd, const struct compare *c, const struct vk
 		name = sd->name[l][j];
 		sd->fd[l][j] = j ? vk_impl_copy(c->impl[l], name, sizeof(sd->name[l][j])) : -1;
 		if (j && sd->fd[l][j] < 0) {
-			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", cmd, vk_safe(c->impl[l]),
+			fprintf(stderr, "%s: --impl %s: cannot copy it: %s\n", vk_progname, vk_safe(c->impl[l]),
 				strerror(errno));
 			return VK_EXIT_USAGE;
 		}
 		if (vk_callset_init(&sd->cs[l][j], im, j ? name : c->impl[l], err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, vk_safe(err));
+			fprintf(stderr, "%s: %s\n", vk_progname, vk_safe(err));
 			if (j)
 				close(sd->fd[l][j]);
 			return VK_EXIT_USAGE;
@@ -196,13 +196,13 @@ static int load_copies(const char *cmd, const struct compare *c, const struct vk
 }
 
 /* The kernel's vDSO and one library, or two libraries. */
-static int open_sides(const char *cmd, struct compare *c, struct sides *sd)
+static int open_sides(struct compare *c, struct sides *sd)
 {
 	struct vk_image im;
 	int have_vdso = vk_image_open_live(&im) == 0;
 
 	for (int l = 0; l < c->nimpl; l++) {
-		if (load_copies(cmd, c, have_vdso ? &im : NULL, sd, l)) {
+		if (load_copies(c, have_vdso ? &im : NULL, sd, l)) {
 			close_sides(sd);
 			return VK_EXIT_USAGE;
 		}
@@ -239,7 +239,7 @@ static const struct vk_bench_result *failed_copy(const struct vk_bench_result *r
  * A side whose calls failed has no series: its time is the failure's.
  * The row says which call failed, how and how often, on stderr too.
  */
-static void note_failed(const char *cmd, struct compare *c, const char *api, const char *path,
+static void note_failed(struct compare *c, const char *api, const char *path,
 			const struct vk_bench_result *res)
 {
 	for (int k = 0; k < 2; k++) {
@@ -254,7 +254,7 @@ static void note_failed(const char *cmd, struct compare *c, const char *api, con
 		c->rep.nfailed++;
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[K");
-		fprintf(stderr, "%s: %s on the %s side: %s; no verdict\n", cmd, api, f->side, f->why);
+		fprintf(stderr, "%s: %s on the %s side: %s; no verdict\n", vk_progname, api, f->side, f->why);
 	}
 }
 
@@ -354,7 +354,7 @@ static void side_name(char *buf, size_t len, const struct compare *c, int k)
  * is measured alone, briefly, to name the one that dies; the sides that
  * did, bit k for side k, 0 if neither did.
  */
-static int blame(const char *cmd, const struct compare *c, const struct vk_timer *timer,
+static int blame(const struct compare *c, const struct vk_timer *timer,
 		 const struct vk_bench_case *bc, const struct vk_bench_side *side)
 {
 	struct vk_bench b = { .timer = timer, .seconds = 0.01, .samples = 2 };
@@ -369,7 +369,7 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
 				      why, sizeof(why)))
 			continue;
 		side_name(name, sizeof(name), c, k);
-		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", cmd, name, bc->api,
+		fprintf(stderr, "%s: %s: measuring %s, it %s%s\n", vk_progname, name, bc->api,
 			strncmp(why, "killed", 6) ? "" : "was ", why);
 		named |= 1 << k;
 	}
@@ -381,7 +381,7 @@ static int blame(const char *cmd, const struct compare *c, const struct vk_timer
  * them died, said on stderr and kept as the case's failed row, on the side
  * that dies alone ("both" if neither or each does).
  */
-static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
+static int measure_case(struct compare *c, struct vk_bench *b,
 			const struct vk_bench_case *bc, const char *path, const struct sides *sd,
 			struct vk_bench_result *res)
 {
@@ -398,11 +398,11 @@ static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
 		return 0;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
-	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", cmd, bc->api,
+	fprintf(stderr, "%s: measuring %s on both sides, the child %s%s\n", vk_progname, bc->api,
 		strncmp(why, "killed", 6) ? "" : "was ", why);
-	died = blame(cmd, c, b->timer, bc, sd->side);
+	died = blame(c, b->timer, bc, sd->side);
 	if (!died)
-		fprintf(stderr, "%s: neither side died when measured alone\n", cmd);
+		fprintf(stderr, "%s: neither side died when measured alone\n", vk_progname);
 	*f = (struct vk_compare_failed){ .api = bc->api, .path = path, .side = sides[died] };
 	snprintf(f->why, sizeof(f->why), "the child that measured it %s%s",
 		 strncmp(why, "killed", 6) ? "" : "was ", why);
@@ -411,7 +411,7 @@ static int measure_case(const char *cmd, struct compare *c, struct vk_bench *b,
 }
 
 /* Measure each case on both sides; their results become the two series. */
-static int measure_sides(const char *cmd, struct compare *c, const struct vk_bench_case *cases,
+static int measure_sides(struct compare *c, const struct vk_bench_case *cases,
 			 size_t ncases, struct vk_series *ser)
 {
 	struct vk_timer timer;
@@ -421,26 +421,26 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	struct vk_bench_result *res = calloc(2 * c->copies, sizeof(*res));
 	struct sides *sd = calloc(1, sizeof(*sd));
 	const char *path;
-	int status = !res || !sd ? VK_EXIT_USAGE : vk_bench_setup(cmd, &c->m.cpu, &timer);
+	int status = !res || !sd ? VK_EXIT_USAGE : vk_bench_setup(&c->m.cpu, &timer);
 
 	if (!res || !sd)
-		fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+		fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 	if (!status)
-		status = open_sides(cmd, c, sd);
+		status = open_sides(c, sd);
 	/* One name for the rows, whichever paths the sides are. */
 	path = c->nimpl == 2 ? "impl" : "vdso:impl";
 	for (size_t i = 0; i < ncases && !status; i++) {
 		progress(i, ncases, &cases[i]);
 		/* A case that crashed is a row of its own, with no series. */
-		if (measure_case(cmd, c, &b, &cases[i], path, sd, res)) {
+		if (measure_case(c, &b, &cases[i], path, sd, res)) {
 			ser[i] = (struct vk_series){ .api = cases[i].api, .path = path };
 			ser[ncases + i] = ser[i];
 			continue;
 		}
-		note_failed(cmd, c, cases[i].api, path, res);
+		note_failed(c, cases[i].api, path, res);
 		if (fill_series(&ser[i], cases[i].api, path, res, 0, c->copies) ||
 		    fill_series(&ser[ncases + i], cases[i].api, path, res, 1, c->copies)) {
-			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
 	}
@@ -453,29 +453,29 @@ static int measure_sides(const char *cmd, struct compare *c, const struct vk_ben
 	return status;
 }
 
-static int compare_sides(const char *cmd, struct compare *c, int argc, char **argv,
+static int compare_sides(struct compare *c, int argc, char **argv,
 			 enum vk_format format)
 {
 	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
 	struct vk_series *ser = NULL;
 	size_t n = 0;
-	int status = vk_bench_cases(cmd, argc, argv, cases, &n);
+	int status = vk_bench_cases(argc, argv, cases, &n);
 
 	if (!status) {
 		ser = calloc(2 * n, sizeof(*ser));
 		c->failed = calloc(2 * n, sizeof(*c->failed));
 		c->rep.failed = c->failed;
 		if (!ser || !c->failed) {
-			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 			status = VK_EXIT_USAGE;
 		}
 	}
 	if (!status)
-		status = measure_sides(cmd, c, cases, n, ser);
+		status = measure_sides(c, cases, n, ser);
 	if (!status) {
-		status = build_rows(cmd, c, ser, n, ser + n, n);
+		status = build_rows(c, ser, n, ser + n, n);
 		/* Nothing measured on both sides is not a bad argument. */
-		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(cmd, c, format);
+		status = status == VK_EXIT_USAGE ? VK_EXIT_SKIP : report(c, format);
 	}
 	/* A call that failed is the code under test's failure, as a crash is. */
 	if ((status == VK_EXIT_OK || status == VK_EXIT_SKIP) && c->rep.nfailed)
@@ -491,51 +491,51 @@ static int compare_sides(const char *cmd, struct compare *c, int argc, char **ar
 	return status;
 }
 
-static enum vk_opt_result add_arg(const char *cmd, char *arg, void *compare)
+static enum vk_opt_result add_arg(char *arg, void *compare)
 {
 	struct compare *c = compare;
 
 	if (c->nargs == (int)ARRAY_SIZE(c->args))
-		return vk_opt_error(cmd, "too many arguments (at most %d files a side)",
+		return vk_opt_error("too many arguments (at most %d files a side)",
 				    VK_COMPARE_MAX_RUNS);
 	c->args[c->nargs++] = arg;
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result add_impl(const char *cmd, const char *arg, void *compare)
+static enum vk_opt_result add_impl(const char *arg, void *compare)
 {
 	struct compare *c = compare;
 
 	if (c->nimpl == 2)
-		return vk_opt_error(cmd, "--impl is given at most twice");
+		return vk_opt_error("--impl is given at most twice");
 	c->impl[c->nimpl++] = arg;
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result mark_vs(const char *cmd, const char *arg, void *compare)
+static enum vk_opt_result mark_vs(const char *arg, void *compare)
 {
 	struct compare *c = compare;
 
 	(void)arg;
 	if (c->vs >= 0)
-		return vk_opt_error(cmd, "--vs is given once");
+		return vk_opt_error("--vs is given once");
 	c->vs = c->nargs;
 	return VK_OPT_OK;
 }
 
 /* Files: OLD NEW, or OLD... --vs NEW..., each side within VK_COMPARE_MAX_RUNS. */
-static int check_files(const char *cmd, struct compare *c)
+static int check_files(struct compare *c)
 {
 	if (c->vs < 0) {
 		if (c->nargs != 2)
-			return vk_usage_error(cmd, "expected two files, OLD.json and NEW.json, got %d (several runs a side: OLD.json... --vs NEW.json...)",
+			return vk_usage_error("expected two files, OLD.json and NEW.json, got %d (several runs a side: OLD.json... --vs NEW.json...)",
 					      c->nargs);
 		c->vs = 1;
 	}
 	if (c->vs == 0 || c->vs == c->nargs)
-		return vk_usage_error(cmd, "--vs needs a file before it and one after it");
+		return vk_usage_error("--vs needs a file before it and one after it");
 	if (c->vs > VK_COMPARE_MAX_RUNS || c->nargs - c->vs > VK_COMPARE_MAX_RUNS)
-		return vk_usage_error(cmd, "at most %d files a side", VK_COMPARE_MAX_RUNS);
+		return vk_usage_error("at most %d files a side", VK_COMPARE_MAX_RUNS);
 	return VK_EXIT_OK;
 }
 
@@ -577,22 +577,22 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 	/* The files in order, so that those before --vs are told from those after. */
 	opts.operand = add_arg;
 	opts.operand_dest = c;
-	r = vk_options_parse(argv[0], &opts, argc, argv);
+	r = vk_options_parse(&opts, argc, argv);
 
 	c->copies = copies;
 	while (r == VK_OPT_OK && optind < argc)	/* after "--" */
-		r = add_arg(argv[0], argv[optind++], c);
+		r = add_arg(argv[optind++], c);
 	if (r != VK_OPT_OK)
 		return r;
 	if (measuring && !c->nimpl)
-		return vk_opt_error(argv[0], "-d, -n, -c and --copies measure, and need --impl");
+		return vk_opt_error("-d, -n, -c and --copies measure, and need --impl");
 	if (c->m.samples < 2ULL * c->copies)
-		return vk_opt_error(argv[0], "--samples is %llu: at least 2 per copy, %d in all",
+		return vk_opt_error("--samples is %llu: at least 2 per copy, %d in all",
 				    c->m.samples, 2 * c->copies);
 	return VK_OPT_OK;
 }
 
-int vk_compare_files(const char *cmd, char *const *paths, int nold, int nnew)
+int vk_compare_files(char *const *paths, int nold, int nnew)
 {
 	struct compare c = {
 		.rep = { .version = vk_version, .threshold = DEFAULT_THRESHOLD },
@@ -603,7 +603,7 @@ int vk_compare_files(const char *cmd, char *const *paths, int nold, int nnew)
 	memcpy(c.args, paths, (nold + nnew) * sizeof(*paths));
 	vk_sysinfo_read(&c.sys);
 	c.rep.sys = &c.sys;
-	return compare_files(cmd, &c, VK_FMT_TEXT);
+	return compare_files(&c, VK_FMT_TEXT);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -624,11 +624,11 @@ int cmd_compare(int argc, char **argv)
 	c.rep.sys = &c.sys;
 	if (c.nimpl) {
 		if (c.vs >= 0)
-			return vk_usage_error(argv[0], "--vs compares files, not --impl");
+			return vk_usage_error("--vs compares files, not --impl");
 		c.rep.interleaved = 1;
 		c.rep.copies = c.copies;
-		return compare_sides(argv[0], &c, c.nargs, c.args, format);
+		return compare_sides(&c, c.nargs, c.args, format);
 	}
-	status = check_files(argv[0], &c);
-	return status ? status : compare_files(argv[0], &c, format);
+	status = check_files(&c);
+	return status ? status : compare_files(&c, format);
 }

@@ -5,9 +5,9 @@
 
 /*
  * As `vdsokit compare OLD... --vs NEW...` with its defaults: the text
- * table to stdout, warnings and errors to stderr after cmd; its exit
- * status.
+ * table to stdout, warnings and errors to stderr after vk_progname; its
+ * exit status.
  */
-int vk_compare_files(const char *cmd, char *const *paths, int nold, int nnew);
+int vk_compare_files(char *const *paths, int nold, int nnew);
 
 #endif /* VK_COMPARE_CMD_H */

@@ -35,24 +35,23 @@ static int write_all(int fd, const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int dump(const char *cmd, const char *path)
+static int dump(const char *path)
 {
 	static struct vk_files s = { 0 };
 	struct vk_image im;
 	int status;
 	FILE *f;
 
-	status = vk_open_image(cmd, NULL, &im);
+	status = vk_open_image(NULL, &im);
 	if (status)
 		return status;
 	if (strcmp(path, "-") == 0) {
 		if (write_all(STDOUT_FILENO, im.elf.base, im.elf.size)) {
-			fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", vk_progname, path, strerror(errno));
 			return VK_EXIT_USAGE;
 		}
 		return VK_EXIT_OK;
 	}
-	s.cmd = cmd;
 	f = vk_files_open(&s, path);
 	if (!f)
 		return VK_EXIT_USAGE;
@@ -65,11 +64,11 @@ int cmd_dump(int argc, char **argv)
 {
 	const struct vk_option opt[] = { VK_OPT_HELP_ROW };
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&o, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (argc - optind != 1)
-		return vk_usage_error(argv[0], argc == optind ? "missing FILE" : "too many arguments");
-	return dump(argv[0], argv[optind]);
+		return vk_usage_error(argc == optind ? "missing FILE" : "too many arguments");
+	return dump(argv[optind]);
 }

@@ -48,7 +48,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	return vk_options_parse(argv[0], &opts, argc, argv);
+	return vk_options_parse(&opts, argc, argv);
 }
 
 /* Whether api (of function f) is in the comma-separated --require list. */
@@ -66,7 +66,7 @@ static int required(const char *list, const char *api, enum vk_func f)
 }
 
 /* Each name in --require must be an API that a target can hold. */
-static int check_require(const char *cmd, const char *list)
+static int check_require(const char *list)
 {
 	struct vk_target t[VK_NFUNCS];
 	char name[64];
@@ -75,14 +75,14 @@ static int check_require(const char *cmd, const char *list)
 
 	/* An empty list would gate nothing, and exit 0 as a gate passed. */
 	if (!*list)
-		return vk_usage_error(cmd, "--require: no API given; name those that must stay "
+		return vk_usage_error("--require: no API given; name those that must stay "
 				      "in userspace, such as clock-gettime-monotonic,gettimeofday");
 	for (const char *p = list; *p; p += len + (p[len] == ',')) {
 		len = strcspn(p, ",");
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		n = 0;
 		if (!len || len >= sizeof(name) || vk_targets_add(t, &n, name))
-			return vk_usage_error(cmd, "--require: unknown API '%s'", name);
+			return vk_usage_error("--require: unknown API '%s'", name);
 	}
 	return 0;
 }
@@ -139,7 +139,7 @@ static void probe_target(const struct vk_callset *cs, const struct opts *o,
 	}
 }
 
-static int run(const char *cmd, const struct opts *o, const struct vk_target *t, int nt,
+static int run(const struct opts *o, const struct vk_target *t, int nt,
 	       struct vk_step *step)
 {
 	const char *why = vk_fallback_unsupported();
@@ -156,11 +156,11 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 	size_t measured = 0;
 
 	if (why) {
-		fprintf(stderr, "%s: %s\n", cmd, why);
+		fprintf(stderr, "%s: %s\n", vk_progname, why);
 		return VK_EXIT_SKIP;
 	}
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
 	vk_sysinfo_read(&si);
@@ -179,12 +179,12 @@ static int run(const char *cmd, const struct opts *o, const struct vk_target *t,
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_fallback(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_fallback(enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(cmd, &o, t, vk_targets_all(t), step);
+	return run(&o, t, vk_targets_all(t), step);
 }
 
 int cmd_fallback(int argc, char **argv)
@@ -195,10 +195,10 @@ int cmd_fallback(int argc, char **argv)
 	int nt;
 
 	if (r == VK_OPT_OK)
-		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
-	if (r == VK_OPT_OK && o.require && check_require(argv[0], o.require))
+		r = vk_call_paths(&o.call, DEFAULT_PATHS);
+	if (r == VK_OPT_OK && o.require && check_require(o.require))
 		r = VK_OPT_BAD;
 	if (r == VK_OPT_OK)
-		r = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
+		r = vk_call_targets(argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
 }

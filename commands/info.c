@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fallback/fallback.h"
@@ -167,12 +168,12 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	probe_fallbacks(in, im);
 }
 
-int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct vk_info *keep,
-		FILE *out)
+static int run(const char *path, enum vk_format format, struct vk_info *keep,
+	       FILE *out)
 {
 	struct vk_info in = { 0 };
 	struct vk_image im;
-	int status = vk_open_image(cmd, path, &im);
+	int status = vk_open_image(path, &im);
 
 	if (status == VK_EXIT_USAGE)
 		return status;
@@ -190,6 +191,16 @@ int vk_run_info(const char *cmd, const char *path, enum vk_format format, struct
 	return status;
 }
 
+int vk_run_info(enum vk_format format, struct vk_step *step)
+{
+	step->info = calloc(1, sizeof(*step->info));
+	if (!step->info) {
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
+		return VK_EXIT_USAGE;
+	}
+	return run(NULL, format, step->info, vk_step_out(step));
+}
+
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -203,11 +214,11 @@ int cmd_info(int argc, char **argv)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&o, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return vk_run_info(argv[0], path, format, NULL, stdout);
+		return vk_usage_error("unexpected argument '%s'", argv[optind]);
+	return run(path, format, NULL, stdout);
 }

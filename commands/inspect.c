@@ -38,18 +38,18 @@ struct images {
 	size_t n;
 };
 
-static enum vk_opt_result add_image(const char *cmd, const char *arg, void *dest)
+static enum vk_opt_result add_image(const char *arg, void *dest)
 {
 	struct images *im = dest;
 
 	if (im->n == ARRAY_SIZE(im->path))
-		return vk_opt_error(cmd, "--image: at most two images, A and B");
+		return vk_opt_error("--image: at most two images, A and B");
 	im->path[im->n++] = arg;
 	return VK_OPT_OK;
 }
 
 #ifdef VK_HAVE_LLVM
-static int run(const char *cmd, const struct images *paths, enum vk_format format)
+static int run(const struct images *paths, enum vk_format format)
 {
 	struct vk_image im[2];
 	struct vk_inspect in[2];
@@ -62,13 +62,13 @@ static int run(const char *cmd, const struct images *paths, enum vk_format forma
 
 	vk_sysinfo_read(&sys);
 	for (; done < r.n; done++) {
-		status = vk_open_image(cmd, paths->path[done], &im[done]);
+		status = vk_open_image(paths->path[done], &im[done]);
 		if (status != VK_EXIT_OK)
 			break;
 		int err = vk_inspect(&im[done], &in[done]);
 
 		if (err) {
-			fprintf(stderr, "%s: %s\n", cmd, in[done].err);
+			fprintf(stderr, "%s: %s\n", vk_progname, in[done].err);
 			vk_inspect_free(&in[done]);
 			vk_image_close(&im[done]);
 			status = err == -1 ? VK_EXIT_USAGE : VK_EXIT_ERROR;
@@ -78,7 +78,7 @@ static int run(const char *cmd, const struct images *paths, enum vk_format forma
 	}
 	if (status == VK_EXIT_OK && r.n == 2) {
 		if (vk_inspect_diff(&in[0], &in[1], &diff)) {
-			fprintf(stderr, "%s: out of memory\n", cmd);
+			fprintf(stderr, "%s: out of memory\n", vk_progname);
 			status = VK_EXIT_ERROR;
 		}
 		r.diff = status == VK_EXIT_OK ? &diff : NULL;
@@ -99,12 +99,12 @@ static int run(const char *cmd, const struct images *paths, enum vk_format forma
 	return status;
 }
 #else
-static int run(const char *cmd, const struct images *paths, enum vk_format format)
+static int run(const struct images *paths, enum vk_format format)
 {
 	(void)paths;
 	(void)format;
 	fprintf(stderr, "%s: this vdsokit was built without inspect (a static, musl or cross "
-			"build, or no llvm-config-19): it needs LLVM's disassembler\n", cmd);
+			"build, or no llvm-config-19): it needs LLVM's disassembler\n", vk_progname);
 	return VK_EXIT_SKIP;
 }
 #endif
@@ -122,11 +122,11 @@ int cmd_inspect(int argc, char **argv)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&o, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return run(argv[0], &paths, format);
+		return vk_usage_error("unexpected argument '%s'", argv[optind]);
+	return run(&paths, format);
 }

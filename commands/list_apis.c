@@ -21,13 +21,13 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
-static int list(const char *cmd, const char *path, enum vk_format format)
+static int list(const char *path, enum vk_format format)
 {
 	struct vk_api_row rows[vk_napis];
 	struct vk_sysinfo si;
 	struct vk_api_list l = { .version = vk_version, .sys = &si, .rows = rows };
 	struct vk_image im;
-	int status = vk_open_image(cmd, path, &im);
+	int status = vk_open_image(path, &im);
 	const struct vk_arch *arch;
 
 	if (status == VK_EXIT_USAGE)
@@ -71,11 +71,11 @@ int cmd_list_apis(int argc, char **argv)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &o, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&o, argc, argv);
 
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	return list(argv[0], path, format);
+		return vk_usage_error("unexpected argument '%s'", argv[optind]);
+	return list(path, format);
 }

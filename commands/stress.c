@@ -52,10 +52,10 @@ struct opts {
 	struct vk_call_opts call;
 };
 
-static enum vk_opt_result parse_faults(const char *cmd, const char *arg, void *faults)
+static enum vk_opt_result parse_faults(const char *arg, void *faults)
 {
 	if (vk_stress_faults_parse(arg, faults))
-		return vk_opt_error(cmd, "--faults: '%s' is not a list of clocksource, settime, "
+		return vk_opt_error("--faults: '%s' is not a list of clocksource, settime, "
 				    "slew, hotplug, timens, pause, leap, timezone, all, none", arg);
 	return VK_OPT_OK;
 }
@@ -90,7 +90,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
 
-	return vk_options_parse(argv[0], &opts, argc, argv);
+	return vk_options_parse(&opts, argc, argv);
 }
 
 static const char *const default_apis[] = {
@@ -122,12 +122,12 @@ static void add_defaults(struct vk_stress *st)
 		add_api(st, default_apis[i]);
 }
 
-static enum vk_opt_result parse_apis(const char *cmd, int argc, char **argv,
+static enum vk_opt_result parse_apis(int argc, char **argv,
 				     struct vk_stress *st)
 {
 	for (int i = optind; i < argc; i++) {
 		if (add_api(st, argv[i]))
-			return vk_opt_error(cmd, "'%s' is not a clock-gettime-CLOCK API or getcpu "
+			return vk_opt_error("'%s' is not a clock-gettime-CLOCK API or getcpu "
 					    "(see 'vdsokit list-apis')", argv[i]);
 	}
 	if (optind == argc)
@@ -163,7 +163,7 @@ static int status_of(const struct vk_results *rs, const struct vk_stress_end *en
 	return vk_exit_of(rs->fails, rs->errors, measured > 0);
 }
 
-static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
+static int run(const struct opts *o, struct vk_stress *st,
 	       struct vk_step *step)
 {
 	struct vk_results rs = { 0 };
@@ -179,13 +179,13 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 
 	if (vk_callset_init(&cs, vk_image_open_live(&im) == 0 ? &im : NULL, o->call.impl, err,
 			    sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
 	st->cs = &cs;
 	catch_signals();
 	if (vk_stress_run(st, &rs, &end, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_SKIP;
 	}
 	vk_results_finish(&rs);
@@ -193,7 +193,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	if (!end.restored)
-		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", cmd, end.restore_err);
+		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", vk_progname, end.restore_err);
 	status = status_of(&rs, &end);
 	vk_step_keep(step, &rs);
 	return status;
@@ -203,25 +203,25 @@ static int run(const char *cmd, const struct opts *o, struct vk_stress *st,
 
 /* Refused outside vdsokit vm, before anything is read or changed; then
  * root, to change the clock. VK_EXIT_OK to go on, or the status. */
-static int may_run(const char *cmd, int accepted)
+static int may_run(int accepted)
 {
 	const char *refusal = vk_stress_refusal(accepted);
 
 	if (refusal) {
-		fprintf(stderr, "%s: refused: %s\n", cmd, refusal);
+		fprintf(stderr, "%s: refused: %s\n", vk_progname, refusal);
 		return VK_EXIT_USAGE;
 	}
 	if (geteuid() != 0) {
-		fprintf(stderr, "%s: needs root to change the clock\n", cmd);
+		fprintf(stderr, "%s: needs root to change the clock\n", vk_progname);
 		return VK_EXIT_SKIP;
 	}
 	return VK_EXIT_OK;
 }
 
-static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
+static int start(const struct opts *o, struct vk_stress *st,
 		 struct vk_step *step)
 {
-	int status = may_run(cmd, o->accepted);
+	int status = may_run(o->accepted);
 
 	if (status != VK_EXIT_OK)
 		return status;
@@ -231,18 +231,18 @@ static int start(const char *cmd, const struct opts *o, struct vk_stress *st,
 	st->seconds = o->seconds;
 	st->threads = (int)o->threads;
 	st->pause = (int)o->pause;
-	return run(cmd, o, st, step);
+	return run(o, st, step);
 }
 
 /* For `all`, which runs it only inside vdsokit vm: every fault, 30 s. */
-int vk_run_stress(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_stress(enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .seconds = 30, .pause = 3, .faults = (1u << VK_NFAULTS) - 1,
 			  .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_stress st = { 0 };
 
 	add_defaults(&st);
-	return start(cmd, &o, &st, step);
+	return start(&o, &st, step);
 }
 
 int cmd_stress(int argc, char **argv)
@@ -252,8 +252,8 @@ int cmd_stress(int argc, char **argv)
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
 
 	if (r == VK_OPT_OK)
-		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	if (r == VK_OPT_OK)
-		r = parse_apis(argv[0], argc, argv, &st);
-	return r == VK_OPT_OK ? start(argv[0], &o, &st, NULL) : vk_opt_exit(r);
+		r = parse_apis(argc, argv, &st);
+	return r == VK_OPT_OK ? start(&o, &st, NULL) : vk_opt_exit(r);
 }

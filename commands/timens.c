@@ -57,7 +57,7 @@ struct opts {
 	struct vk_call_opts call;	/* its format and impl: timens has one set of paths */
 };
 
-static int run(const char *cmd, struct opts *o, struct vk_step *step)
+static int run(struct opts *o, struct vk_step *step)
 {
 	struct vk_timens_set sets[VK_TIMENS_NSETS];
 	struct vk_results rs = { 0 };
@@ -78,7 +78,7 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	if (o->call.impl)
 		rep.paths |= VK_PATH_BIT(VK_PATH_IMPL);
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
 	vk_timens_check_init(&c, &cs);
@@ -99,13 +99,13 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 			break;
 		}
 		if (e) {
-			fprintf(stderr, "%s: set %s: %s\n", cmd, sets[i].name, err);
+			fprintf(stderr, "%s: set %s: %s\n", vk_progname, sets[i].name, err);
 			status = o->custom && e == 1 ? VK_EXIT_SKIP : VK_EXIT_USAGE;
 			break;
 		}
 	}
 	if (unsupported) {
-		fprintf(stderr, "%s: SKIP: %s\n", cmd, unsupported);
+		fprintf(stderr, "%s: SKIP: %s\n", vk_progname, unsupported);
 		vk_result_skip(vk_results_add(&rs, "timens", VK_PATH_SYSCALL, "all"), "%s", unsupported);
 		status = VK_EXIT_SKIP;
 	}
@@ -121,40 +121,40 @@ static int run(const char *cmd, struct opts *o, struct vk_step *step)
 	return status;
 }
 
-int vk_run_timens(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_timens(enum vk_format format, struct vk_step *step)
 {
 	struct opts o = { .seconds = step && step->seconds ? step->seconds : 0.2,
 			  .verbose = step && step->verbose, .call = { .format = format } };
 
-	return run(cmd, &o, step);
+	return run(&o, step);
 }
 
-static enum vk_opt_result parse_offset(const char *cmd, const char *opt, const char *arg,
+static enum vk_opt_result parse_offset(const char *opt, const char *arg,
 					int64_t *ns)
 {
 	int e = vk_timens_parse_offset(arg, ns);
 
 	if (e == -1)
-		return vk_opt_error(cmd, "%s: '%s' is not seconds (a decimal, negative too, of at most 9 decimals: the kernel takes ns)",
+		return vk_opt_error("%s: '%s' is not seconds (a decimal, negative too, of at most 9 decimals: the kernel takes ns)",
 				    opt, arg);
 	if (e)
-		return vk_opt_error(cmd, "%s: '%s' is beyond the +-%lld s any offset of the kernel's is within",
+		return vk_opt_error("%s: '%s' is beyond the +-%lld s any offset of the kernel's is within",
 				    opt, arg, VK_TIMENS_SEC_MAX);
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result parse_mono(const char *cmd, const char *arg, void *ns)
+static enum vk_opt_result parse_mono(const char *arg, void *ns)
 {
-	return parse_offset(cmd, "--monotonic", arg, ns);
+	return parse_offset("--monotonic", arg, ns);
 }
 
-static enum vk_opt_result parse_boot(const char *cmd, const char *arg, void *ns)
+static enum vk_opt_result parse_boot(const char *arg, void *ns)
 {
-	return parse_offset(cmd, "--boottime", arg, ns);
+	return parse_offset("--boottime", arg, ns);
 }
 
 /* The kernel's bounds, which move with the clocks: said as they are now. */
-static int out_of_bounds(const char *cmd, const struct vk_timens_set *s)
+static int out_of_bounds(const struct vk_timens_set *s)
 {
 	struct timespec m, b;
 	int64_t mono, boot, lo, hi;
@@ -172,7 +172,7 @@ static int out_of_bounds(const char *cmd, const struct vk_timens_set *s)
 	if (!out)
 		return 0;
 	vk_timens_bounds_said(bounds, sizeof(bounds), mono, boot);
-	fprintf(stderr, "%s: the kernel refuses these offsets: %s\n", cmd, bounds);
+	fprintf(stderr, "%s: the kernel refuses these offsets: %s\n", vk_progname, bounds);
 	return 1;
 }
 
@@ -202,18 +202,18 @@ int cmd_timens(int argc, char **argv)
 	enum vk_opt_result r;
 
 	snprintf(o.set.name, sizeof(o.set.name), "custom");
-	r = vk_options_parse(argv[0], &opts, argc, argv);
+	r = vk_options_parse(&opts, argc, argv);
 	if (r == VK_OPT_OK)
-		r = vk_verbose_text(argv[0], o.verbose, o.call.format);
+		r = vk_verbose_text(o.verbose, o.call.format);
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (optind < argc)
-		return vk_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+		return vk_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o.exec_read) {
 		vk_timens_exec_read(STDOUT_FILENO);
 		return VK_EXIT_OK;
 	}
-	if (o.custom && out_of_bounds(argv[0], &o.set))
+	if (o.custom && out_of_bounds(&o.set))
 		return VK_EXIT_USAGE;
-	return run(argv[0], &o, NULL);
+	return run(&o, NULL);
 }

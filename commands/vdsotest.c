@@ -91,7 +91,6 @@ static const char *const vdsotest_apis[] = {
 #define NVDSOTEST_APIS ARRAY_SIZE(vdsotest_apis)
 
 struct vt {
-	const char *cmd;		/* the name errors carry */
 	const char *argv0;		/* as typed: vdsotest's errors carry it */
 	const char *arg[3];		/* positionals: API and TEST-TYPE */
 	int nargs;
@@ -298,9 +297,10 @@ static long long verify_share_us(const struct vt *o)
 static int run_one(const struct vt *o, const char *api, const char *type)
 {
 	char *args[16], name[32], share[32];
-	int n = 0, t = find_type(type);
+	const char *self = vk_progname;
+	int n = 0, t = find_type(type), status;
 
-	snprintf(name, sizeof(name), "%s %s", o->cmd, type);
+	snprintf(name, sizeof(name), "%s %s", self, type);
 	args[n++] = name;
 	args[n++] = "--format";
 	args[n++] = "vdsotest";
@@ -328,9 +328,10 @@ static int run_one(const struct vt *o, const char *api, const char *type)
 	args[n] = NULL;
 	/* Let getopt_long() start afresh on the new argument vector. */
 	optind = 0;
-	if (t == 2)
-		return cmd_abi(n, args);
-	return t == 1 ? cmd_bench(n, args) : cmd_verify(n, args);
+	vk_progname = name;
+	status = t == 2 ? cmd_abi(n, args) : t == 1 ? cmd_bench(n, args) : cmd_verify(n, args);
+	vk_progname = self;
+	return status;
 }
 
 static int worst(int a, int b)
@@ -355,7 +356,7 @@ static int run_child(const struct vt *o, const char *api, const char *type)
 		exit(fflush(stdout) ? VK_EXIT_USAGE : status);
 	}
 	if (pid < 0 || vk_waitpid(pid, &ws, 0) != pid) {
-		fprintf(stderr, "%s: %s %s: vdsokit's own error: could not %s it: %s\n", o->cmd, api,
+		fprintf(stderr, "%s: %s %s: vdsokit's own error: could not %s it: %s\n", vk_progname, api,
 			type, pid < 0 ? "fork to run" : "wait for", strerror(errno));
 		return VK_EXIT_ERROR;
 	}
@@ -363,7 +364,7 @@ static int run_child(const struct vt *o, const char *api, const char *type)
 	if (status == VK_EXIT_OK || status == VK_EXIT_FAIL || status == VK_EXIT_USAGE ||
 	    status == VK_EXIT_ERROR || status == VK_EXIT_SKIP)
 		return status;
-	fprintf(stderr, "%s: %s %s: died (wait status %#x)\n", o->cmd, api, type, ws);
+	fprintf(stderr, "%s: %s %s: died (wait status %#x)\n", vk_progname, api, type, ws);
 	return VK_EXIT_FAIL;
 }
 
@@ -386,10 +387,10 @@ static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 	char bad[160];
 
 	o->argv0 = argv[0];
-	o->cmd = base(argv[0]);
+	vk_progname = base(argv[0]);
 	if (parse(argc, argv, o, bad, sizeof(bad))) {
-		fprintf(stderr, "%s: %s\n", o->cmd, bad);
-		argp_try(o->cmd);
+		fprintf(stderr, "%s: %s\n", vk_progname, bad);
+		argp_try(vk_progname);
 		return VK_OPT_BAD;
 	}
 	if (o->usage) {
@@ -402,13 +403,13 @@ static enum vk_opt_result start(int argc, char **argv, struct vt *o)
 		return VK_OPT_HELP;
 	}
 	if (o->version) {
-		printf("%s (vdsokit) %s\n", o->cmd, vk_version);
+		printf("%s (vdsokit) %s\n", vk_progname, vk_version);
 		return VK_OPT_HELP;
 	}
 	/* Refused once here, rather than by every run of vdsotest-all. */
 	o->whole = 1;
-	if ((o->seconds && vk_parse_seconds(o->cmd, "-d", o->seconds, &o->whole)) ||
-	    (o->max_fails && vk_parse_count(o->cmd, "-f", o->max_fails, &n)))
+	if ((o->seconds && vk_parse_seconds("-d", o->seconds, &o->whole)) ||
+	    (o->max_fails && vk_parse_count("-f", o->max_fails, &n)))
 		return VK_OPT_BAD;
 	vk_report_vdsotest_verbose(o->verbose);
 	vk_report_vdsotest_debug(o->debug);
@@ -439,7 +440,7 @@ int vk_vdsotest(int argc, char **argv)
 		/* argp's answer to a wrong count: the usage, not why. */
 		fputs(count_usage, stderr);
 		fputs(listings, stderr);
-		argp_try(o.cmd);
+		argp_try(vk_progname);
 		return VT_EXIT_USAGE;
 	}
 	if (o.nargs == 1)
@@ -462,7 +463,7 @@ static int run_all(int argc, char **argv, size_t first, size_t last)
 	if (r != VK_OPT_OK)
 		return vt_exit(r);
 	if (o.nargs) {
-		vk_usage_error(o.cmd, "unexpected argument '%s'", o.arg[0]);
+		vk_usage_error("unexpected argument '%s'", o.arg[0]);
 		return VT_EXIT_USAGE;
 	}
 	status = VK_EXIT_OK;
@@ -491,7 +492,7 @@ int vk_vdsotest_bench(int argc, char **argv)
 
 int vk_vdsotest_compat(int argc, char **argv, int *status)
 {
-	struct vt o = { .cmd = "vdsokit", .argv0 = "vdsokit" };
+	struct vt o = { .argv0 = "vdsokit" };
 	char bad[160];
 
 	if (parse(argc, argv, &o, bad, sizeof(bad)) || o.help || o.version ||

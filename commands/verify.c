@@ -90,9 +90,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);
-	enum vk_opt_result r = vk_options_parse(argv[0], &opts, argc, argv);
+	enum vk_opt_result r = vk_options_parse(&opts, argc, argv);
 
-	return r == VK_OPT_OK ? vk_verbose_text(argv[0], o->verbose, o->call.format) : r;
+	return r == VK_OPT_OK ? vk_verbose_text(o->verbose, o->call.format) : r;
 }
 
 static int exit_status(const struct vk_results *rs)
@@ -100,7 +100,7 @@ static int exit_status(const struct vk_results *rs)
 	return vk_exit_of(rs->fails, rs->errors, vk_results_tally(rs).skip < rs->n);
 }
 
-static int run(const char *cmd, const struct opts *o, struct vk_target *t, int nt,
+static int run(const struct opts *o, struct vk_target *t, int nt,
 	       struct vk_step *step)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
@@ -121,13 +121,13 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	int status;
 
 	if (o->rules && vk_verify_rules_select(o->rules, on, err, sizeof(err))) {
-		fprintf(stderr, "%s: no rule or family '%s' ('%s --list-rules' lists them)\n", cmd,
-			err, cmd);
+		fprintf(stderr, "%s: no rule or family '%s' ('%s --list-rules' lists them)\n", vk_progname,
+			err, vk_progname);
 		return VK_EXIT_USAGE;
 	}
 	v.rules = o->rules ? on : NULL;
 	if (vk_callset_init(&cs, have_vdso ? &im : NULL, o->call.impl, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
 	v.cs = &cs;
@@ -153,7 +153,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 	vk_sysinfo_read(&si);
 	vk_render(vk_step_out(step), o->call.format, &doc);
 	status = exit_status(&rs);
-	if (o->outdir && vk_repro_write_results(cmd, vk_version, "verify", o->outdir, &rs))
+	if (o->outdir && vk_repro_write_results(vk_version, "verify", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_step_keep(step, &rs);
 	return status;
@@ -162,7 +162,7 @@ static int run(const char *cmd, const struct opts *o, struct vk_target *t, int n
 #define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
 
-int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step)
+int vk_run_verify(enum vk_format format, struct vk_step *step)
 {
 	struct opts o = DEFAULT_OPTS;
 	struct vk_target t[VK_NFUNCS];
@@ -173,7 +173,7 @@ int vk_run_verify(const char *cmd, enum vk_format format, struct vk_step *step)
 	o.verbose = step && step->verbose;
 	if (step && step->seconds)
 		o.seconds = step->seconds;
-	return run(cmd, &o, t, nt, step);
+	return run(&o, t, nt, step);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -196,8 +196,8 @@ int cmd_verify(int argc, char **argv)
 		return vk_verify_mlock_probe(o.mlock_probe, o.call.impl, STDOUT_FILENO) ?
 			       VK_EXIT_USAGE : VK_EXIT_OK;
 	if (r == VK_OPT_OK)
-		r = vk_call_paths(argv[0], &o.call, DEFAULT_PATHS);
+		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	if (r == VK_OPT_OK)
-		r = vk_call_targets(argv[0], argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(argv[0], &o, t, nt, NULL) : vk_opt_exit(r);
+		r = vk_call_targets(argc, argv, t, &nt);
+	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
 }

@@ -41,7 +41,7 @@ static const char tail[] =
 
 /* With --output: each command's output in DIR/COMMAND.log (a repeated
  * command's in COMMAND.2.log ...), its status in DIR/COMMAND.status. */
-static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm_result *r)
+static int write_logs(const struct vk_vm_opts *o, const struct vk_vm_result *r)
 {
 	static struct vk_files s;
 	const char *names[VK_VM_MAX_CMDS];
@@ -53,7 +53,6 @@ static int write_logs(const char *cmd, const struct vk_vm_opts *o, const struct 
 		if (o->words[i][0] && (i == 0 || !o->words[i - 1][0]))
 			names[n++] = o->words[i];
 	}
-	s.cmd = cmd;
 	for (int k = 0; k < r->ncmds && k < n; k++) {
 		int same = 0;
 		FILE *f;
@@ -143,7 +142,7 @@ static void print_argv(const struct vk_vm *vm)
 	printf("\n");
 }
 
-static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
+static int one(struct vk_vm_opts *o, int ncmds)
 {
 	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX] = "";
 	static struct vk_vm_files files;
@@ -152,33 +151,33 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	int status;
 
 	if (ncmds < 0)
-		return vk_usage_error(cmd, "the commands after -- are empty, vm, or more than %d",
+		return vk_usage_error("the commands after -- are empty, vm, or more than %d",
 				      VK_VM_MAX_CMDS);
 	if (impl_files(o, &files, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
 	if (files.n && o->setup.binary)
-		return vk_usage_error(cmd, "--binary and a guest command's --impl: --impl runs "
+		return vk_usage_error("--binary and a guest command's --impl: --impl runs "
 				      "this dynamic vdsokit in the guest");
 	o->setup.files = files.n ? &files : NULL;
 
 	if (vk_vm_prepare(&vm, o->kernel[0], &o->setup, o->words, o->nwords, qemu, initrd,
 			  PATH_MAX, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
-	vk_vm_say_smp(cmd, o, &vm);
+	vk_vm_say_smp(o, &vm);
 	vm.kvm = o->accel == VK_ACCEL_KVM ||
 		 (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(vm.arch, qemu, err, sizeof(err)));
 	if (o->accel == VK_ACCEL_AUTO && *err)
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		fprintf(stderr, "%s: %s\n", vk_progname, err);
 	if (o->dry_run) {
 		print_argv(&vm);
 		/* auto's KVM is tried, not known: TCG is what runs if it fails. */
 		if (vm.kvm && o->accel == VK_ACCEL_AUTO) {
 			fprintf(stderr, "%s: --accel auto: the first line boots under KVM; if KVM does not reach /init within %d s, the second boots under TCG\n",
-				cmd, VK_VM_PROBE_SECONDS);
+				vk_progname, VK_VM_PROBE_SECONDS);
 			vm.kvm = 0;
 			print_argv(&vm);
 		}
@@ -187,12 +186,12 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	if (o->output)
 		snprintf(log, sizeof(log), "%s/console.log", o->output);
 	if (!vm.kvm)
-		fprintf(stderr, "%s: %s under TCG (emulated): figures are not the hardware's\n", cmd,
+		fprintf(stderr, "%s: %s under TCG (emulated): figures are not the hardware's\n", vk_progname,
 			vm.arch->name);
-	status = vk_vm_run(cmd, o, &vm, ncmds, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY, log,
+	status = vk_vm_run(o, &vm, ncmds, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY, log,
 			   sizeof(log), &r);
 	/* A guest cut short still leaves the logs of what it finished. */
-	if (o->output && write_logs(cmd, o, &r) && status == VK_EXIT_OK)
+	if (o->output && write_logs(o, &r) && status == VK_EXIT_OK)
 		status = VK_EXIT_USAGE;
 	else if (status == VK_EXIT_OK) {
 		for (int k = 0; k < r.ncmds; k++) {
@@ -204,27 +203,27 @@ static int one(const char *cmd, struct vk_vm_opts *o, int ncmds)
 	return status;
 }
 
-static enum vk_opt_result add_kernel(const char *cmd, const char *arg, void *opts)
+static enum vk_opt_result add_kernel(const char *arg, void *opts)
 {
 	struct vk_vm_opts *o = opts;
 
 	if (o->nkernels == 2)
-		return vk_opt_error(cmd, "--kernel is given at most twice");
+		return vk_opt_error("--kernel is given at most twice");
 	o->kernel[o->nkernels++] = arg;
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result add_qemu_arg(const char *cmd, const char *arg, void *board)
+static enum vk_opt_result add_qemu_arg(const char *arg, void *board)
 {
 	struct vk_vm_board *b = board;
 
 	if (b->nargs == VK_VM_MAX_QEMU_ARGS)
-		return vk_opt_error(cmd, "--qemu-arg is given at most %d times", VK_VM_MAX_QEMU_ARGS);
+		return vk_opt_error("--qemu-arg is given at most %d times", VK_VM_MAX_QEMU_ARGS);
 	b->args[b->nargs++] = arg;
 	return VK_OPT_OK;
 }
 
-static enum vk_opt_result parse_accel(const char *cmd, const char *arg, void *accel)
+static enum vk_opt_result parse_accel(const char *arg, void *accel)
 {
 	static const char *const names[] = {
 		[VK_ACCEL_AUTO] = "auto", [VK_ACCEL_KVM] = "kvm", [VK_ACCEL_TCG] = "tcg",
@@ -236,7 +235,7 @@ static enum vk_opt_result parse_accel(const char *cmd, const char *arg, void *ac
 			return VK_OPT_OK;
 		}
 	}
-	return vk_opt_error(cmd, "--accel: '%s' is not auto, kvm or tcg", arg);
+	return vk_opt_error("--accel: '%s' is not auto, kvm or tcg", arg);
 }
 
 static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o)
@@ -296,7 +295,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 	enum vk_opt_result r;
 
 	opts.stop = 1;	/* what follows the first operand is the guest's */
-	r = vk_options_parse(argv[0], &opts, argc, argv);
+	r = vk_options_parse(&opts, argc, argv);
 
 	o->setup.smp = smp;
 	o->setup.memory = memory;
@@ -308,7 +307,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
 
 /* --bisect: the kernel under test, the last --kernel, missing or no
  * kernel image, as a failed build leaves it: a commit git bisect skips. */
-static int untestable_image(const char *cmd, const struct vk_vm_opts *o)
+static int untestable_image(const struct vk_vm_opts *o)
 {
 	const char *kernel = o->kernel[o->nkernels - 1];
 	const struct vk_vm_arch *arch;
@@ -321,17 +320,17 @@ static int untestable_image(const char *cmd, const struct vk_vm_opts *o)
 	if (o->setup.arch)
 		snprintf(err, sizeof(err), "%s: %s", kernel,
 			 access(kernel, F_OK) ? strerror(errno) : "an empty file");
-	fprintf(stderr, "%s: %s; --bisect: exit %d, git bisect run's skip\n", cmd, err,
+	fprintf(stderr, "%s: %s; --bisect: exit %d, git bisect run's skip\n", vk_progname, err,
 		VK_VM_BISECT_SKIP);
 	return 1;
 }
 
 /* --bisect: a guest that gave no result (5 to 9) is a kernel not tested. */
-static int bisect_status(const char *cmd, int status)
+static int bisect_status(int status)
 {
 	if (status < VK_VM_TIMEOUT || status > VK_VM_HOST)
 		return status;
-	fprintf(stderr, "%s: --bisect: exit %d, git bisect run's skip, for %d\n", cmd,
+	fprintf(stderr, "%s: --bisect: exit %d, git bisect run's skip, for %d\n", vk_progname,
 		VK_VM_BISECT_SKIP, status);
 	return VK_VM_BISECT_SKIP;
 }
@@ -346,8 +345,8 @@ int cmd_vm(int argc, char **argv)
 	if (r != VK_OPT_OK)
 		return vk_opt_exit(r);
 	if (!o.nkernels)
-		return vk_usage_error(argv[0], "--kernel IMAGE is required");
-	if (o.bisect && untestable_image(argv[0], &o))
+		return vk_usage_error("--kernel IMAGE is required");
+	if (o.bisect && untestable_image(&o))
 		return VK_VM_BISECT_SKIP;
 	o.words = argv + optind;
 	o.nwords = argc - optind;
@@ -356,6 +355,6 @@ int cmd_vm(int argc, char **argv)
 		o.words = all;
 		o.nwords = 1;
 	}
-	status = o.nkernels == 2 ? vk_vm_ab(argv[0], &o) : one(argv[0], &o, split_commands(&o));
-	return o.bisect ? bisect_status(argv[0], status) : status;
+	status = o.nkernels == 2 ? vk_vm_ab(&o) : one(&o, split_commands(&o));
+	return o.bisect ? bisect_status(status) : status;
 }

@@ -35,12 +35,12 @@ struct vk_vm_opts {
  * statuses (those and what was kept are in r); otherwise a status from 5
  * to 9, said on stderr with the console log's name.
  */
-int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
+int vk_vm_run(const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r);
 /* Say where vm boots fewer CPUs than --smp asked for: its board runs no more. */
-void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm *vm);
+void vk_vm_say_smp(const struct vk_vm_opts *o, const struct vk_vm *vm);
 /* --kernel A --kernel B. */
-int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o);
+int vk_vm_ab(const struct vk_vm_opts *o);
 
 /* /init of `vdsokit vm`'s guest: runs the command the host packed, then
  * powers the machine off; never returns. */

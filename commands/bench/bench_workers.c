@@ -82,7 +82,7 @@ static void print_ref(const struct vk_bench *b)
 	putchar('\n');
 }
 
-int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct vk_bench *b,
+int vk_bench_worker(const struct vk_bench_cmd_opts *o, struct vk_bench *b,
 		    const struct vk_bench_case *cases, size_t ncases)
 {
 	struct vk_bench_result r;
@@ -105,7 +105,7 @@ int vk_bench_worker(const char *cmd, const struct vk_bench_cmd_opts *o, struct v
 	}
 	printf("end\n");
 	if (fflush(stdout)) {
-		fprintf(stderr, "%s: cannot write to the parent: %s\n", cmd, strerror(errno));
+		fprintf(stderr, "%s: cannot write to the parent: %s\n", vk_progname, strerror(errno));
 		return VK_EXIT_USAGE;
 	}
 	return VK_EXIT_OK;
@@ -248,14 +248,14 @@ static void death(char *buf, size_t len, const struct vk_bench_cmd_opts *o, int 
  * Said on stderr, and kept in the row it died in, whose figure it is
  * not: the document holds the crash too.
  */
-static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
+static void say_death(const struct vk_bench_cmd_opts *o,
 		      struct vk_bench_rows *rows, int k, const struct vk_worker *w)
 {
 	struct vk_bench_result *r = w->at + 1 < (long)rows->n ? &rows->r[w->at + 1] : NULL;
 	char what[sizeof(r->why)];
 
 	death(what, sizeof(what), o, k, w);
-	fprintf(stderr, "%s: %s", cmd, what);
+	fprintf(stderr, "%s: %s", vk_progname, what);
 	if (r && r->api[0])
 		fprintf(stderr, " while measuring %s on %s", r->api, vk_path_name(r->path));
 	if (r && r->api[0] && r->path == VK_PATH_IMPL)
@@ -268,7 +268,7 @@ static void say_death(const char *cmd, const struct vk_bench_cmd_opts *o,
 	r->skipped = r->why;
 }
 
-static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
+static int run_worker(const struct vk_bench_cmd_opts *o,
 		      struct worker_args *w, struct vk_bench_rows *rows, int k)
 {
 	static const char self[] = "/proc/self/exe";
@@ -279,13 +279,13 @@ static int run_worker(const char *cmd, const struct vk_bench_cmd_opts *o,
 		return VK_EXIT_OK;
 	/* No worker at all is vdsokit's own error, not the calls' failure. */
 	if (end.end == VK_WORKER_NO_START)
-		fprintf(stderr, "%s: vdsokit's own error: cannot start a worker process: %s\n", cmd,
+		fprintf(stderr, "%s: vdsokit's own error: cannot start a worker process: %s\n", vk_progname,
 			strerror(end.err));
 	else if (end.end == VK_WORKER_NO_EXEC)
 		fprintf(stderr, "%s: vdsokit's own error: cannot start a worker process: %s: %s\n",
-			cmd, self, strerror(end.err));
+			vk_progname, self, strerror(end.err));
 	else
-		say_death(cmd, o, rows, k, &end);
+		say_death(o, rows, k, &end);
 	return end.end == VK_WORKER_NO_START || end.end == VK_WORKER_NO_EXEC ? VK_EXIT_ERROR :
 									       VK_EXIT_FAIL;
 }
@@ -298,7 +298,7 @@ static void progress(const struct vk_bench_cmd_opts *o, struct vk_step *step, in
 		fprintf(stderr, "\r\033[K[process %d/%d]", k + 1, o->processes);
 }
 
-int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
+int vk_bench_workers(const struct vk_bench_cmd_opts *o,
 		     const struct vk_timer *t, struct vk_bench_rows *rows, struct vk_step *step)
 {
 	struct worker_args w;
@@ -307,7 +307,7 @@ int vk_bench_workers(const char *cmd, const struct vk_bench_cmd_opts *o,
 	worker_argv(&w, o, t, rows);
 	for (int k = 0; k < o->processes && !status; k++) {
 		progress(o, step, k);
-		status = run_worker(cmd, o, &w, rows, k);
+		status = run_worker(o, &w, rows, k);
 		rows->nref = k + 1;
 	}
 	if (isatty(STDERR_FILENO) && !(step && step->progress))

@@ -56,7 +56,7 @@ static int words(const struct vk_vm_opts *o, int first, char **w)
 	return n;
 }
 
-static int prepare(const char *cmd, const struct vk_vm_opts *o, struct side *s)
+static int prepare(const struct vk_vm_opts *o, struct side *s)
 {
 	char *w[MAX_WORDS], err[1024];
 
@@ -65,24 +65,24 @@ static int prepare(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 
 		if (vk_vm_prepare(vm, s->kernel, &o->setup, w, words(o, first, w), s->qemu,
 				  s->initrd[first], PATH_MAX, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, err);
+			fprintf(stderr, "%s: %s\n", vk_progname, err);
 			return -1;
 		}
 	}
-	vk_vm_say_smp(cmd, o, &s->first);
+	vk_vm_say_smp(o, &s->first);
 	return 0;
 }
 
 static const char *const doc_name[NDOCS] = { "info", "fallback", "verify", "bench" };
 
 /* A boot's bench report, refused as compare refuses a file; -1 said. */
-static int bench_report(const char *cmd, struct side *s, const char *text, size_t len,
+static int bench_report(struct side *s, const char *text, size_t len,
 			const char *label)
 {
 	struct vk_bf_err e;
 
 	if (vk_compare_runs_parse(&s->runs, "bench's report", text, len, &e)) {
-		fprintf(stderr, "%s: on kernel %s, %s\n", cmd, label, e.msg);
+		fprintf(stderr, "%s: on kernel %s, %s\n", vk_progname, label, e.msg);
 		return -1;
 	}
 	s->bench[s->nbench++] = s->runs.f[s->runs.nf - 1].doc;
@@ -90,7 +90,7 @@ static int bench_report(const char *cmd, struct side *s, const char *text, size_
 }
 
 /* One boot of a side: its reports parsed, or the status to exit with. */
-static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int first,
+static int boot(const struct vk_vm_opts *o, struct side *s, int first,
 		const char *label)
 {
 	struct vk_vm *vm = first ? &s->first : &s->later;
@@ -98,9 +98,9 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 	char log[PATH_MAX] = "";
 	struct vk_vm_result r;
 
-	status = vk_vm_run(cmd, o, vm, ncmds, VK_VM_KEEP_STDOUT, log, sizeof(log), &r);
+	status = vk_vm_run(o, vm, ncmds, VK_VM_KEEP_STDOUT, log, sizeof(log), &r);
 	if (status != VK_EXIT_OK) {
-		fprintf(stderr, "%s: kernel %s (%s) gave no result\n", cmd, label, s->kernel);
+		fprintf(stderr, "%s: kernel %s (%s) gave no result\n", vk_progname, label, s->kernel);
 		vk_vm_result_free(&r);
 		return status;
 	}
@@ -114,7 +114,7 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 			continue;
 		doc = r.out[i] ? vk_jparse(r.out[i], r.outlen[i], &err) : NULL;
 		if (!doc || (r.status[i] != VK_EXIT_OK && r.status[i] != VK_EXIT_FAIL)) {
-			fprintf(stderr, "%s: on kernel %s, %s exited %d%s\n", cmd, label, doc_name[d],
+			fprintf(stderr, "%s: on kernel %s, %s exited %d%s\n", vk_progname, label, doc_name[d],
 				r.status[i], doc ? "" : " with no JSON report");
 			vk_jfree(doc);
 			vk_vm_result_free(&r);
@@ -127,7 +127,7 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
 		}
 		/* Read again, as compare reads a file: checked, its samples taken out. */
 		vk_jfree(doc);
-		if (bench_report(cmd, s, r.out[i], r.outlen[i], label)) {
+		if (bench_report(s, r.out[i], r.outlen[i], label)) {
 			vk_vm_result_free(&r);
 			return VK_VM_NO_RESULT;
 		}
@@ -142,7 +142,7 @@ static int boot(const char *cmd, const struct vk_vm_opts *o, struct side *s, int
  * The boots' bench reports merged as compare merges a side's runs, as one
  * bench file through bench's writer; -1 said.
  */
-static int write_bench(const char *cmd, struct side *s, const char *file, FILE *f)
+static int write_bench(struct side *s, const char *file, FILE *f)
 {
 	struct vk_bench_report rep = { 0 };
 	struct vk_timer timer;
@@ -150,7 +150,7 @@ static int write_bench(const char *cmd, struct side *s, const char *file, FILE *
 
 	if (vk_compare_runs_merge(&s->runs, &e) ||
 	    vk_compare_runs_report(&s->runs, &rep, &timer, &e)) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, file, e.msg);
+		fprintf(stderr, "%s: %s: %s\n", vk_progname, file, e.msg);
 		vk_compare_runs_report_free(&rep);
 		return -1;
 	}
@@ -159,7 +159,7 @@ static int write_bench(const char *cmd, struct side *s, const char *file, FILE *
 	return 0;
 }
 
-static int output_dir(const char *cmd, const struct vk_vm_opts *o, char *dir, size_t len)
+static int output_dir(const struct vk_vm_opts *o, char *dir, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -170,19 +170,19 @@ static int output_dir(const char *cmd, const struct vk_vm_opts *o, char *dir, si
 	}
 	snprintf(dir, len, "%s/vdsokit-vm-ab-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
-		fprintf(stderr, "%s: cannot make a directory %s: %s\n", cmd, dir, strerror(errno));
+		fprintf(stderr, "%s: cannot make a directory %s: %s\n", vk_progname, dir, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int run_rounds(const char *cmd, const struct vk_vm_opts *o, struct side *s)
+static int run_rounds(const struct vk_vm_opts *o, struct side *s)
 {
 	static const char *const label[2] = { "A", "B" };
 
 	for (unsigned long round = 0; round < o->rounds; round++) {
 		for (int k = 0; k < 2; k++) {
-			int status = boot(cmd, o, &s[k], round == 0, label[k]);
+			int status = boot(o, &s[k], round == 0, label[k]);
 
 			if (status >= 0)
 				return status;
@@ -219,7 +219,7 @@ static size_t failed_rows(const struct side *s)
 	return n;
 }
 
-static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
+static int judge(const struct vk_vm_opts *o, struct side *s)
 {
 	const struct vk_ab_docs d[2] = {
 		{ s[0].doc[INFO], s[0].doc[FALLBACK], s[0].doc[VERIFY], s[0].bench, s[0].nbench },
@@ -234,9 +234,8 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 			    .arch = s[0].first.arch->name };
 
 	vk_ab_diff(&ds, &d[0], &d[1]);
-	if (output_dir(cmd, o, dir, sizeof(dir)))
+	if (output_dir(o, dir, sizeof(dir)))
 		return VK_EXIT_USAGE;
-	files.cmd = cmd;
 	for (int k = 0; k < 2; k++) {
 		ab.kernel[k] = s[k].kernel;
 		ab.release[k] = vk_ab_str(vk_jget(vk_jget(vk_jget(s[k].doc[INFO], VK_DOC_ENVIRONMENT),
@@ -248,7 +247,7 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
-		if (write_bench(cmd, &s[k], file[k], f)) {
+		if (write_bench(&s[k], file[k], f)) {
 			vk_files_drop(&files);
 			return VK_EXIT_USAGE;
 		}
@@ -269,61 +268,64 @@ static int judge(const char *cmd, const struct vk_vm_opts *o, struct side *s)
 		char *const paths[2] = { file[0], file[1] };
 
 		printf("\n");
-		/* The table `vdsokit compare a.json b.json` prints of the files left. */
-		status = vk_compare_files("vdsokit compare", paths, 1, 1);
+		/* The table `vdsokit compare a.json b.json` prints of the files
+		 * left, its messages named as compare's. */
+		vk_progname = "vdsokit compare";
+		status = vk_compare_files(paths, 1, 1);
+		vk_progname = "vdsokit vm";
 	}
 	return ds.worse && status == VK_EXIT_OK ? VK_EXIT_FAIL : status;
 }
 
 /* Two kernels of one arch, as their headers say; 0, or -1 said. */
-static int same_arch(const char *cmd, const struct vk_vm_opts *o)
+static int same_arch(const struct vk_vm_opts *o)
 {
 	const struct vk_vm_arch *a[2];
 	char err[512];
 
 	for (int k = 0; k < 2; k++) {
 		if (vk_vm_kernel_arch(o->kernel[k], &a[k], err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", cmd, err);
+			fprintf(stderr, "%s: %s\n", vk_progname, err);
 			return -1;
 		}
 	}
 	if (a[0] == a[1])
 		return 0;
-	fprintf(stderr, "%s: A is a %s kernel and B a %s one: compare kernels of one arch\n", cmd,
+	fprintf(stderr, "%s: A is a %s kernel and B a %s one: compare kernels of one arch\n", vk_progname,
 		a[0]->name, a[1]->name);
 	return -1;
 }
 
-int vk_vm_ab(const char *cmd, const struct vk_vm_opts *o)
+int vk_vm_ab(const struct vk_vm_opts *o)
 {
 	struct side s[2] = { { .kernel = o->kernel[0] }, { .kernel = o->kernel[1] } };
 	int status = VK_EXIT_USAGE, kvm;
 	char why[PATH_MAX + 100];
 
 	if (o->dry_run)
-		return vk_usage_error(cmd, "--dry-run takes one --kernel");
-	if (!o->setup.arch && same_arch(cmd, o))
+		return vk_usage_error("--dry-run takes one --kernel");
+	if (!o->setup.arch && same_arch(o))
 		return VK_EXIT_USAGE;
 	for (int k = 0; k < 2; k++) {
 		struct vk_bf_err e;
 
 		s[k].bench = calloc(o->rounds, sizeof(*s[k].bench));
 		if (!s[k].bench || vk_compare_runs_open(&s[k].runs, o->rounds, &e)) {
-			fprintf(stderr, "%s: %s\n", cmd, strerror(ENOMEM));
+			fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
 			goto out;
 		}
-		if (prepare(cmd, o, &s[k]))
+		if (prepare(o, &s[k]))
 			goto out;
 	}
 	kvm = o->accel == VK_ACCEL_KVM ||
 	      (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(s[0].first.arch, s[0].qemu, why,
 								sizeof(why)));
 	if (o->accel == VK_ACCEL_AUTO && *why)
-		fprintf(stderr, "%s: %s\n", cmd, why);
+		fprintf(stderr, "%s: %s\n", vk_progname, why);
 	s[0].first.kvm = s[0].later.kvm = s[1].first.kvm = s[1].later.kvm = kvm;
-	status = run_rounds(cmd, o, s);
+	status = run_rounds(o, s);
 	if (status < 0)
-		status = judge(cmd, o, s);
+		status = judge(o, s);
 out:
 	for (int k = 0; k < 2; k++) {
 		for (int d = 0; d < BENCH; d++)

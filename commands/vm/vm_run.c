@@ -12,39 +12,39 @@
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
-static int no_result(const char *cmd, const struct vk_vm_result *r, const struct vk_vm_opts *o,
+static int no_result(const struct vk_vm_result *r, const struct vk_vm_opts *o,
 		     const char *log)
 {
 	if (vk_vm_host_failure(r)) {
 		fprintf(stderr, "%s: the boot failed twice for a reason of this host, not of the kernel: %s (the kernel said: %s); console log: %s\n",
-			cmd, vk_vm_host_failure(r), r->panic, log);
+			vk_progname, vk_vm_host_failure(r), r->panic, log);
 		return VK_VM_HOST;
 	}
 	if (r->kvm_stopped) {
 		fprintf(stderr, "%s: qemu stopped the guest, as KVM failed to run it: %s (this host's KVM, not the kernel: --accel tcg boots it emulated); console log: %s\n",
-			cmd, r->qemu_said, log);
+			vk_progname, r->qemu_said, log);
 		return VK_VM_HOST;
 	}
 	if (r->panicked) {
 		fprintf(stderr, "%s: the kernel panicked before the command ended; console log: %s\n",
-			cmd, log);
+			vk_progname, log);
 		return VK_VM_PANIC;
 	}
 	if (r->timed_out) {
 		fprintf(stderr, "%s: timed out after %g s of running (or %d times that on the clock)%s; console log: %s\n",
-			cmd, o->timeout, VK_VM_BACKSTOP, r->started ? " (the command was running)" :
+			vk_progname, o->timeout, VK_VM_BACKSTOP, r->started ? " (the command was running)" :
 				     " (the kernel never reached /init: no initramfs support, or no console on the serial port?)",
 			log);
 		return VK_VM_TIMEOUT;
 	}
 	if (!r->started && r->qemu_status && r->qemu_said[0]) {
-		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", cmd,
+		fprintf(stderr, "%s: qemu refused to boot the kernel: %s; console log: %s\n", vk_progname,
 			r->qemu_said, log);
 		/* Bad input, but of the kernel's own making: a commit to skip. */
 		return o->bisect ? VK_VM_BISECT_SKIP : VK_EXIT_USAGE;
 	}
 	fprintf(stderr, "%s: the guest ended without running the command (%s, qemu status %d); console log: %s\n",
-		cmd, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
+		vk_progname, r->started ? "after /init started" : "/init never started", r->qemu_status, log);
 	return VK_VM_NO_RESULT;
 }
 
@@ -61,7 +61,7 @@ static int whole(const struct vk_vm_result *r, int ncmds)
 }
 
 /* What was lost, and each command whose output came short or damaged. */
-static int lost_output(const char *cmd, const struct vk_vm_result *r, int ncmds, const char *log)
+static int lost_output(const struct vk_vm_result *r, int ncmds, const char *log)
 {
 	char which[256] = "", what[128] = "";
 	size_t n = 0, m = 0;
@@ -82,7 +82,7 @@ static int lost_output(const char *cmd, const struct vk_vm_result *r, int ncmds,
 	if (!m)
 		snprintf(what, sizeof(what), "an output's length or checksum is not what was sent");
 	fprintf(stderr, "%s: the console lost or damaged the guest's output: %s; the output of command %s is incomplete, whatever its status; console log: %s\n",
-		cmd, what, which, log);
+		vk_progname, what, which, log);
 	return VK_VM_LOST;
 }
 
@@ -96,18 +96,18 @@ static void boot_again(const struct vk_vm *vm, const struct vk_vm_opts *o, int k
 	vk_vm_boot(vm, o->timeout, 0, keep, fd, r);
 }
 
-void vk_vm_say_smp(const char *cmd, const struct vk_vm_opts *o, const struct vk_vm *vm)
+void vk_vm_say_smp(const struct vk_vm_opts *o, const struct vk_vm *vm)
 {
 	const char *cpu = vk_vm_qemu_opt(vm->arch, &vm->board, "-cpu");
 
 	if (vm->smp < o->setup.smp)
 		fprintf(stderr, "%s: --smp %lu: qemu's %s runs %lu CPU with the %s core; booting %lu\n",
-			cmd, o->setup.smp, vk_vm_qemu_opt(vm->arch, &vm->board, "-M"), vm->smp,
+			vk_progname, o->setup.smp, vk_vm_qemu_opt(vm->arch, &vm->board, "-M"), vm->smp,
 			cpu ? cpu : "default", vm->smp);
 }
 
 /* Boot, and again where the first boot did not count; the log closed. */
-static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int keep,
+static void boot_logged(const struct vk_vm_opts *o, struct vk_vm *vm, int keep,
 			int fd, struct vk_vm_result *r)
 {
 	int probe = vm->kvm && o->accel == VK_ACCEL_AUTO;
@@ -116,13 +116,13 @@ static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_v
 	if (probe && !r->started) {
 		/* qemu's own words, as --accel kvm would say them. */
 		if (r->timed_out)
-			fprintf(stderr, "%s: KVM did not reach /init (no sign of it within %d s)", cmd,
+			fprintf(stderr, "%s: KVM did not reach /init (no sign of it within %d s)", vk_progname,
 				VK_VM_PROBE_SECONDS);
 		else if (r->qemu_said[0])
-			fprintf(stderr, "%s: KVM did not reach /init (%s)", cmd, r->qemu_said);
+			fprintf(stderr, "%s: KVM did not reach /init (%s)", vk_progname, r->qemu_said);
 		else
 			fprintf(stderr, "%s: KVM did not reach /init (qemu ended with status %d, saying nothing)",
-				cmd, r->qemu_status);
+				vk_progname, r->qemu_status);
 		fprintf(stderr, "; booting again under TCG, whose figures are emulated\n");
 		vm->kvm = 0;
 		boot_again(vm, o, keep, fd, r);
@@ -132,7 +132,7 @@ static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_v
 	/* Before /init nothing was relayed, so a second boot repeats nothing. */
 	if (!r->started && vk_vm_host_failure(r)) {
 		fprintf(stderr, "%s: the boot failed for a reason of this host, not of the kernel: %s; booting again\n",
-			cmd, vk_vm_host_failure(r));
+			vk_progname, vk_vm_host_failure(r));
 		boot_again(vm, o, keep, fd, r);
 	}
 	close(fd);
@@ -140,31 +140,31 @@ static void boot_logged(const char *cmd, const struct vk_vm_opts *o, struct vk_v
 
 /* The status of the boot, the log removed if it was a temporary that
  * nothing needs, and named otherwise. */
-static int judged(const char *cmd, const struct vk_vm_opts *o, int ncmds, int named,
+static int judged(const struct vk_vm_opts *o, int ncmds, int named,
 		  const char *log, const struct vk_vm_result *r)
 {
 	if (r->started && r->version != VK_VM_FRAMING) {
 		fprintf(stderr, "%s: the guest's vdsokit frames its output in version %d, this one reads %d: give --binary a vdsokit of this version; console log: %s\n",
-			cmd, r->version, VK_VM_FRAMING, log);
+			vk_progname, r->version, VK_VM_FRAMING, log);
 		return VK_EXIT_USAGE;
 	}
 	if (r->klost)
 		fprintf(stderr, "%s: the console lost %lu of the guest kernel's messages (the commands' output is not concerned); console log: %s\n",
-			cmd, r->klost, log);
+			vk_progname, r->klost, log);
 	/* A guest cut short is said as such, whatever it lost on the way. */
 	if (!whole(r, ncmds) && (r->ncmds == ncmds || r->ended))
-		return lost_output(cmd, r, ncmds, log);
+		return lost_output(r, ncmds, log);
 	if (r->ncmds == ncmds) {
 		if (!named && !r->klost)
 			unlink(log);
 		return VK_EXIT_OK;
 	}
-	return no_result(cmd, r, o, log);
+	return no_result(r, o, log);
 }
 
 /* The guest measures itself and cannot see a host that kept its vCPUs
  * from running: said for each command the host disturbed. */
-static void say_host(const char *cmd, const struct vk_vm_result *r)
+static void say_host(const struct vk_vm_result *r)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	char waited[64];
@@ -180,11 +180,11 @@ static void say_host(const char *cmd, const struct vk_vm_result *r)
 		else
 			snprintf(waited, sizeof(waited), "how long qemu waited is unknown");
 		fprintf(stderr, "%s: warning: the host disturbed the guest's command %d: load %.2f on %ld CPUs, %s for a CPU in its %.1f s; the guest cannot see it, and its figures may read slower than the kernel is: repeat on a quieter host\n",
-			cmd, k + 1, h->load, cpus, waited, h->wall);
+			vk_progname, k + 1, h->load, cpus, waited, h->wall);
 	}
 }
 
-int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
+int vk_vm_run(const struct vk_vm_opts *o, struct vk_vm *vm, int ncmds,
 	      int keep, char *log, size_t len, struct vk_vm_result *r)
 {
 	static char said[PATH_MAX + 128];
@@ -199,16 +199,16 @@ int vk_vm_run(const char *cmd, const struct vk_vm_opts *o, struct vk_vm *vm, int
 		fd = mkstemps(log, 4);
 	}
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot make a console log in %s: %s\n", cmd, log,
+		fprintf(stderr, "%s: cannot make a console log in %s: %s\n", vk_progname, log,
 			strerror(errno));
 		return VK_EXIT_USAGE;
 	}
 	/* The log is what the guest did until then: a signal keeps it, named. */
-	snprintf(said, sizeof(said), "%s: interrupted; the console log is kept in %s\n", cmd, log);
+	snprintf(said, sizeof(said), "%s: interrupted; the console log is kept in %s\n", vk_progname, log);
 	vk_children_say(said);
-	boot_logged(cmd, o, vm, keep, fd, r);
-	say_host(cmd, r);
-	status = judged(cmd, o, ncmds, named, log, r);
+	boot_logged(o, vm, keep, fd, r);
+	say_host(r);
+	status = judged(o, ncmds, named, log, r);
 	vk_children_say(NULL);
 	return status;
 }

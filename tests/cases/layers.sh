@@ -130,10 +130,10 @@ done
 empty "each folder uses only what its README.md says it may use" "$TMP/unstated"
 
 # commands/ holds one command per file: each names a row of main.c's
-# command table, or its table of programs (vdsotest).
+# command table, a command's or a program's (vdsotest, run by argv[0]).
 for f in commands/*.c; do
 	name=$(basename "$f" .c)
-	grep -Eq "\{ \"$(echo "$name" | tr _ -)\", cmd_$name,|\{ \"$name\", vk_$name \}" main.c ||
+	grep -Eq "\{ \"$(echo "$name" | tr _ -)\", cmd_$name,|\{ \"$name\", vk_$name," main.c ||
 		echo "$f"
 done >"$TMP/strays"
 empty "each file of commands/ is one command of main.c" "$TMP/strays"
