@@ -3,7 +3,8 @@
 # userspace and run it with `vdsokit vm` on one of Debian's own kernels
 # under qemu-system (software emulation; KVM for x86 where a probe boot
 # proves that it works): info, verify, abi, fallback, timens and bench in
-# one boot, each command's output kept in build/xarch/results/TARGET.
+# one boot, each command's output kept in build/xarch/results/TARGET; the
+# guest dumps its live vDSO, which the host's vdsokit inspects.
 # Prints one table, target x command, and exits 1 if any command failed,
 # any target did not boot (its kernel not fetched, its build or its boot
 # failed), or clock_gettime ran elsewhere than the target expects; its
