@@ -239,8 +239,8 @@ static void check_fdes(const struct vk_elf *e, const struct vk_insp_arch *row,
 	for (size_t i = 0; i < out->nfuncs; i++)
 		checked += promised(u, out->funcs[i].name);
 	if (nmiss)
-		set(out, VK_CHK_FDES, VK_INSP_FAIL, "%zu exported functions without an FDE (%s first)%s",
-		    nmiss, missing, f.found ? "" : ": the image has no .eh_frame");
+		set(out, VK_CHK_FDES, VK_INSP_FAIL, "%zu exported functions without an FDE (%s first)%s%s",
+		    nmiss, missing, f.found ? "" : ": ", f.found || !f.none ? "" : f.none);
 	else if (!checked)
 		set(out, VK_CHK_FDES, VK_INSP_SKIP, "%s", u->why);
 	else if (nun)

@@ -11,6 +11,7 @@
 struct vk_insp_fdes {
 	int found;		/* the image has an .eh_frame */
 	const char *where;	/* "section .eh_frame" or "PT_GNU_EH_FRAME" */
+	const char *none;	/* why none was found, where found is 0 */
 	size_t n;
 	uint64_t lo[256], hi[256];
 	char err[128];		/* where the walk stopped on a malformed record */

@@ -87,6 +87,22 @@ list-apis)
 	echo "getrandom  getrandom  -  __vdso_getrandom  getrandom  getrandom(278)  ${FAKE_IMAGE_ABSENT:-exported}"
 	printf '\n2 APIs for the loongarch64 ABI; vDSO: %s\n' "$3"
 	exit 0 ;;
+inspect)
+	# The host's inspect on an image (--format ktap --image FILE): every
+	# check passed; FAKE_INSPECT plants a failed check (fail), a build
+	# without inspect (missing), a run cut short (short).
+	echo "$5" >>"$FAKE_INSPECTED"
+	[ "${FAKE_INSPECT:-}" != missing ] || { echo "vdsokit inspect: this vdsokit was built without inspect" >&2; exit 4; }
+	printf '# %s: x86_64, disassembled as x86_64-linux-gnu\n1..9\n' "$5"
+	for i in 1 2 3 4 5 6 7 8 9; do
+		if [ $i = 6 ] && [ "${FAKE_INSPECT:-}" = fail ]; then
+			printf 'not ok 6 eh-frame-hdr\n# PT_GNU_EH_FRAME is empty (fake)\n'
+		elif [ $i != 9 ] || [ "${FAKE_INSPECT:-}" != short ]; then
+			echo "ok $i check-$i"
+		fi
+	done
+	[ "${FAKE_INSPECT:-}" != fail ] || exit 1
+	exit 0 ;;
 esac
 [ "${args/--accel kvm/}" = "$args" ] || exit 7
 while [ "$1" != --output ]; do shift; done
@@ -97,6 +113,14 @@ for c in info verify abi fallback timens bench; do
 	echo "ok 1 fake" >"$d/$c.log"
 done
 echo "kernel:   Linux 6.1.0-fake #1 SMP" >"$d/info.log"
+# dump - writes the live vDSO; FAKE_DUMP_FAIL: it could not.
+if [ -n "${FAKE_DUMP_FAIL:-}" ]; then
+	echo 2 >"$d/dump.status"
+	echo "vdsokit dump: -: Broken pipe" >"$d/dump.log"
+else
+	echo 0 >"$d/dump.status"
+	echo "the live vDSO of $d" >"$d/dump.log"
+fi
 # A boot with vsyscall=MODE maps the page, but with FAKE_NO_VSYSCALL.
 mode=$(grep -o 'vsyscall=[a-z]*' <<<"$args")
 if [ -n "$mode" ] && [ -z "${FAKE_NO_VSYSCALL:-}" ]; then
@@ -126,7 +150,8 @@ gate() {
 	local name=$1
 	shift
 	rm -rf "$TMP/cache" "$TMP/xarch"
-	env -i PATH="$bin" HOME="$TMP" VK="$bin/vdsokit" VDSOKIT_XARCH_CACHE="$TMP/cache" \
+	: >"$TMP/inspected"
+	env -i PATH="$bin" HOME="$TMP" VK="$bin/vdsokit" VDSOKIT_XARCH_CACHE="$TMP/cache" FAKE_INSPECTED="$TMP/inspected" \
 		VDSOKIT_XARCH_OUT="$TMP/xarch" VDSOKIT_ARCHES="$O/arches.sh" "$@" \
 		bash "$TOP/tests/xarch/run.sh" >"$TMP/$name.out" 2>&1
 	gate=$?
@@ -155,7 +180,7 @@ contains "and says so" "$TMP/novsyscall.last" \
 name=noseccomp
 gate noseccomp VDSOKIT_XARCH_TARGETS=arm64 FAKE_NO_SECCOMP_FILTER=1
 is "a kernel without seccomp filters: fallback and clock-vdso skip, the gate exits 0" 0
-contains "the cells say skip" "$TMP/noseccomp.out" '^arm64 .* skip +pass 1/0/0 +pass 1/0/0 +skip *$'
+contains "the cells say skip" "$TMP/noseccomp.out" '^arm64 .* skip +pass 1/0/0 +pass 1/0/0 +pass 9/0/0 +skip *$'
 contains "fallback's note says why" "$TMP/noseccomp.out" \
 	'^arm64 fallback skipped: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)$'
 contains "and a note names the option" "$TMP/noseccomp.out" \
@@ -254,7 +279,8 @@ gate_loong loong
 is "loongarch64's images export every API: the gate passes" 0
 contains "its verdict" "$TMP/loong.last" '^check-xarch: 1 targets passed, 0 failed, 0 skipped$'
 contains "its row: the images' release, no command run" "$TMP/loong.out" \
-	'^loongarch64 +6\.12\.0-fake +(image-only +){6}- *$'
+	'^loongarch64 +6\.12\.0-fake +(image-only +){6}pass 18/0/0 +- *$'
+check "inspect read both of its images" grep -qx ".*/vdso\.so\.dbg" "$TMP/inspected"
 contains "a note says why it is not booted" "$TMP/loong.out" '^loongarch64 not booted: qemu 7\.2 enters '
 contains "and what each image exports" "$TMP/loong.out" '^loongarch64 image vdso\.so\.dbg: 2 APIs for the loongarch64 ABI, each exported$'
 check "nothing is booted" bash -c "! grep -q 'booting loongarch64' '$TMP/loong.out'"
@@ -296,6 +322,45 @@ gate_loong loong-absent FAKE_IMAGE_ABSENT=absent
 is "an API of vdsokit's table absent from the image fails the gate" 1
 contains "naming it" "$TMP/loong-absent.last" \
 	'^FAILED loongarch64: image: list-apis --image vdso\.so: not exported: getrandom $'
+
+name=loong-inspect
+gate_loong loong-inspect FAKE_INSPECT=fail
+is "a check inspect fails in loongarch64's images fails the gate" 1
+contains "naming it" "$TMP/loong-inspect.last" '^FAILED loongarch64: inspect FAIL 16/2/0$'
+
+# inspect on the host, on each booted target's live vDSO as the guest's
+# dump wrote it: a failed check is a finding, and fails the target as
+# verify's do; a run that could not be had (no live image, a run cut
+# short, a vdsokit without inspect where the target was asked for) fails
+# it too; only a target not asked for may lack it, named in the verdict.
+name=inspect-good
+gate inspect-good VDSOKIT_XARCH_TARGETS=x86_64
+is "inspect passed on x86_64's live vDSO: the gate passes" 0
+contains "its cell" "$TMP/inspect-good.out" '^x86_64 .* pass 9/0/0 +userspace *$'
+check "the image inspected is the one dump wrote" grep -qx ".*/results/x86_64/vdso-live\.so" "$TMP/inspected"
+name=inspect-fail
+gate inspect-fail VDSOKIT_XARCH_TARGETS=x86_64 FAKE_INSPECT=fail
+is "a check inspect fails fails the gate" 1
+contains "naming the target and the cell" "$TMP/inspect-fail.last" '^FAILED x86_64: inspect FAIL 8/1/0$'
+contains "and a note the check and why" "$TMP/inspect-fail.out" \
+	'^x86_64 inspect: vdso-live\.so: eh-frame-hdr: PT_GNU_EH_FRAME is empty \(fake\)$'
+name=inspect-short
+gate inspect-short VDSOKIT_XARCH_TARGETS=x86_64 FAKE_INSPECT=short
+is "an inspect run that reported 8 of its 9 checks fails the gate" 1
+contains "as vdsokit's error" "$TMP/inspect-short.last" '^FAILED x86_64: inspect FAIL:3$'
+name=inspect-nodump
+gate inspect-nodump VDSOKIT_XARCH_TARGETS=x86_64 FAKE_DUMP_FAIL=1
+is "no live image from the guest fails the gate" 1
+contains "so named" "$TMP/inspect-nodump.out" "^x86_64 inspect: no live image: dump's status is 2$"
+name=inspect-missing
+gate inspect-missing VDSOKIT_XARCH_TARGETS=x86_64 FAKE_INSPECT=missing
+is "a vdsokit without inspect, the target asked for: the gate fails" 1
+contains "naming why" "$TMP/inspect-missing.last" '^FAILED x86_64: inspect: .* was built without inspect '
+name=inspect-missing-default
+gate inspect-missing-default FAKE_INSPECT=missing
+is "nothing asked for: the gate passes without inspect" 0
+contains "but its last line says so" "$TMP/inspect-missing-default.last" \
+	'^skipped inspect on arm64 .* i386: .* was built without inspect$'
 
 # A holds apt's lock; B, started then, must wait for it rather than fail
 # as apt fails (the race that lost armhf's kernels). B is waited for

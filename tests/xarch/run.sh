@@ -3,7 +3,8 @@
 # userspace and run it with `vdsokit vm` on one of Debian's own kernels
 # under qemu-system (software emulation; KVM for x86 where a probe boot
 # proves that it works): info, verify, abi, fallback, timens and bench in
-# one boot, each command's output kept in build/xarch/results/TARGET.
+# one boot, each command's output kept in build/xarch/results/TARGET; the
+# guest dumps its live vDSO, which the host's vdsokit inspects.
 # Prints one table, target x command, and exits 1 if any command failed,
 # any target did not boot (its kernel not fetched, its build or its boot
 # failed), or clock_gettime ran elsewhere than the target expects; its
@@ -42,12 +43,15 @@ boot_timeout=960
 # (the Cortex-A9's sp804): its bench took over 150 s on a loaded host.
 declare -A command_timeout_of=([armhf-vexpress-a9]=450)
 commands=(info verify abi fallback timens bench)
+# dump writes the guest's live vDSO image to its log, byte for byte (vm's
+# frames carry any byte, and a log that lost one fails its checksum): the
+# host's vdsokit inspects it, as the guest's static one has no inspect.
 # Short budgets: under emulation the figures mean little and the whole
 # run must stay within minutes. --max-fails 0 lets verify count every
 # failure. x86_64's vsyscall page is a path where the kernel maps it (a
 # SKIP with the reason elsewhere): xonly on x86_64, emulate on -hpet.
 vm_commands=(
-	-- info -- verify --format ktap -d 0.2 --max-fails 0 --paths vdso,libc,vsyscall
+	-- info -- dump - -- verify --format ktap -d 0.2 --max-fails 0 --paths vdso,libc,vsyscall
 	-- abi --format ktap
 	-- fallback --format ktap -- timens --format ktap -d 0.2
 	-- bench --format ktap -d 0.02
@@ -469,8 +473,11 @@ image_only_row() { # TARGET
 	done
 	release=$(sed -n 's/^  Linux note: *//p' "$res/$t/info-image.log" | head -n 1)
 	printf '%-18s %-24s' "$t" "${release:-?}"
-	printf ' %-16s' "${commands[@]/*/image-only}" -
-	printf '\n'
+	printf ' %-16s' "${commands[@]/*/image-only}"
+	inspect_target "$t"
+	cell "$t" inspect
+	printf ' %-16s %-16s\n' "$result" -
+	inspect_verdict "$t"
 	image_check "$t"
 	[ -z "$result" ] || bad+=("image: $result")
 	notes+=("$t not booted: ${image_only[$t]}")
@@ -510,13 +517,86 @@ time32_check() { # TARGET
 	result=${result%; }
 }
 
+# inspect on the host, on each of TARGET's vDSO images: the live one the
+# guest's dump wrote (a booted target), and those its kernel's build left
+# (a kbuild target, image-only ones too). Each image's KTAP goes to
+# $res/TARGET/inspect.log; inspect.status is 0 or 1 only if every image's
+# run was whole (its plan of checks all reported) and 1 if any check
+# failed, else the first other status, or 3 for a run that was not whole.
+# A failed check is a finding: it fails the target as verify's do.
+inspect_target() { # TARGET
+	local t=$1 dir=$res/$1 img imgs=() st worst=0 plan n
+	: >"$dir/inspect.log"
+	if [ -z "${image_only[$t]:-}" ]; then
+		if [ "$(cat "$dir/dump.status" 2>/dev/null)" = 0 ]; then
+			cp "$dir/dump.log" "$dir/vdso-live.so" && imgs+=("$dir/vdso-live.so")
+		else
+			echo "# no live image: dump's status is $(cat "$dir/dump.status" 2>/dev/null || echo none)" \
+				>>"$dir/inspect.log"
+			worst=3
+		fi
+	fi
+	if [ "${suite_of[$t]}" = kbuild ]; then
+		for img in "$(kernel_dir "$t")"/vdso*.so*; do
+			[ -e "$img" ] && imgs+=("$img")
+		done
+	fi
+	[ ${#imgs[@]} -gt 0 ] || { echo "# no vDSO image to inspect" >>"$dir/inspect.log"; worst=3; }
+	for img in "${imgs[@]}"; do
+		"$VK" inspect --format ktap --image "$img" >"$dir/inspect.one" 2>&1
+		st=$?
+		plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$dir/inspect.one")
+		n=$(grep -Ec '^(not )?ok [0-9]+ ' "$dir/inspect.one")
+		if [ "$st" -le 1 ] && { [ -z "$plan" ] || [ "$n" != "$plan" ]; }; then
+			echo "# $img: exit $st, but $n of ${plan:-no} planned checks reported" >>"$dir/inspect.one"
+			st=3
+		fi
+		cat "$dir/inspect.one" >>"$dir/inspect.log"
+		[ "$worst" -gt 1 ] || [ "$st" -le "$worst" ] || worst=$st
+	done
+	rm -f "$dir/inspect.one"
+	echo "$worst" >"$dir/inspect.status"
+}
+
+# Which checks of TARGET's inspect failed, and why, for the notes.
+inspect_failures() { # TARGET
+	awk '/^# .*: [a-z0-9_]+, disassembled as / { img = $2; sub(/:$/, "", img); n = split(img, p, "/"); img = p[n] }
+	     /^not ok / { name = $4; getline why; sub(/^# /, "", why); print img ": " name ": " why }
+	     /^# (no live image|no vDSO image)/ || / planned checks reported$/ { sub(/^# /, ""); print }' "$res/$1/inspect.log"
+}
+
+# TARGET's inspect cell, in $result: a failure goes to bad, and each
+# failed check to the notes. A vdsokit built without inspect (exit 4) is
+# what this host lacks: it fails a target asked for, and is otherwise
+# named in the notes and the verdict's last line, never a silent pass.
+inspect_verdict() { # TARGET
+	local why
+	case $result in
+	pass*) ;;
+	NO-BOOT) ;;
+	skip*)
+		why="$VK was built without inspect (it needs llvm-config-19 to build and libLLVM.so.19.1 to run)"
+		if [ -n "$asked" ]; then
+			bad+=("inspect: $why")
+		else
+			inspect_skipped+=("$1")
+			notes+=("$1 inspect skipped: $why")
+		fi ;;
+	*)
+		bad+=("inspect $result")
+		while IFS= read -r why; do
+			notes+=("$1 inspect: $why")
+		done < <(inspect_failures "$1") ;;
+	esac
+}
+
 # The table, its notes, and last the verdict: how many targets passed,
 # failed and were skipped, and a line for each that failed or was skipped.
 summary() {
-	local t c log release syms bad notes=() failures=() skips=() accel=''
+	local t c log release syms bad notes=() failures=() skips=() inspect_skipped=() accel=''
 	[ ! -e "$out/accel" ] || accel=$(cat "$out/accel")
 	printf '%-18s %-24s' target kernel
-	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}" clock-vdso
+	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}" inspect clock-vdso
 	printf '\n'
 	for t in "${targets[@]}"; do
 		if [ -n "${skip[$t]}" ]; then
@@ -543,6 +623,10 @@ summary() {
 			*) bad+=("$c $result") ;;
 			esac
 		done
+		result=NO-BOOT
+		[ -z "$release" ] || { inspect_target "$t"; cell "$t" inspect; }
+		printf ' %-16s' "$result"
+		inspect_verdict "$t"
 		result=NO-BOOT
 		[ -z "$release" ] || clock_cell "$t"
 		printf ' %-16s\n' "$result"
@@ -572,6 +656,7 @@ summary() {
 	done
 	echo
 	echo "Cells: the command's result, then its KTAP tests passed/failed/skipped."
+	echo "inspect: the host's vdsokit inspect on the guest's live vDSO (dump) and a kernel build's images."
 	echo "clock-vdso: where clock_gettime(CLOCK_MONOTONIC) ran on the vDSO path, as fallback proved."
 	echo "bench ran under software emulation (x86 under KVM where the accelerator says so):"
 	echo "its figures are not hardware figures."
@@ -581,6 +666,8 @@ summary() {
 	echo "check-xarch: $((${#targets[@]} - ${#failures[@]} - ${#skips[@]})) targets passed," \
 		"${#failures[@]} failed, ${#skips[@]} skipped"
 	printf '%s\n' "${failures[@]}" "${skips[@]}" | sed '/^$/d'
+	[ ${#inspect_skipped[@]} -eq 0 ] ||
+		echo "skipped inspect on ${inspect_skipped[*]}: $VK was built without inspect"
 	[ ${#failures[@]} -eq 0 ]
 }
 
