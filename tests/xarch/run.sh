@@ -476,8 +476,8 @@ image_only_row() { # TARGET
 	printf ' %-16s' "${commands[@]/*/image-only}"
 	inspect_target "$t"
 	cell "$t" inspect
-	printf ' %-16s %-16s\n' "$result" -
 	inspect_verdict "$t"
+	printf ' %-16s %-16s\n' "$result" -
 	image_check "$t"
 	[ -z "$result" ] || bad+=("image: $result")
 	notes+=("$t not booted: ${image_only[$t]}")
@@ -565,10 +565,13 @@ inspect_failures() { # TARGET
 	     /^# (no live image|no vDSO image)/ || / planned checks reported$/ { sub(/^# /, ""); print }' "$res/$1/inspect.log"
 }
 
-# TARGET's inspect cell, in $result: a failure goes to bad, and each
-# failed check to the notes. A vdsokit built without inspect (exit 4) is
-# what this host lacks: it fails a target asked for, and is otherwise
-# named in the notes and the verdict's last line, never a silent pass.
+# TARGET's inspect cell, in $result. A whole run's failed check is the
+# kernel's finding (doc/xarch.md): its cell says "finding", each failed
+# check is a note and the verdict's last lines name them, and the target
+# does not fail on it. What vdsokit did not do fails it: no live image, a
+# run cut short. A vdsokit built without inspect (exit 4) is what this
+# host lacks: it fails a target asked for, and is otherwise named in the
+# notes and the verdict's last line, never a silent pass.
 inspect_verdict() { # TARGET
 	local why
 	case $result in
@@ -582,6 +585,12 @@ inspect_verdict() { # TARGET
 			inspect_skipped+=("$1")
 			notes+=("$1 inspect skipped: $why")
 		fi ;;
+	FAIL\ *)
+		result="finding${result#FAIL}"
+		while IFS= read -r why; do
+			notes+=("$1 inspect: $why")
+			inspect_findings+=("$1 inspect: $why")
+		done < <(inspect_failures "$1") ;;
 	*)
 		bad+=("inspect $result")
 		while IFS= read -r why; do
@@ -593,7 +602,8 @@ inspect_verdict() { # TARGET
 # The table, its notes, and last the verdict: how many targets passed,
 # failed and were skipped, and a line for each that failed or was skipped.
 summary() {
-	local t c log release syms bad notes=() failures=() skips=() inspect_skipped=() accel=''
+	local t c log release syms bad notes=() failures=() skips=() inspect_skipped=() inspect_findings=()
+	local accel=''
 	[ ! -e "$out/accel" ] || accel=$(cat "$out/accel")
 	printf '%-18s %-24s' target kernel
 	printf ' %-16s' "${commands[@]/%bench/bench(emulated)}" inspect clock-vdso
@@ -625,8 +635,8 @@ summary() {
 		done
 		result=NO-BOOT
 		[ -z "$release" ] || { inspect_target "$t"; cell "$t" inspect; }
-		printf ' %-16s' "$result"
 		inspect_verdict "$t"
+		printf ' %-16s' "$result"
 		result=NO-BOOT
 		[ -z "$release" ] || clock_cell "$t"
 		printf ' %-16s\n' "$result"
@@ -668,6 +678,8 @@ summary() {
 	printf '%s\n' "${failures[@]}" "${skips[@]}" | sed '/^$/d'
 	[ ${#inspect_skipped[@]} -eq 0 ] ||
 		echo "skipped inspect on ${inspect_skipped[*]}: $VK was built without inspect"
+	[ ${#inspect_findings[@]} -eq 0 ] ||
+		printf 'finding: %s\n' "${inspect_findings[@]}"
 	[ ${#failures[@]} -eq 0 ]
 }
 
