@@ -98,24 +98,57 @@ const char *vk_format_name(enum vk_format f)
 	return formatters[f].name;
 }
 
-int vk_format_parse(const char *name, const enum vk_format *formats)
+/* 1 when fm prints kind. */
+static int renders(const struct vk_formatter *fm, enum vk_doc_kind kind)
 {
-	for (; *formats != VK_FMT_NONE; formats++) {
-		if (!strcmp(name, formatters[*formats].name))
-			return *formats;
+	switch (kind) {
+	case VK_DOC_SKIPPED:
+		return fm->skipped != NULL;
+	case VK_DOC_RESULTS:
+		return fm->results != NULL;
+	case VK_DOC_BENCH:
+		return fm->bench != NULL;
+	case VK_DOC_COMPARE:
+		return fm->compare != NULL;
+	case VK_DOC_INFO:
+		return fm->info != NULL;
+	case VK_DOC_APIS:
+		return fm->apis != NULL;
+	case VK_DOC_SUMMARY:
+		return fm->summary != NULL;
+	case VK_DOC_INSPECT:
+		return fm->inspect != NULL;
+	}
+	return 0;
+}
+
+static int takes(enum vk_format f, const struct vk_formats *t)
+{
+	return f == t->also || (f != VK_FMT_NONE && renders(&formatters[f], t->kind));
+}
+
+int vk_format_parse(const char *name, const struct vk_formats *t)
+{
+	for (int f = 0; f < VK_FMT_NONE; f++) {
+		if (takes(f, t) && !strcmp(name, formatters[f].name))
+			return f;
 	}
 	return -1;
 }
 
-const char *vk_format_list(char *buf, size_t size, const enum vk_format *formats)
+const char *vk_format_list(char *buf, size_t size, const struct vk_formats *t, const char *first)
 {
-	size_t len = 0;
+	size_t len = 0, left = 0;
 
+	for (int f = 0; f < VK_FMT_NONE; f++)
+		left += takes(f, t);
 	buf[0] = '\0';
-	for (size_t i = 0; formats[i] != VK_FMT_NONE && len < size; i++) {
-		const char *sep = !i ? "" : formats[i + 1] == VK_FMT_NONE ? " or " : ", ";
-
-		len += snprintf(buf + len, size - len, "%s%s", sep, formatters[formats[i]].name);
+	for (int f = 0; f < VK_FMT_NONE && len < size; f++) {
+		if (!takes(f, t))
+			continue;
+		len += snprintf(buf + len, size - len, "%s%s%s", !len ? "" : left == 1 ? " or " : ", ",
+				formatters[f].name, !len ? first : "");
+		left--;
 	}
 	return buf;
 }
