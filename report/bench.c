@@ -275,41 +275,6 @@ void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *
 	vk_json_end(&j);
 }
 
-/* An empty field where one process left no spread to measure. */
-static void csv_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.2f", x);
-	fputc(',', f);
-}
-
-static void csv_row(FILE *f, const struct vk_bench_result *r)
-{
-	const double x[] = { r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->p90, r->p99 };
-
-	fprintf(f, "%s,%s,", r->api, vk_path_name(r->path));
-	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
-		csv_num(f, x[i]);
-	fprintf(f, "%d,%lu,%d,,\n", r->n, r->batch, r->multimodal);
-}
-
-void vk_report_bench_csv(const struct vk_out *o, const struct vk_bench_report *rep)
-{
-	FILE *f = o->f;
-
-	fprintf(f, "api,path,median_ns,min_ns,ci95_low_ns,ci95_high_ns,cv_pct,p90_ns,p99_ns,samples,batch,multimodal,skipped,failed\n");
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct vk_bench_result *r = &rep->r[i];
-
-		/* A row whose calls failed, or whose worker died, is no skip. */
-		if (r->failed || r->crashed)
-			fprintf(f, "%s,%s,,,,,,,,,,,,\"%s\"\n", r->api, vk_path_name(r->path), r->skipped);
-		else if (r->skipped)
-			fprintf(f, "%s,%s,,,,,,,,,,,\"%s\",\n", r->api, vk_path_name(r->path), r->skipped);
-		else
-			csv_row(f, r);
-	}
-}
 
 void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep)
 {
@@ -336,56 +301,3 @@ void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *
 	}
 }
 
-/* vdsotest's -v line of one API's calls per path. */
-static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
-{
-	unsigned long long calls[VK_NPATHS];
-
-	vk_bench_api_calls(r, n, calls);
-	fprintf(f, "%s: syscalls = %llu, vdso calls = %llu, libc calls = %llu\n", r[0].api,
-		calls[VK_PATH_SYSCALL], calls[VK_PATH_VDSO], calls[VK_PATH_LIBC]);
-}
-
-/*
- * vdsotest's own lines, which LKFT and MMTests parse: syscall, libc and
- * vdso, whole nanoseconds. Where vdsotest said "not tested", SKIP, so
- * that the farms, which name results by the words before it, record a
- * skip under the name the figure has (why goes to stderr); where the
- * calls failed or their worker died, FAIL likewise.
- */
-void vk_report_bench_vdsotest(const struct vk_out *out, const struct vk_bench_report *rep)
-{
-	FILE *f = out->f;
-	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
-					      VK_PATH_IMPL };
-
-	size_t end;
-
-	for (size_t i = 0; i < rep->n; i = end) {
-		for (end = i; end < rep->n && !strcmp(rep->r[end].api, rep->r[i].api); end++)
-			;
-		if (vk_report_vdsotest_counts())
-			counts(f, rep->r + i, end - i);
-		for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
-			for (size_t k = i; k < end; k++) {
-				const struct vk_bench_result *r = &rep->r[k];
-
-				if (r->path != order[o])
-					continue;
-				if (r->failed || r->crashed) {
-					fprintf(f, "%s: %7s: FAIL\n", r->api, vk_path_name(r->path));
-					fflush(f);
-					fprintf(stderr, "%s: %s: %s\n", r->api, vk_path_name(r->path),
-						r->skipped);
-				} else if (r->skipped) {
-					fprintf(f, "%s: %7s: SKIP\n", r->api, vk_path_name(r->path));
-					fflush(f);
-					fprintf(stderr, "%s: %s: not tested: %s\n", r->api,
-						vk_path_name(r->path), r->skipped);
-				} else
-					fprintf(f, "%s: %7s: %llu nsec/call\n", r->api,
-						vk_path_name(r->path), (unsigned long long)r->median);
-			}
-		}
-	}
-}

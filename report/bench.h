@@ -10,11 +10,6 @@
 struct vk_out;
 void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep);
 void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *rep);
-void vk_report_bench_csv(const struct vk_out *o, const struct vk_bench_report *rep);
 void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep);
-/* vdsotest's "API: PATH: N nsec/call" lines. */
-void vk_report_bench_vdsotest(const struct vk_out *o, const struct vk_bench_report *rep);
-/* One self-contained HTML file: no script, inline SVG (report/html.c). */
-void vk_report_bench_html(const struct vk_out *o, const struct vk_bench_report *rep);
 
 #endif /* VK_REPORT_BENCH_H */

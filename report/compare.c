@@ -168,26 +168,6 @@ void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_repo
 	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
 }
 
-/* A before, after and ratio table for a commit message. */
-void vk_report_compare_markdown(const struct vk_out *o, const struct vk_compare_report *c)
-{
-	FILE *f = o->f;
-	char line[VK_COMPARE_ONELINE];
-
-	fprintf(f, "| API | path | before (ns) | after (ns) | after/before | verdict |\n"
-		   "|---|---|---:|---:|---:|---|\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct vk_compare_row *r = &c->rows[i];
-
-		fprintf(f, "| %s | %s | %.2f | %.2f | %.3f | %s |\n", vk_safe(r->old->api),
-			vk_safe(r->old->path), r->old_med, r->new_med, r->med_ratio, r->verdict);
-	}
-	for (size_t i = 0; i < c->nfailed; i++)
-		fprintf(f, "| %s | %s | | | | %s side: %s |\n", vk_safe(c->failed[i].api),
-			vk_safe(c->failed[i].path), c->failed[i].side, c->failed[i].why);
-	fprintf(f, "\n%s\n", vk_report_compare_oneline(line, sizeof(line), c));
-}
-
 static void json_options(struct vk_json *j, const void *ctx)
 {
 	const struct vk_compare_report *c = ctx;

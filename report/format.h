@@ -47,11 +47,9 @@ struct vk_formatter {
 	void (*inspect)(const struct vk_out *o, const struct vk_inspect_report *r);
 };
 
-/* OpenMetrics text (report/openmetrics.c): gauges, then "# EOF". */
-void vk_report_results_openmetrics(const struct vk_out *o, const struct vk_report *r);
-void vk_report_bench_openmetrics(const struct vk_out *o, const struct vk_bench_report *r);
-void vk_report_info_openmetrics(const struct vk_out *o, const struct vk_info *r);
-void vk_report_summary_openmetrics(const struct vk_out *o, const struct vk_summary *r);
+/* The formats' rows, each in its format's file (report/csv.c, ...). */
+extern const struct vk_formatter vk_formatter_csv, vk_formatter_markdown, vk_formatter_html,
+	vk_formatter_vdsotest, vk_formatter_openmetrics;
 
 /* Print d in format. */
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d);
