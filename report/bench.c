@@ -10,7 +10,7 @@
 #include "core/benchfile/keys.h"
 #include "report/bench.h"
 #include "report/doc.h"
-#include "report/ktap.h"
+#include "report/out.h"
 #include "report/report.h"
 
 /* "-" where one process left no spread to measure. */
@@ -275,29 +275,4 @@ void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *
 	vk_json_end(&j);
 }
 
-
-void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep)
-{
-	vk_ktap_header(k);
-	vk_ktap_diag(k, "vdsokit %s bench", rep->version);
-	vk_ktap_plan(k, rep->n);
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct vk_bench_result *r = &rep->r[i];
-
-		vk_ktap_result(k, r->failed || r->crashed ? VK_KTAP_FAIL :
-				  r->own_error ? VK_KTAP_ERROR :
-				  r->skipped ? VK_KTAP_SKIP : VK_KTAP_PASS,
-			       i + 1, r->skipped, "%s %s", r->api, vk_path_name(r->path));
-		if (r->failed || r->crashed)
-			vk_ktap_diag(k, "%s", r->skipped);
-		if (r->skipped)
-			continue;
-		if (isfinite(r->ci_lo))
-			vk_ktap_diag(k, "median %.1f ns/call, min %.1f, 95%% CI %.1f-%.1f, CV %.1f%%, %d samples, %d processes",
-				     r->median, r->min, r->ci_lo, r->ci_hi, r->cv, r->n, r->ngroups);
-		else
-			vk_ktap_diag(k, "median %.1f ns/call, min %.1f, %d samples, one process: no CI",
-				     r->median, r->min, r->n);
-	}
-}
 

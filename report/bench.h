@@ -10,6 +10,5 @@
 struct vk_out;
 void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep);
 void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *rep);
-void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep);
 
 #endif /* VK_REPORT_BENCH_H */

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/ktap.h"
 #include "report/compare.h"
 #include "report/doc.h"
+#include "report/out.h"
 #include "report/safe.h"
 
 static const char *pct(char *buf, size_t size, double x)
@@ -23,7 +23,7 @@ static const char *plural(size_t n)
 }
 
 /* A verdict given although the machine moved: how far beyond its move. */
-static const char *beyond(char *buf, size_t size, const struct vk_compare_row *r)
+const char *vk_report_compare_beyond(char *buf, size_t size, const struct vk_compare_row *r)
 {
 	buf[0] = 0;
 	if (isfinite(r->beyond))
@@ -50,7 +50,7 @@ static void print_row(FILE *f, const struct vk_compare_row *r, int wapi, int wpa
 		vk_safe(r->old->api), wpath, vk_safe(r->old->path), r->old_med, r->new_med,
 		pct(ratio, sizeof(ratio), r->ratio), ci, r->p, r->verdict,
 		r->significant && r->call == VK_CALL_UNCHANGED ? " (significant)" : "",
-		beyond(note, sizeof(note), r));
+		vk_report_compare_beyond(note, sizeof(note), r));
 	/* bench --threads on both sides: the scaling too, not judged. */
 	if (r->old->threads && r->new->threads)
 		fprintf(f, "  %-*s  scaling %s at %d threads -> %s at %d\n", wapi, "",
@@ -275,31 +275,4 @@ void vk_report_compare_json(const struct vk_out *o, const struct vk_compare_repo
 	vk_json_end(&j);
 	json_environments(&j, c);
 	vk_json_end(&j);
-}
-
-void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_report *c)
-{
-	char line[VK_COMPARE_ONELINE];
-
-	vk_ktap_header(k);
-	vk_ktap_diag(k, "vdsokit %s compare %s %s", c->version, vk_safe(c->old), vk_safe(c->new));
-	vk_ktap_plan(k, c->nrows + c->nfailed);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct vk_compare_row *r = &c->rows[i];
-		enum vk_ktap_result res = r->call == VK_CALL_REGRESSION ? VK_KTAP_FAIL :
-					  r->call == VK_CALL_NONE ? VK_KTAP_SKIP : VK_KTAP_PASS;
-		char note[80];
-
-		vk_ktap_result(k, res, i + 1, r->verdict, "%s %s", vk_safe(r->old->api),
-			       vk_safe(r->old->path));
-		vk_ktap_diag(k, "new/old %.1f%% (95%% CI %.1f-%.1f), p %.2g: %s%s", r->ratio, r->lo,
-			     r->hi, r->p, r->verdict, beyond(note, sizeof(note), r));
-	}
-	for (size_t i = 0; i < c->nfailed; i++) {
-		vk_ktap_result(k, VK_KTAP_FAIL, c->nrows + i + 1, NULL, "%s %s",
-			       vk_safe(c->failed[i].api), vk_safe(c->failed[i].path));
-		vk_ktap_diag(k, "on the %s side, %s: no verdict", c->failed[i].side, c->failed[i].why);
-	}
-	vk_ktap_diag(k, "%s", vk_report_compare_oneline(line, sizeof(line), c));
-	vk_ktap_totals(k, c->passed, c->regressions + c->nfailed, c->no_verdict, 0);
 }

@@ -13,7 +13,6 @@
 #include "report/format.h"
 #include "report/info.h"
 #include "report/inspect.h"
-#include "report/ktap.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -21,12 +20,6 @@ static const struct vk_formatter text = {
 	.name = "text", .results = vk_report_results_text, .bench = vk_report_bench_text,
 	.compare = vk_report_compare_text, .info = vk_report_info_text, .apis = vk_report_apis_text,
 	.summary = vk_report_summary_text, .inspect = vk_report_inspect_text,
-};
-static const struct vk_formatter ktap = {
-	.name = "ktap", .skipped = vk_ktap_skip_all, .results = vk_report_ktap,
-	.bench = vk_report_bench_ktap, .compare = vk_report_compare_ktap,
-	.info = vk_report_info_ktap, .summary = vk_report_summary_ktap,
-	.inspect = vk_report_inspect_ktap,
 };
 static const struct vk_formatter json = {
 	.name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
@@ -38,7 +31,7 @@ static const struct vk_formatter none = { .name = "none" };
 /* The formats: a row each, by enum vk_format. */
 static const struct vk_formatter *const formatters[] = {
 	[VK_FMT_TEXT] = &text,
-	[VK_FMT_KTAP] = &ktap,
+	[VK_FMT_KTAP] = &vk_formatter_ktap,
 	[VK_FMT_JSON] = &json,
 	[VK_FMT_CSV] = &vk_formatter_csv,
 	[VK_FMT_MARKDOWN] = &vk_formatter_markdown,

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "report/info.h"
-#include "report/ktap.h"
+#include "report/out.h"
 #include "report/safe.h"
 
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s)
@@ -155,25 +155,4 @@ void vk_report_info_text(const struct vk_out *o, const struct vk_info *in)
 	print_funcs(f, in);
 	print_y2038(f, in);
 	print_symbols(f, &in->im->elf);
-}
-
-void vk_report_info_ktap(const struct vk_out *k, const struct vk_info *in)
-{
-	size_t done = 0;
-
-	vk_ktap_header(k);
-	vk_ktap_diag(k, "vdsokit %s info", in->version);
-	vk_ktap_plan(k, in->napply);
-	for (int i = 0; i < VK_NFUNCS; i++) {
-		const struct vk_info_func *fn = &in->funcs[i];
-		char why[96];
-
-		if (!fn->applies)
-			continue;
-		snprintf(why, sizeof(why), "the vDSO does not export %s", fn->f.want);
-		vk_ktap_result(k, fn->f.found ? VK_KTAP_PASS : VK_KTAP_SKIP, ++done, why, "%s",
-			       vk_funcs[i].name);
-		if (fn->f.found && fn->runs[0])
-			vk_ktap_diag(k, "%s", fn->runs);
-	}
 }

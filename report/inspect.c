@@ -9,7 +9,7 @@
 
 #include "report/doc.h"
 #include "report/inspect.h"
-#include "report/ktap.h"
+#include "report/out.h"
 #include "report/safe.h"
 
 static const char *const kind_names[VK_INSP_NKINDS] = {
@@ -112,59 +112,6 @@ void vk_report_inspect_text(const struct vk_out *o, const struct vk_inspect_repo
 	}
 	if (r->diff)
 		text_diff(o->f, r);
-}
-
-static void ktap_image(const struct vk_out *o, const struct vk_inspect *in)
-{
-	static const enum vk_ktap_result as[] = { [VK_INSP_PASS] = VK_KTAP_PASS,
-						  [VK_INSP_FAIL] = VK_KTAP_FAIL,
-						  [VK_INSP_SKIP] = VK_KTAP_SKIP };
-
-	vk_ktap_header(o);
-	vk_ktap_diag(o, "%s: %s, disassembled as %s", vk_safe(in->source), in->arch, in->triple);
-	for (size_t i = 0; i < in->nfuncs; i++) {
-		const struct vk_insp_func *fn = &in->funcs[i];
-
-		vk_ktap_diag(o, "%s: %" PRIu64 " bytes, %zu insns, frame %" PRIu64
-				", %zu indirect, %zu calls, %zu syscalls, %zu probes, %s",
-			     vk_safe(fn->name), fn->size, fn->insns, fn->frame,
-			     fn->count[VK_INSP_INDIRECT], fn->count[VK_INSP_CALL],
-			     fn->count[VK_INSP_SYSCALL], fn->count[VK_INSP_PROBE],
-			     fn->fences[0] ? fn->fences : "no barrier or counter read");
-	}
-	vk_ktap_plan(o, VK_INSP_NCHECKS);
-	for (size_t i = 0; i < VK_INSP_NCHECKS; i++) {
-		const struct vk_insp_check *c = &in->check[i];
-
-		vk_ktap_result(o, as[c->status], i + 1, vk_safe(c->detail), "%s", c->name);
-		if (c->status == VK_INSP_FAIL)
-			vk_ktap_diag(o, "%s", vk_safe(c->detail));
-	}
-	vk_ktap_totals(o, VK_INSP_NCHECKS - in->fails - in->skips, in->fails, in->skips, 0);
-}
-
-void vk_report_inspect_ktap(const struct vk_out *o, const struct vk_inspect_report *r)
-{
-	if (r->n == 1) {
-		ktap_image(o, r->img[0]);
-		return;
-	}
-	vk_ktap_header(o);
-	vk_ktap_plan(o, r->n);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct vk_inspect *in = r->img[i];
-		struct vk_out sub = vk_ktap_subtest(o, i ? "B" : "A");
-
-		ktap_image(&sub, in);
-		vk_ktap_result(o, in->fails ? VK_KTAP_FAIL : VK_KTAP_PASS, i + 1, NULL, "%s %s",
-			       i ? "B" : "A", vk_safe(in->source));
-	}
-	for (size_t i = 0; i < r->diff->n; i++) {
-		const struct vk_insp_diff_row *d = &r->diff->rows[i];
-
-		if (d->changed)
-			vk_ktap_diag(o, "B against A: %s differs", vk_safe(d->name));
-	}
 }
 
 static void json_func(struct vk_json *j, const struct vk_insp_func *fn)

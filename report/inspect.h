@@ -7,7 +7,6 @@
 #include "report/out.h"
 
 void vk_report_inspect_text(const struct vk_out *o, const struct vk_inspect_report *r);
-void vk_report_inspect_ktap(const struct vk_out *o, const struct vk_inspect_report *r);
 void vk_report_inspect_json(const struct vk_out *o, const struct vk_inspect_report *r);
 
 #endif /* VK_REPORT_INSPECT_H */

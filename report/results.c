@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/doc.h"
-#include "report/ktap.h"
+#include "report/out.h"
 #include "report/report.h"
 #include "report/safe.h"
 
@@ -48,7 +48,7 @@ void vk_report_cases(char *buf, size_t len, const struct vk_result *r)
 
 /* " (broken 2 times in 38 calls: flags 0x6, flags 0x7)": how often, and
  * each case where more than one broke. */
-static void broken(char *buf, size_t len, const struct vk_result *r)
+void vk_report_broken(char *buf, size_t len, const struct vk_result *r)
 {
 	char cases[VK_RESULT_CASES * 40];
 
@@ -81,7 +81,7 @@ static void details(FILE *f, const struct vk_results *rs, enum vk_status want,
 			fprintf(f, "\n%s:\n", title);
 		fprintf(f, "  %s %s %s: %s", r->api, vk_path_name(r->path), r->check,
 			vk_safe(r->detail));
-		broken(how, sizeof(how), r);
+		vk_report_broken(how, sizeof(how), r);
 		fprintf(f, "%s\n", r->fails > 1 ? how : "");
 	}
 }
@@ -180,40 +180,6 @@ void vk_report_results_text(const struct vk_out *o, const struct vk_report *r)
 		r->text(f, r);
 	else
 		vk_report_text(f, r);
-}
-
-void vk_report_ktap(const struct vk_out *k, const struct vk_report *r)
-{
-	static const enum vk_ktap_result as[] = {
-		[VK_PASS] = VK_KTAP_PASS, [VK_FAIL] = VK_KTAP_FAIL, [VK_SKIP] = VK_KTAP_SKIP,
-		[VK_ERROR] = VK_KTAP_ERROR
-	};
-	struct vk_tally t = vk_results_tally(r->rs);
-
-	vk_ktap_header(k);
-	vk_ktap_diag(k, "vdsokit %s %s", r->version, r->command);
-	vk_ktap_plan(k, r->rs->n);
-	for (size_t i = 0; i < r->rs->n; i++) {
-		const struct vk_result *x = r->rs->r[i];
-		char how[VK_RESULT_CASES * 40 + 64];
-
-		broken(how, sizeof(how), x);
-		vk_ktap_result(k, as[x->status], i + 1, vk_safe(x->detail), "%s %s %s", x->api,
-			       vk_path_name(x->path), x->check);
-		if (x->status == VK_FAIL)
-			vk_ktap_diag(k, "%s%s", vk_safe(x->detail), how);
-		else if (x->status == VK_PASS && x->detail[0])
-			vk_ktap_diag(k, "%s", vk_safe(x->detail));
-	}
-	if (r->stopped)
-		vk_ktap_diag(k, "checks whose repeats --max-fails cut short: %zu",
-			     vk_results_cut(r->rs));
-	if (t.unconfirmed)
-		vk_ktap_diag(k, "unconfirmed: %zu failed checks failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer",
-			     t.unconfirmed);
-	vk_ktap_totals(k, t.pass, t.fail, t.skip, t.error);
-	if (r->ktap_more)
-		r->ktap_more(k, r->ctx);
 }
 
 static void json_options(struct vk_json *j, const void *ctx)

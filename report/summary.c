@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "report/doc.h"
-#include "report/ktap.h"
+#include "report/out.h"
 #include "report/report.h"
 #include "report/safe.h"
 #include "report/summary.h"
@@ -225,68 +225,4 @@ void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s)
 	bench(f, s);
 	warnings(f, s);
 	verdict(f, s);
-}
-
-/* A step's document: what its command kept, or why nothing ran. */
-static void step_ktap(const struct vk_out *k, const struct vk_summary *s,
-		      const struct vk_summary_step *st)
-{
-	const struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
-	struct vk_doc d = { .command = st->name, .kind = VK_DOC_SKIPPED,
-			    .skipped = st->note ? st->note : "nothing ran" };
-
-	if (st->bench_run) {
-		d.kind = VK_DOC_BENCH;
-		d.bench = st->bench_run;
-	} else if (st->info) {
-		d.kind = VK_DOC_INFO;
-		d.info = st->info;
-	} else if (st->rs) {
-		d.kind = VK_DOC_RESULTS;
-		d.results = &rep;
-	}
-	k->nest(k, &d);
-}
-
-/* SKIP's reason, or ERROR's where it is vdsokit's own error. */
-static const char *why(const struct vk_summary_step *st)
-{
-	if (st->outcome == VK_OUTCOME_ERROR)
-		return st->error ? "not tested: vdsokit's own error" : NULL;
-	return st->note ? st->note : "nothing could run";
-}
-
-/* Each step is a subtest at the next depth, then its result line. */
-void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s)
-{
-	static const enum vk_ktap_result as[] = {
-		[VK_OUTCOME_OK] = VK_KTAP_PASS, [VK_OUTCOME_FAIL] = VK_KTAP_FAIL,
-		[VK_OUTCOME_SKIP] = VK_KTAP_SKIP, [VK_OUTCOME_ERROR] = VK_KTAP_ERROR
-	};
-	vk_ktap_header(k);
-	vk_ktap_diag(k, "vdsokit %s all", s->version);
-	vk_ktap_plan(k, s->nsteps);
-	for (size_t i = 0; i < s->nsteps; i++) {
-		const struct vk_summary_step *st = &s->steps[i];
-		const struct vk_out sub = vk_ktap_subtest(k, st->name);
-
-		step_ktap(&sub, s, st);
-		vk_ktap_result(k, as[st->outcome], i + 1, why(st), "%s", st->name);
-	}
-	for (size_t i = 0; i < s->findings->n; i++) {
-		char cmd[128];
-
-		vk_finding_reproduce(cmd, sizeof(cmd), &s->findings->f[i]);
-		vk_ktap_diag(k, "finding %zu: %s (%zu failed checks; reproduce: %s)", i + 1,
-			     s->findings->f[i].what, s->findings->f[i].checks, cmd);
-	}
-	for (size_t i = 0; i < s->nsteps; i++) {
-		if (s->steps[i].unconfirmed)
-			vk_ktap_diag(k, "unconfirmed: %s: %zu failed checks failed in this run, but not in a vdsokit exec()ed afresh: no finding, no reproducer",
-				     s->steps[i].name, s->steps[i].unconfirmed);
-	}
-	for (int i = 0; s->warnings && i < s->warnings->n; i++)
-		vk_ktap_diag(k, "warning: %s (%s); fix: %s", s->warnings->w[i].what,
-			     vk_safe(s->warnings->w[i].detail), s->warnings->w[i].fix);
-	vk_ktap_totals(k, s->tally.pass, s->tally.fail, s->tally.skip, s->tally.error);
 }
