@@ -10,9 +10,6 @@
 /* compare/2: in the common envelope, the threshold among its options. */
 #define VK_COMPARE_VERSION 2
 
-struct vk_out;
-void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_report *rep);
-void vk_report_compare_json(const struct vk_out *o, const struct vk_compare_report *rep);
 /* " (+7.0% beyond the machine's own +2.0%)": a verdict given although the
  * machine moved, how far beyond its move; "" where it did not move. */
 const char *vk_report_compare_beyond(char *buf, size_t size, const struct vk_compare_row *r);

@@ -16,23 +16,13 @@
 #include "report/report.h"
 #include "report/summary.h"
 
-static const struct vk_formatter text = {
-	.name = "text", .results = vk_report_results_text, .bench = vk_report_bench_text,
-	.compare = vk_report_compare_text, .info = vk_report_info_text, .apis = vk_report_apis_text,
-	.summary = vk_report_summary_text, .inspect = vk_report_inspect_text,
-};
-static const struct vk_formatter json = {
-	.name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
-	.compare = vk_report_compare_json, .info = vk_report_info_json,
-	.apis = vk_report_apis_json, .inspect = vk_report_inspect_json,
-};
 static const struct vk_formatter none = { .name = "none" };
 
 /* The formats: a row each, by enum vk_format. */
 static const struct vk_formatter *const formatters[] = {
-	[VK_FMT_TEXT] = &text,
+	[VK_FMT_TEXT] = &vk_formatter_text,
 	[VK_FMT_KTAP] = &vk_formatter_ktap,
-	[VK_FMT_JSON] = &json,
+	[VK_FMT_JSON] = &vk_formatter_json,
 	[VK_FMT_CSV] = &vk_formatter_csv,
 	[VK_FMT_MARKDOWN] = &vk_formatter_markdown,
 	[VK_FMT_HTML] = &vk_formatter_html,

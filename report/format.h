@@ -48,7 +48,7 @@ struct vk_formatter {
 };
 
 /* The formats' rows, each in its format's file (report/csv.c, ...). */
-extern const struct vk_formatter vk_formatter_ktap, vk_formatter_csv, vk_formatter_markdown, vk_formatter_html,
+extern const struct vk_formatter vk_formatter_text, vk_formatter_ktap, vk_formatter_json, vk_formatter_csv, vk_formatter_markdown, vk_formatter_html,
 	vk_formatter_vdsotest, vk_formatter_openmetrics;
 
 /* Print d in format. */

@@ -44,9 +44,6 @@ void vk_report_cases(char *buf, size_t len, const struct vk_result *r);
 /* " (broken 2 times in 38 calls: flags 0x6, flags 0x7)": how often, and
  * each case where more than one broke. */
 void vk_report_broken(char *buf, size_t len, const struct vk_result *r);
-/* r->text's layout, or vk_report_text's. */
-void vk_report_results_text(const struct vk_out *o, const struct vk_report *r);
-void vk_report_json(const struct vk_out *o, const struct vk_report *r);
 /* Under vdsotest's names, its -v: 1 prints the result lines and bench's
  * call counts, 0, as vdsotest without -v, only failures' reasons and
  * their count. Unset, the result lines print and the counts do not. */

@@ -16,7 +16,4 @@
 /* "ok", "FAIL", "SKIP" or "ERROR". */
 const char *vk_outcome_name(enum vk_outcome o);
 
-struct vk_out;
-void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s);
-
 #endif /* VK_REPORT_SUMMARY_H */
