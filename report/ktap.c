@@ -271,7 +271,7 @@ static void inspect(const struct vk_out *o, const struct vk_inspect_report *r)
 
 /* A step's document: what its command kept, or step_why nothing ran. */
 static void summary_step(const struct vk_out *k, const struct vk_summary *s,
-		      const struct vk_summary_step *st)
+			 const struct vk_summary_step *st)
 {
 	const struct vk_report rep = { .command = st->name, .version = s->version, .rs = st->rs };
 	struct vk_doc d = { .command = st->name, .kind = VK_DOC_SKIPPED,

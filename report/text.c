@@ -45,7 +45,7 @@ static void text_group(FILE *f, const struct vk_result *first, const struct vk_r
  * unconfirmed says), those with a detail; a passing check's
  * bound only with_bounds, as text_bounds() sums them up otherwise. */
 static void results_details(FILE *f, const struct vk_results *rs, enum vk_status want,
-		    const char *title, int with_bounds, int unconfirmed)
+			    const char *title, int with_bounds, int unconfirmed)
 {
 	int header = 0;
 
