@@ -20,11 +20,12 @@ enum vk_opt_result vk_opt_paths(const char *arg, void *paths);
 	VK_OPT('p', "paths", VK_OPT_CALL, "LIST", help, &(o)->paths, .call = vk_opt_paths)
 #define VK_OPT_IMPL_ROW(o, help) VK_OPT('I', "impl", VK_OPT_STRING, "LIB.so", help, &(o)->impl)
 /* -F: the format's letter before -f was --format in every command. */
-#define VK_OPT_OLD_FORMAT_ROW(dest, fmts)                                       \
-	VK_OPT('F', NULL, VK_OPT_FORMAT, "FMT", NULL, dest, .formats = fmts)
+#define VK_OPT_OLD_FORMAT_ROW(dest, kind)                                       \
+	VK_OPT('F', NULL, VK_OPT_FORMAT, "FMT", NULL, dest,                     \
+	       .formats = &(const struct vk_formats){ kind, VK_FMT_NONE })
 /* Both: -f/--format and -F. */
-#define VK_OPT_FORMAT_ROWS(dest, fmts, help)                                    \
-	VK_OPT_FORMAT_ROW(dest, fmts, help), VK_OPT_OLD_FORMAT_ROW(dest, fmts)
+#define VK_OPT_FORMAT_ROWS(dest, kind, help)                                    \
+	VK_OPT_FORMAT_ROW(dest, kind, help), VK_OPT_OLD_FORMAT_ROW(dest, kind)
 
 /* verify's and timens's -v: the passing checks' bounds one by one. */
 #define VK_OPT_VERBOSE_ROW(dest)                                                \

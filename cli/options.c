@@ -51,6 +51,30 @@ static int help_column(const struct vk_options *o)
 	return col + 2;
 }
 
+/* --format's formats, "text (default), ktap or json", in lines that end
+ * by column 80, broken between two words but never after "or". */
+static void format_list(FILE *f, const struct vk_option *r, int col)
+{
+	char list[160];
+	const char *s = vk_format_list(list, sizeof(list), r->formats, " (default)");
+	int at = col;
+
+	for (size_t len; *s; s += len) {
+		len = strcspn(s + 1, " ") + 1;
+		if (!strncmp(s, " or ", 4))
+			len = 4 + strcspn(s + 4, " ");
+		if (at + (int)len > 80) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+			s++;
+			len--;
+		}
+		fprintf(f, "%.*s", (int)len, s);
+		at += len;
+	}
+	fputs(*r->help ? "\n" : "", f);
+}
+
 static void help_row(FILE *f, const struct vk_option *r, int col)
 {
 	char buf[128];
@@ -58,6 +82,11 @@ static void help_row(FILE *f, const struct vk_option *r, int col)
 	const char *line = r->help;
 
 	fprintf(f, "%s%*s", buf, w + 2 > col ? 2 : col - w, "");
+	if (r->type == VK_OPT_FORMAT) {
+		format_list(f, r, col);
+		if (*line)
+			fprintf(f, "%*s", col, "");
+	}
 	for (size_t len; (len = strcspn(line, "\n")), line[len]; line += len + 1)
 		fprintf(f, "%.*s\n%*s", (int)len, line, col, "");
 	fprintf(f, "%s\n", line);
@@ -126,7 +155,7 @@ static enum vk_opt_result format(const struct vk_option *r, const char *arg)
 
 	if (f < 0) {
 		vk_usage_error("unknown format '%s' (%s)", arg,
-			       vk_format_list(names, sizeof(names), r->formats));
+			       vk_format_list(names, sizeof(names), r->formats, ""));
 		return VK_OPT_BAD;
 	}
 	*dest = f;

@@ -40,7 +40,7 @@ enum vk_opt_type {
 	VK_OPT_NUMBER,	/* double, lo to hi when hi */
 	VK_OPT_COUNT,	/* unsigned long long, lo to hi when hi */
 	VK_OPT_SIGNED,	/* long long */
-	VK_OPT_FORMAT,	/* enum vk_format, one of .formats */
+	VK_OPT_FORMAT,	/* enum vk_format, one .formats takes */
 	VK_OPT_CALL,	/* .call(value, dest) */
 	VK_OPT_PRINT_HELP,	/* print --help */
 };
@@ -53,7 +53,7 @@ struct vk_option {
 	const char *help;	/* lines after the first are indented; NULL: unlisted */
 	void *dest;
 	unsigned long long lo, hi;
-	const enum vk_format *formats;	/* VK_FORMATS(...): those it takes */
+	const struct vk_formats *formats;	/* VK_OPT_FORMAT's */
 	enum vk_opt_result (*call)(const char *arg, void *dest);
 	int *given;		/* when set, 1 once the option is given */
 };
@@ -84,8 +84,12 @@ struct vk_options {
 
 /* Rows every command shares. */
 #define VK_OPT_HELP_ROW VK_OPT('h', "help", VK_OPT_PRINT_HELP, NULL, "show this help", NULL)
-#define VK_OPT_FORMAT_ROW(dest, fmts, help)                                     \
-	VK_OPT('f', "format", VK_OPT_FORMAT, "FMT", help, dest, .formats = fmts)
+/* --format: the formats of kind's documents (report/format.h), and also,
+ * unless VK_FMT_NONE; --help lists them, then help's lines, if any. */
+#define VK_OPT_FORMAT_ROW_ALSO(dest, kind, also, help)                         \
+	VK_OPT('f', "format", VK_OPT_FORMAT, "FMT", help, dest,                 \
+	       .formats = &(const struct vk_formats){ kind, also })
+#define VK_OPT_FORMAT_ROW(dest, kind, help) VK_OPT_FORMAT_ROW_ALSO(dest, kind, VK_FMT_NONE, help)
 
 /* Parse argv's options into the rows' destinations; optind is then at the
  * first operand. Prints --help, or a usage error, itself. */

@@ -52,9 +52,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT('t', "timeout", VK_OPT_SECONDS, "SECS",
 		  "per case (default 1); after 3 hangs an API's other\n"
 		  "cases on that path are skipped", &o->timeout),
-		VK_OPT_FORMAT_ROWS(&o->call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
-				   "text (default), ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format, VK_DOC_RESULTS, ""),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		  "write DIR/repro/NAME.txt (a report to send) and\n"
 		  "NAME.c (a standalone reproducer) per finding\n"

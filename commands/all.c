@@ -446,9 +446,8 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct all *a)
 		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
 		       "verify's, timens's and bench's budget per API\n"
 		       "(default: each its own, 1, 0.2 and 0.08)", &a->duration),
-		VK_OPT_FORMAT_ROW(&a->format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
-							    VK_FMT_OPENMETRICS),
-				  "text (default), ktap, json or openmetrics"),
+		/* Its JSON is its steps' documents, printed as they run (run_steps). */
+		VK_OPT_FORMAT_ROW_ALSO(&a->format, VK_DOC_SUMMARY, VK_FMT_JSON, ""),
 		VK_OPT('o', "output", VK_OPT_STRING, "DIR",
 		       "also write DIR/report.txt, report.json, report.ktap and\n"
 		       "report.html (self-contained: inline SVG, no script),\n"

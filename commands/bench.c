@@ -70,11 +70,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_bench_cmd_
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,syscall,impl,vsyscall (default vdso,libc,\n"
 				 "syscall, and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also measure the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROWS(&o->call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_CSV, VK_FMT_KTAP,
-					      VK_FMT_VDSOTEST, VK_FMT_OPENMETRICS),
-				   "text (default), json, csv, ktap, vdsotest\n"
-				   "('API:    vdso: N nsec/call' lines), or openmetrics"),
+		VK_OPT_FORMAT_ROWS(&o->call.format, VK_DOC_BENCH, ""),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		  "also write DIR/report.txt, .json, .ktap and .html\n"
 		  "(self-contained: inline SVG, no script),\n"

@@ -548,11 +548,9 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct compare *c,
 		VK_OPT(0, "threshold", VK_OPT_NUMBER, "PCT",
 		       "smallest change that counts, in percent (default 5, 0 to 1000)",
 		       &c->rep.threshold, .hi = 1000),
-		VK_OPT_FORMAT_ROW(format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON, VK_FMT_MARKDOWN,
-						     VK_FMT_KTAP, VK_FMT_HTML),
-				  "text (default), json, ktap, html (as --output's),\n"
-				  "or markdown: a before, after and ratio table\n"
-				  "for a commit message"),
+		VK_OPT_FORMAT_ROW(format, VK_DOC_COMPARE,
+				  "html: as --output's; markdown: a before, after\n"
+				  "and ratio table for a commit message"),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		       "also write DIR/report.txt, .json, .ktap and .html\n"
 		       "(self-contained: inline SVG, no script),\n"

@@ -41,9 +41,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT_PATHS_ROW(&o->call, "vdso,libc,impl,vsyscall (default vdso,libc, and impl\n"
 				 "with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also probe the __vdso_* functions LIB.so exports"),
-		VK_OPT_FORMAT_ROWS(&o->call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_OPENMETRICS),
-				   "text (default), ktap, json or openmetrics"),
+		VK_OPT_FORMAT_ROWS(&o->call.format, VK_DOC_RESULTS, ""),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);

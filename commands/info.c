@@ -208,9 +208,7 @@ int cmd_info(int argc, char **argv)
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "read a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON,
-						    VK_FMT_OPENMETRICS),
-				  "text (default), ktap, json or openmetrics"),
+		VK_OPT_FORMAT_ROW(&format, VK_DOC_INFO, ""),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);

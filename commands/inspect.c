@@ -117,8 +117,7 @@ int cmd_inspect(int argc, char **argv)
 		VK_OPT('i', "image", VK_OPT_CALL, "FILE",
 		  "read a vDSO image from FILE instead of this process's;\n"
 		  "twice: A, then B, and B against A", &paths, .call = add_image),
-		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
-				  "text (default), ktap or json"),
+		VK_OPT_FORMAT_ROW(&format, VK_DOC_INSPECT, ""),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);

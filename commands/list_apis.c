@@ -66,8 +66,7 @@ int cmd_list_apis(int argc, char **argv)
 	const struct vk_option opt[] = {
 		VK_OPT('i', "image", VK_OPT_STRING, "FILE",
 		  "check a vDSO image from FILE instead of this process's", &path),
-		VK_OPT_FORMAT_ROW(&format, VK_FORMATS(VK_FMT_TEXT, VK_FMT_JSON),
-				  "text (default) or json"),
+		VK_OPT_FORMAT_ROW(&format, VK_DOC_APIS, ""),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options o = VK_OPTIONS(head, tail, opt);

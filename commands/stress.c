@@ -83,9 +83,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 				 "and impl with --impl)"),
 		VK_OPT_IMPL_ROW(&o->call, "also read the __vdso_* functions LIB.so exports\n"
 				"(under vm, its dynamic vdsokit: the host's arch)"),
-		VK_OPT_FORMAT_ROWS(&o->call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
-				   "text (default), ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o->call.format, VK_DOC_RESULTS, ""),
 		VK_OPT_HELP_ROW,
 	};
 	const struct vk_options opts = VK_OPTIONS(head, tail, opt);

@@ -189,9 +189,7 @@ int cmd_timens(int argc, char **argv)
 		  .call = parse_boot, .given = &o.custom),
 		VK_OPT('d', "duration", VK_OPT_SECONDS, "SEC",
 		  "verify's budget per API inside each namespace (default 0.2)", &o.seconds),
-		VK_OPT_FORMAT_ROWS(&o.call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON),
-				   "text (default), ktap or json"),
+		VK_OPT_FORMAT_ROWS(&o.call.format, VK_DOC_RESULTS, ""),
 		VK_OPT_IMPL_ROW(&o.call, "also read LIB.so's time32 clock_gettime past 2^31 s"),
 		VK_OPT_VERBOSE_ROW(&o.verbose),
 		/* The exec rule's process, exec()ed inside the namespace. */

@@ -74,9 +74,7 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct opts *o)
 		VK_OPT(0, "max-stack", VK_OPT_COUNT, "BYTES",
 		  "fail a function using more stack (default: none)", &o->max_stack, .lo = 1,
 		  .hi = 1ull << 40),
-		VK_OPT_FORMAT_ROWS(&o->call.format,
-				   VK_FORMATS(VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_JSON, VK_FMT_VDSOTEST),
-				   "text (default), ktap, json or vdsotest"),
+		VK_OPT_FORMAT_ROWS(&o->call.format, VK_DOC_RESULTS, ""),
 		VK_OPT_VERBOSE_ROW(&o->verbose),
 		VK_OPT('o', "output", VK_OPT_CALL, "DIR",
 		  "write DIR/repro/NAME.txt (a report to send) and\n"

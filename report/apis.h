@@ -23,8 +23,7 @@ struct vk_api_list {
 	struct vk_api_row *rows;
 };
 
-struct vk_out;
-void vk_report_apis_text(const struct vk_out *o, const struct vk_api_list *l);
-void vk_report_apis_json(const struct vk_out *o, const struct vk_api_list *l);
+/* "exported", "absent", "wrong version", or "no vDSO" without an image. */
+const char *vk_report_api_status(const struct vk_api_list *l, const struct vk_api_row *r);
 
 #endif /* VK_REPORT_APIS_H */

@@ -1,20 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Reporters of bench results: the figures as measured, in each format. */
+/* Bench's document, struct vk_bench_report (core/benchfile/model.h), which
+ * each format's file prints (report/text.c, json.c, ...). */
 #ifndef VK_REPORT_BENCH_H
 #define VK_REPORT_BENCH_H
 
-#include <stdio.h>
-
 #include "core/benchfile/model.h"
-
-struct vk_out;
-void vk_report_bench_text(const struct vk_out *o, const struct vk_bench_report *rep);
-void vk_report_bench_json(const struct vk_out *o, const struct vk_bench_report *rep);
-void vk_report_bench_csv(const struct vk_out *o, const struct vk_bench_report *rep);
-void vk_report_bench_ktap(const struct vk_out *k, const struct vk_bench_report *rep);
-/* vdsotest's "API: PATH: N nsec/call" lines. */
-void vk_report_bench_vdsotest(const struct vk_out *o, const struct vk_bench_report *rep);
-/* One self-contained HTML file: no script, inline SVG (report/html.c). */
-void vk_report_bench_html(const struct vk_out *o, const struct vk_bench_report *rep);
 
 #endif /* VK_REPORT_BENCH_H */

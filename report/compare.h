@@ -10,18 +10,12 @@
 /* compare/2: in the common envelope, the threshold among its options. */
 #define VK_COMPARE_VERSION 2
 
-struct vk_out;
-void vk_report_compare_text(const struct vk_out *o, const struct vk_compare_report *rep);
-void vk_report_compare_json(const struct vk_out *o, const struct vk_compare_report *rep);
-/* A before, after and ratio table for a commit message. */
-void vk_report_compare_markdown(const struct vk_out *o, const struct vk_compare_report *rep);
+/* " (+7.0% beyond the machine's own +2.0%)": a verdict given although the
+ * machine moved, how far beyond its move; "" where it did not move. */
+const char *vk_report_compare_beyond(char *buf, size_t size, const struct vk_compare_row *r);
 /* "3 faster, 1 slower, 30 unchanged; geometric mean 0.97" */
 #define VK_COMPARE_ONELINE 160
 const char *vk_report_compare_oneline(char *buf, size_t size,
 				      const struct vk_compare_report *rep);
-/* One KTAP v1 document: a result per row, not ok for a regression. */
-void vk_report_compare_ktap(const struct vk_out *k, const struct vk_compare_report *rep);
-/* One self-contained HTML file: no script, inline SVG (report/html.c). */
-void vk_report_compare_html(const struct vk_out *o, const struct vk_compare_report *rep);
 
 #endif /* VK_REPORT_COMPARE_H */

@@ -12,7 +12,7 @@
 
 #include "core/base/envelope.h"
 #include "core/base/sysinfo.h"
-#include "report/json.h"
+#include "report/json_writer.h"
 
 
 struct vk_envelope {

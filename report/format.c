@@ -13,34 +13,22 @@
 #include "report/format.h"
 #include "report/info.h"
 #include "report/inspect.h"
-#include "report/ktap.h"
 #include "report/report.h"
 #include "report/summary.h"
 
+static const struct vk_formatter none = { .name = "none" };
+
 /* The formats: a row each, by enum vk_format. */
-static const struct vk_formatter formatters[] = {
-	[VK_FMT_TEXT] = { .name = "text", .results = vk_report_results_text,
-			  .bench = vk_report_bench_text, .compare = vk_report_compare_text,
-			  .info = vk_report_info_text, .apis = vk_report_apis_text,
-			  .summary = vk_report_summary_text, .inspect = vk_report_inspect_text },
-	[VK_FMT_KTAP] = { .name = "ktap", .skipped = vk_ktap_skip_all, .results = vk_report_ktap,
-			  .bench = vk_report_bench_ktap, .compare = vk_report_compare_ktap,
-			  .info = vk_report_info_ktap, .summary = vk_report_summary_ktap,
-			  .inspect = vk_report_inspect_ktap },
-	[VK_FMT_JSON] = { .name = "json", .results = vk_report_json, .bench = vk_report_bench_json,
-			  .compare = vk_report_compare_json, .info = vk_report_info_json,
-			  .apis = vk_report_apis_json, .inspect = vk_report_inspect_json },
-	[VK_FMT_CSV] = { .name = "csv", .bench = vk_report_bench_csv },
-	[VK_FMT_MARKDOWN] = { .name = "markdown", .compare = vk_report_compare_markdown },
-	[VK_FMT_HTML] = { .name = "html", .bench = vk_report_bench_html,
-			  .compare = vk_report_compare_html, .summary = vk_report_summary_html },
-	[VK_FMT_VDSOTEST] = { .name = "vdsotest", .results = vk_report_vdsotest,
-			      .bench = vk_report_bench_vdsotest },
-	[VK_FMT_OPENMETRICS] = { .name = "openmetrics", .results = vk_report_results_openmetrics,
-				 .bench = vk_report_bench_openmetrics,
-				 .info = vk_report_info_openmetrics,
-				 .summary = vk_report_summary_openmetrics },
-	[VK_FMT_NONE] = { .name = "none" },
+static const struct vk_formatter *const formatters[] = {
+	[VK_FMT_TEXT] = &vk_formatter_text,
+	[VK_FMT_KTAP] = &vk_formatter_ktap,
+	[VK_FMT_JSON] = &vk_formatter_json,
+	[VK_FMT_CSV] = &vk_formatter_csv,
+	[VK_FMT_MARKDOWN] = &vk_formatter_markdown,
+	[VK_FMT_HTML] = &vk_formatter_html,
+	[VK_FMT_VDSOTEST] = &vk_formatter_vdsotest,
+	[VK_FMT_OPENMETRICS] = &vk_formatter_openmetrics,
+	[VK_FMT_NONE] = &none,
 };
 
 /* The one dispatch: d's content to its format's reporter for its kind,
@@ -90,32 +78,65 @@ static void render(const struct vk_out *o, const struct vk_doc *d)
 
 void vk_render(FILE *f, enum vk_format format, const struct vk_doc *d)
 {
-	render(&(const struct vk_out){ .f = f, .fm = &formatters[format], .nest = render }, d);
+	render(&(const struct vk_out){ .f = f, .fm = formatters[format], .nest = render }, d);
 }
 
 const char *vk_format_name(enum vk_format f)
 {
-	return formatters[f].name;
+	return formatters[f]->name;
 }
 
-int vk_format_parse(const char *name, const enum vk_format *formats)
+/* 1 when fm prints kind. */
+static int renders(const struct vk_formatter *fm, enum vk_doc_kind kind)
 {
-	for (; *formats != VK_FMT_NONE; formats++) {
-		if (!strcmp(name, formatters[*formats].name))
-			return *formats;
+	switch (kind) {
+	case VK_DOC_SKIPPED:
+		return fm->skipped != NULL;
+	case VK_DOC_RESULTS:
+		return fm->results != NULL;
+	case VK_DOC_BENCH:
+		return fm->bench != NULL;
+	case VK_DOC_COMPARE:
+		return fm->compare != NULL;
+	case VK_DOC_INFO:
+		return fm->info != NULL;
+	case VK_DOC_APIS:
+		return fm->apis != NULL;
+	case VK_DOC_SUMMARY:
+		return fm->summary != NULL;
+	case VK_DOC_INSPECT:
+		return fm->inspect != NULL;
+	}
+	return 0;
+}
+
+static int takes(enum vk_format f, const struct vk_formats *t)
+{
+	return f == t->also || (f != VK_FMT_NONE && renders(formatters[f], t->kind));
+}
+
+int vk_format_parse(const char *name, const struct vk_formats *t)
+{
+	for (int f = 0; f < VK_FMT_NONE; f++) {
+		if (takes(f, t) && !strcmp(name, formatters[f]->name))
+			return f;
 	}
 	return -1;
 }
 
-const char *vk_format_list(char *buf, size_t size, const enum vk_format *formats)
+const char *vk_format_list(char *buf, size_t size, const struct vk_formats *t, const char *first)
 {
-	size_t len = 0;
+	size_t len = 0, left = 0;
 
+	for (int f = 0; f < VK_FMT_NONE; f++)
+		left += takes(f, t);
 	buf[0] = '\0';
-	for (size_t i = 0; formats[i] != VK_FMT_NONE && len < size; i++) {
-		const char *sep = !i ? "" : formats[i + 1] == VK_FMT_NONE ? " or " : ", ";
-
-		len += snprintf(buf + len, size - len, "%s%s", sep, formatters[formats[i]].name);
+	for (int f = 0; f < VK_FMT_NONE && len < size; f++) {
+		if (!takes(f, t))
+			continue;
+		len += snprintf(buf + len, size - len, "%s%s%s", !len ? "" : left == 1 ? " or " : ", ",
+				formatters[f]->name, !len ? first : "");
+		left--;
 	}
 	return buf;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/format.h"
 #include "report/out.h"
 #include "report/report.h"
 #include "report/summary.h"
@@ -387,7 +388,7 @@ static void fallback_map(FILE *f, const struct vk_summary *s)
 	fprintf(f, "</table>\n");
 }
 
-void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s)
+static void summary(const struct vk_out *o, const struct vk_summary *s)
 {
 	FILE *f = o->f;
 	const struct vk_summary_step *b = s->bench;
@@ -423,7 +424,7 @@ static void bench_machine(FILE *f, const struct vk_bench_report *rep)
 	warnings(f, &rep->warnings);
 }
 
-void vk_report_bench_html(const struct vk_out *o, const struct vk_bench_report *rep)
+static void bench(const struct vk_out *o, const struct vk_bench_report *rep)
 {
 	FILE *f = o->f;
 
@@ -496,7 +497,7 @@ static void ratio_chart(FILE *f, const struct vk_compare_report *c)
 	fprintf(f, "</svg>\n");
 }
 
-void vk_report_compare_html(const struct vk_out *o, const struct vk_compare_report *c)
+static void compare(const struct vk_out *o, const struct vk_compare_report *c)
 {
 	FILE *f = o->f;
 	char line[VK_COMPARE_ONELINE];
@@ -520,3 +521,7 @@ void vk_report_compare_html(const struct vk_out *o, const struct vk_compare_repo
 			c->failed[i].api, c->failed[i].path, c->failed[i].side, c->failed[i].why);
 	fprintf(f, "</table>\n</body></html>\n");
 }
+
+const struct vk_formatter vk_formatter_html = {
+	.name = "html", .bench = bench, .compare = compare, .summary = summary,
+};

@@ -41,13 +41,7 @@ struct vk_info {
 	size_t napply;		/* funcs[] that apply */
 };
 
-struct vk_out;
-void vk_report_info_text(const struct vk_out *o, const struct vk_info *info);
-void vk_report_info_json(const struct vk_out *o, const struct vk_info *info);
-/* One result per function of this ABI, found or not (all's subtest). */
-void vk_report_info_ktap(const struct vk_out *k, const struct vk_info *info);
-
-/* Shared by both reporters: a symbol's name with its version. */
+/* A symbol's name with its version, "clock_gettime@@LINUX_2.6". */
 const char *vk_report_symver(char *buf, size_t len, const struct vk_elf_sym *s);
 const char *vk_report_tristate(enum vk_tristate t);
 

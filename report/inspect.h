@@ -6,8 +6,8 @@
 #include "core/inspect/insp_model.h"
 #include "report/out.h"
 
-void vk_report_inspect_text(const struct vk_out *o, const struct vk_inspect_report *r);
-void vk_report_inspect_ktap(const struct vk_out *o, const struct vk_inspect_report *r);
-void vk_report_inspect_json(const struct vk_out *o, const struct vk_inspect_report *r);
+/* Each kind of site's name: "indirect", "call", ... */
+extern const char *const vk_report_insp_kinds[VK_INSP_NKINDS];
+
 
 #endif /* VK_REPORT_INSPECT_H */

@@ -133,7 +133,7 @@ static void functions(struct om *o, const struct vk_info *in)
 
 /* fallback's answers, a required call's fallback among them; those it
  * could not give have no sample. */
-static void apis(struct om *o, const struct vk_results *rs)
+static void api_states(struct om *o, const struct vk_results *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct vk_result *r = rs->r[i];
@@ -153,29 +153,29 @@ static void medians(struct om *o, const struct vk_bench_result *r, size_t n)
 	}
 }
 
-static void summary(struct om *o, const struct vk_summary *s)
+static void summary_gauges(struct om *o, const struct vk_summary *s)
 {
 	step_checks(o, s);
 	finding_counts(o, s->findings);
 	if (s->info->size)
 		functions(o, s->info);
 	if (s->call_map)
-		apis(o, s->call_map);
+		api_states(o, s->call_map);
 	for (size_t i = 0; i < s->nsteps; i++)
 		medians(o, s->steps[i].bench, s->steps[i].nbench);
 }
 
 /* Each kind's gauges, then the end. */
-void vk_report_results_openmetrics(const struct vk_out *out, const struct vk_report *r)
+static void results(const struct vk_out *out, const struct vk_report *r)
 {
 	struct om o = { .f = out->f };
 
 	result_checks(&o, r->command, r->rs);
-	apis(&o, r->rs);
+	api_states(&o, r->rs);
 	fputs("# EOF\n", o.f);
 }
 
-void vk_report_bench_openmetrics(const struct vk_out *out, const struct vk_bench_report *r)
+static void bench(const struct vk_out *out, const struct vk_bench_report *r)
 {
 	struct om o = { .f = out->f };
 
@@ -183,7 +183,7 @@ void vk_report_bench_openmetrics(const struct vk_out *out, const struct vk_bench
 	fputs("# EOF\n", o.f);
 }
 
-void vk_report_info_openmetrics(const struct vk_out *out, const struct vk_info *in)
+static void info(const struct vk_out *out, const struct vk_info *in)
 {
 	struct om o = { .f = out->f };
 
@@ -191,10 +191,14 @@ void vk_report_info_openmetrics(const struct vk_out *out, const struct vk_info *
 	fputs("# EOF\n", o.f);
 }
 
-void vk_report_summary_openmetrics(const struct vk_out *out, const struct vk_summary *s)
+static void summary(const struct vk_out *out, const struct vk_summary *s)
 {
 	struct om o = { .f = out->f };
 
-	summary(&o, s);
+	summary_gauges(&o, s);
 	fputs("# EOF\n", o.f);
 }
+
+const struct vk_formatter vk_formatter_openmetrics = {
+	.name = "openmetrics", .results = results, .bench = bench, .info = info, .summary = summary,
+};

@@ -41,17 +41,13 @@ void vk_report_text(FILE *f, const struct vk_report *r);
 /* The cases that broke r's rule, "flags 0x6, flags 0x7", or "" where it
  * names fewer than two: the detail names the first. */
 void vk_report_cases(char *buf, size_t len, const struct vk_result *r);
-/* r->text's layout, or vk_report_text's. */
-void vk_report_results_text(const struct vk_out *o, const struct vk_report *r);
-void vk_report_ktap(const struct vk_out *k, const struct vk_report *r);
-void vk_report_json(const struct vk_out *o, const struct vk_report *r);
-/* vdsotest's "DESCRIPTION<pad> OK|FAIL|SKIP" lines; r->legacy's first. */
-void vk_report_vdsotest(const struct vk_out *o, const struct vk_report *r);
+/* " (broken 2 times in 38 calls: flags 0x6, flags 0x7)": how often, and
+ * each case where more than one broke. */
+void vk_report_broken(char *buf, size_t len, const struct vk_result *r);
 /* Under vdsotest's names, its -v: 1 prints the result lines and bench's
  * call counts, 0, as vdsotest without -v, only failures' reasons and
  * their count. Unset, the result lines print and the counts do not. */
 void vk_report_vdsotest_verbose(int on);
-int vk_report_vdsotest_counts(void);
 /* Under vdsotest's names, its -g: 1 prints vdsotest's debug lines,
  * "FUNCTION:LINE: MESSAGE" on stdout at once, naming vdsokit's function
  * and line; unset, none. */

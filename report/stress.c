@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Prints stress's report: its results, and what it found and put back. */
-#include "report/json.h"
+#include "report/json_writer.h"
 #include "report/ktap.h"
 #include "report/stress.h"
 

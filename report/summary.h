@@ -16,11 +16,4 @@
 /* "ok", "FAIL", "SKIP" or "ERROR". */
 const char *vk_outcome_name(enum vk_outcome o);
 
-struct vk_out;
-void vk_report_summary_text(const struct vk_out *o, const struct vk_summary *s);
-/* One KTAP v1 document: a subtest per command, its results nested. */
-void vk_report_summary_ktap(const struct vk_out *k, const struct vk_summary *s);
-/* One self-contained HTML file: no script, inline SVG (report/html.c). */
-void vk_report_summary_html(const struct vk_out *o, const struct vk_summary *s);
-
 #endif /* VK_REPORT_SUMMARY_H */

@@ -8,10 +8,15 @@
  * stderr, as vdsotest's failures do. vdsotest prints its result lines
  * only when -v or -g asks; vdsokit's own --format vdsotest always does.
  * With -g, vdsotest's debug lines too, as its debug() prints them.
+ * Bench's figures as vdsotest's bench prints them, "API: PATH: N
+ * nsec/call".
  */
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/base/array.h"
+#include "core/benchfile/model.h"
+#include "report/format.h"
 #include "report/out.h"
 #include "report/report.h"
 #include "report/safe.h"
@@ -22,11 +27,6 @@ static int verbose = -1;
 void vk_report_vdsotest_verbose(int on)
 {
 	verbose = on;
-}
-
-int vk_report_vdsotest_counts(void)
-{
-	return verbose == 1;
 }
 
 static int debug;
@@ -108,7 +108,7 @@ static void legacy(FILE *f, const struct vk_results *rs)
 	}
 }
 
-void vk_report_vdsotest(const struct vk_out *o, const struct vk_report *r)
+static void results(const struct vk_out *o, const struct vk_report *r)
 {
 	FILE *f = o->f;
 	const struct vk_results *first = r->legacy && r->legacy->n ? r->legacy : r->rs;
@@ -130,3 +130,60 @@ void vk_report_vdsotest(const struct vk_out *o, const struct vk_report *r)
 		fprintf(f, "%s/%s: %llu failures/inconsistencies encountered\n", first->r[0]->api,
 			r->command, fails);
 }
+
+/* vdsotest's -v line of one API's calls per path. */
+static void counts(FILE *f, const struct vk_bench_result *r, size_t n)
+{
+	unsigned long long calls[VK_NPATHS];
+
+	vk_bench_api_calls(r, n, calls);
+	fprintf(f, "%s: syscalls = %llu, vdso calls = %llu, libc calls = %llu\n", r[0].api,
+		calls[VK_PATH_SYSCALL], calls[VK_PATH_VDSO], calls[VK_PATH_LIBC]);
+}
+
+/*
+ * vdsotest's own lines, which LKFT and MMTests parse: syscall, libc and
+ * vdso, whole nanoseconds. Where vdsotest said "not tested", SKIP, so
+ * that the farms, which name results by the words before it, record a
+ * skip under the name the figure has (why goes to stderr); where the
+ * calls failed or their worker died, FAIL likewise.
+ */
+static void bench(const struct vk_out *out, const struct vk_bench_report *rep)
+{
+	FILE *f = out->f;
+	static const enum vk_path order[] = { VK_PATH_SYSCALL, VK_PATH_LIBC, VK_PATH_VDSO,
+					      VK_PATH_IMPL };
+
+	size_t end;
+
+	for (size_t i = 0; i < rep->n; i = end) {
+		for (end = i; end < rep->n && !strcmp(rep->r[end].api, rep->r[i].api); end++)
+			;
+		if (verbose == 1)
+			counts(f, rep->r + i, end - i);
+		for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
+			for (size_t k = i; k < end; k++) {
+				const struct vk_bench_result *r = &rep->r[k];
+
+				if (r->path != order[o])
+					continue;
+				if (r->failed || r->crashed) {
+					fprintf(f, "%s: %7s: FAIL\n", r->api, vk_path_name(r->path));
+					fflush(f);
+					fprintf(stderr, "%s: %s: %s\n", r->api, vk_path_name(r->path),
+						r->skipped);
+				} else if (r->skipped) {
+					fprintf(f, "%s: %7s: SKIP\n", r->api, vk_path_name(r->path));
+					fflush(f);
+					fprintf(stderr, "%s: %s: not tested: %s\n", r->api,
+						vk_path_name(r->path), r->skipped);
+				} else
+					fprintf(f, "%s: %7s: %llu nsec/call\n", r->api,
+						vk_path_name(r->path), (unsigned long long)r->median);
+			}
+		}
+	}
+}
+
+const struct vk_formatter vk_formatter_vdsotest = { .name = "vdsotest", .results = results,
+						    .bench = bench };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * A bench file's key names, stated once for its writer (report/bench.c)
+ * A bench file's key names, stated once for its writer (report/json.c)
  * and its readers (compare, vm's A/B), so the two cannot drift.
  */
 #include "core/benchfile/keys.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A bench file's keys (vdsokit-bench/2, doc/json-schema/bench.json),
- * stated once: report/bench.c writes them and core/benchfile reads them,
+ * stated once: report/json.c writes them and core/benchfile reads them,
  * for compare and for vm's A/B.
  */
 #ifndef VK_BENCHFILE_KEYS_H

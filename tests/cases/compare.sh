@@ -322,7 +322,7 @@ contains "--format markdown has a before, after and ratio header" "$TMP/out" '^\
 contains "--format markdown has the regression's row" "$TMP/out" '^\| clock-gettime-monotonic \| vdso \| 22\.60 \| 24\.86 \| 1\.100 \| regression \|$'
 contains "--format markdown ends with the summary" "$TMP/out" '^0 faster, 1 slower, 1 unchanged; geometric mean 1\.049$'
 expect_status 2 "an unknown format is a usage error" "$VK" compare --format yaml old.json same.json
-contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, json, markdown, ktap or html\)"
+contains "the unknown format is named with the known ones" "$TMP/err" "unknown format 'yaml' \(text, ktap, json, markdown or html\)"
 # --output DIR: the report in every format, the HTML one rendered.
 expect_status 1 "compare --output exits as compare does" "$VK" compare --output "$TMP/co" old.json slower.json
 for f in report.txt report.json report.ktap report.html; do

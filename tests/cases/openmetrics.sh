@@ -1,4 +1,4 @@
-# --format openmetrics (info, fallback, bench and all), read by a strict
+# --format openmetrics (info, fallback, bench, all, verify), read by a strict
 # parser of the OpenMetrics text exposition: metric and label names by
 # their grammar, label values with only \\, \" and \n escaped, one # TYPE
 # per family before its samples, a family's samples together, no series
@@ -124,5 +124,10 @@ fi
 "$VK" bench -d 0.005 -P 2 -n 2 --paths vdso,syscall --format openmetrics time >"$D/bench.om"
 accepted "bench --format openmetrics parses" "$D/bench.om"
 contains "bench: a median per API and path" "$D/bench.om" '^vdsokit_bench_median_seconds\{api="time",path="syscall"\} [0-9.e+-]+$'
+# verify takes openmetrics as every command whose document the format
+# prints does (its checks by result), with no list of its own to forget it.
+"$VK" verify -d 0.05 --paths syscall --format openmetrics time >"$D/verify.om"
+accepted "verify --format openmetrics parses" "$D/verify.om"
+contains "verify: its checks by result" "$D/verify.om" '^vdsokit_checks\{command="verify",result="pass"\} [1-9][0-9]*$'
 expect_status 2 "list-apis takes no openmetrics" "$VK" list-apis --format openmetrics
 contains "the refusal names the formats list-apis takes" "$TMP/err" "unknown format 'openmetrics' \(text or json\)"

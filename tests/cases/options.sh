@@ -97,7 +97,7 @@ refused() {
 	expect_status 2 "$1 is refused" "${@:3}"
 	contains "$1: $2" "$TMP/err" "$2"
 }
-refused "verify -f nope" "unknown format 'nope' \(text, ktap, json or vdsotest\)" "$VK" verify -f nope time
+refused "verify -f nope" "unknown format 'nope' \(text, ktap, json, vdsotest or openmetrics\)" "$VK" verify -f nope time
 refused "abi -F nope (-F: the old spelling)" "unknown format 'nope'" "$VK" abi -F nope time
 refused "verify --max-fails x" "--max-fails: 'x' is not a whole number" "$VK" verify --max-fails x time
 refused "verify --threads 65" "--threads takes 1 to 64" "$VK" verify --threads 65 time

@@ -90,8 +90,8 @@ static void make_bench(void)
 
 int main(int argc, char **argv)
 {
-	static const enum vk_format formats[] = { VK_FMT_TEXT, VK_FMT_KTAP, VK_FMT_HTML,
-						  VK_FMT_OPENMETRICS, VK_FMT_NONE };
+	/* all's summary's formats: text, ktap, html and openmetrics. */
+	static const struct vk_formats formats = { VK_DOC_SUMMARY, VK_FMT_NONE };
 	const struct vk_summary_step steps[] = {
 		{ "info", VK_OUTCOME_OK, 6, 0, 1, .info = &info },
 		{ "verify", VK_OUTCOME_FAIL, 1, 2, 1, .unconfirmed = 1, .rs = &verify },
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		.warnings = &warnings, .call_map = &fallback, .outcome = VK_OUTCOME_FAIL,
 		.nhead = 1,
 	};
-	int format = argc == 2 ? vk_format_parse(argv[1], formats) : -1;
+	int format = argc == 2 ? vk_format_parse(argv[1], &formats) : -1;
 
 	if (format < 0) {
 		fprintf(stderr, "usage: report_all FORMAT (text, ktap, html or openmetrics)\n");

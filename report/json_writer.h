@@ -3,8 +3,8 @@
  * A streaming JSON writer: it tracks nesting and commas and escapes
  * strings, so reporters only say what to write. Keys are NULL inside arrays.
  */
-#ifndef VK_JSON_H
-#define VK_JSON_H
+#ifndef VK_REPORT_JSON_WRITER_H
+#define VK_REPORT_JSON_WRITER_H
 
 #include <stdio.h>
 
@@ -36,4 +36,4 @@ void vk_json_double(struct vk_json *j, const char *key, double val);
 void vk_json_bool(struct vk_json *j, const char *key, int val);
 void vk_json_null(struct vk_json *j, const char *key);
 
-#endif /* VK_JSON_H */
+#endif /* VK_REPORT_JSON_WRITER_H */
