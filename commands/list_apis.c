@@ -23,7 +23,7 @@ static const char tail[] =
 
 static int list(const char *cmd, const char *path, enum vk_format format)
 {
-	struct vk_api_row rows[vk_napis];
+	struct vk_api_row rows[vk_nlisted];
 	struct vk_sysinfo si;
 	struct vk_api_list l = { .version = vk_version, .sys = &si, .rows = rows };
 	struct vk_image im;
@@ -36,7 +36,7 @@ static int list(const char *cmd, const char *path, enum vk_format format)
 	l.image = status == VK_EXIT_OK ? im.source : NULL;
 	l.abi = arch ? arch->name : NULL;
 	l.sysno = vk_arch_sysno(arch);
-	for_each_api(a) {
+	for_each_listed_api(a) {
 		struct vk_api_row *r = &rows[l.n];
 
 		if (arch && !(arch->funcs & VK_FN_BIT(a->func)))

@@ -20,7 +20,9 @@ static void syscall_name(char *buf, size_t len, const struct vk_api_list *l,
 {
 	const struct vk_func_info *fn = &vk_funcs[r->api->func];
 
-	if (!l->sysno)
+	if (!fn->syscall)
+		snprintf(buf, len, "-");
+	else if (!l->sysno)
 		snprintf(buf, len, "%s(?)", fn->syscall);
 	else if (l->sysno[r->api->func] < 0)
 		snprintf(buf, len, "none");
@@ -33,19 +35,20 @@ void vk_report_apis_text(const struct vk_out *o, const struct vk_api_list *l)
 	FILE *f = o->f;
 	char sys[48];
 
-	fprintf(f, "%-34s %-20s %5s %-28s %-14s %-24s %s\n", "API", "function", "clock",
+	fprintf(f, "%-34s %-30s %5s %-38s %-14s %-24s %s\n", "API", "function", "clock",
 		"symbol", "libc", "syscall", "vDSO");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
 
 		syscall_name(sys, sizeof(sys), l, r);
-		fprintf(f, "%-34s %-20s ", r->api->name, fn->name);
+		fprintf(f, "%-34s %-30s ", r->api->name, fn->name);
 		if (r->api->clock >= 0)
 			fprintf(f, "%5d ", r->api->clock);
 		else
 			fprintf(f, "%5s ", "-");
-		fprintf(f, "%-28s %-14s %-24s %s\n", r->f.want[0] ? r->f.want : "?", fn->libc, sys,
+		fprintf(f, "%-38s %-14s %-24s %s\n", r->f.want[0] ? r->f.want : "?",
+			fn->libc ? fn->libc : "-", sys,
 			status(l, r));
 	}
 	fprintf(f, "\n%zu APIs for the %s ABI%s%s\n", l->n, l->abi ? l->abi : "unknown",
@@ -70,7 +73,7 @@ void vk_report_apis_json(const struct vk_out *o, const struct vk_api_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
-		long nr = l->sysno ? l->sysno[r->api->func] : -2;
+		long nr = !fn->syscall ? -1 : l->sysno ? l->sysno[r->api->func] : -2;
 
 		vk_json_object(&j, NULL);
 		vk_json_str(&j, "name", r->api->name);

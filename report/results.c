@@ -306,10 +306,10 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 	size_t n = counts->n;
 	struct vk_tally t = vk_results_tally(r->rs);
 
-	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
+	fprintf(f, "%-30s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
 		"identical", "allowed", "unexpected", "skipped");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
+		fprintf(f, "%-30s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
 			vk_path_name(c[i].path), c[i].cases, c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
 	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
 	text_details(f, r->rs, VK_ERROR, "Not tested, vdsokit's own error (not the kernel's)", 1);
