@@ -128,7 +128,7 @@ static const char *absent_follows(enum vk_func f)
 /* Everything the reporters print, read from the image and the system. */
 static void gather(struct vk_info *in, const struct vk_image *im)
 {
-	int absent = 0;
+	int absent = 0, time32_off;
 
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
@@ -143,6 +143,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	read_notes(in, &im->elf);
 	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
 	in->nulled = vk_elf_nulled(&im->elf);
+	time32_off = vk_image_time32_off(im);
 	for (int i = 0; i < VK_NFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
@@ -156,7 +157,11 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->y2038 = y2038(im, i);
-		if (fn->applies && !fn->f.found) {
+		if (fn->applies && !fn->f.found && time32_off && vk_func_time32(im->arch, i)) {
+			/* Not a loss: the kernel was built so, and says so. */
+			fn->absent = VK_WHY_VDSO_NO_TIME32;
+			fn->time32_off = 1;
+		} else if (fn->applies && !fn->f.found) {
 			/* Which entry a nameless symbol was, its name no longer says. */
 			fn->absent = !in->nulled ? "not exported" :
 				     in->nulled >= absent ? "nulled out in place" :

@@ -23,6 +23,7 @@ struct vk_info_func {
 	const char *absent;	/* it applies but is absent: "not exported", or
 				 * "nulled out in place" where nameless ones are */
 	const char *follows;	/* what its absence means for libc's calls */
+	int time32_off;		/* absent as a kernel without CONFIG_COMPAT_32BIT_TIME builds it */
 };
 
 struct vk_info {

@@ -95,6 +95,15 @@ int vk_api_applies(const struct vk_api *api, int is64)
 	return !(is64 && vk_funcs[api->func].time64);
 }
 
+int vk_func_time32(const struct vk_arch *a, enum vk_func f)
+{
+	enum vk_shape s = vk_funcs[f].shape;
+
+	return a && !a->is64 && !a->time64 && (a->funcs & VK_FN_BIT(VK_FN_CLOCK_GETTIME64)) &&
+	       !vk_funcs[f].time64 &&
+	       (s == VK_SHAPE_CLOCK_TS || s == VK_SHAPE_TV_TZ || s == VK_SHAPE_TIME);
+}
+
 const char *vk_clock_name(int clock)
 {
 #define CLOCK_NAME(id, n)                                                       \

@@ -57,6 +57,10 @@ const struct vk_api *vk_api_find(const char *name);
 /* Whether the API exists for an ABI of that class (time64 only on 32-bit). */
 int vk_api_applies(const struct vk_api *api, int is64);
 const char *vk_clock_name(int clock);
+/* Whether f is a time32 entry of a's: a 32-bit time_t ABI's (not x32's)
+ * clock_gettime, clock_getres, gettimeofday or time, which a kernel
+ * without CONFIG_COMPAT_32BIT_TIME leaves out of its vDSO (Linux 7.3+). */
+int vk_func_time32(const struct vk_arch *a, enum vk_func f);
 /* a's syscall numbers, vk_funcs' for the host's row; NULL if not known. */
 const long *vk_arch_sysno(const struct vk_arch *a);
 

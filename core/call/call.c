@@ -296,6 +296,7 @@ static void *vdso_fn(enum vk_func f, void *entry)
 static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 {
 	struct vk_image_func f;
+	int time32_off = im && vk_image_time32_off(im);
 
 	cs->vdso_nulled = im ? vk_elf_nulled(&im->elf) : 0;
 	for (int i = 0; i < VK_NALLFUNCS; i++) {
@@ -304,7 +305,9 @@ static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 			continue;
 		}
 		if (vk_image_func(im, i, &f)) {
-			set(cs, VK_PATH_VDSO, i, NULL, VK_WHY_NOT_EXPORTED);
+			set(cs, VK_PATH_VDSO, i, NULL,
+			    time32_off && vk_func_time32(im->arch, i) ? VK_WHY_VDSO_NO_TIME32 :
+									VK_WHY_NOT_EXPORTED);
 			continue;
 		}
 		set(cs, VK_PATH_VDSO, i, vdso_fn(i, vk_image_addr(im, &f.sym)),
