@@ -103,7 +103,7 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
  */
 static const char *y2038(const struct vk_image *im, enum vk_func f)
 {
-	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM)
+	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM || f >= VK_NFUNCS)
 		return NULL;
 	if (im->elf.is64 || (im->arch && im->arch->time64) || vk_funcs[f].time64)
 		return "y2038-safe";
@@ -121,6 +121,8 @@ static const char *absent_follows(enum vk_func f)
 	case VK_FN_CLOCK_GETRES_TIME64: return "a 64-bit-time libc's clock_getres is a syscall";
 	case VK_FN_TIME: return "time() is a syscall, or libc's clock_gettime";
 	case VK_FN_GETCPU: return "getcpu is a syscall";
+	case VK_FN_FUTEX_UNLOCK64: return "a 64-bit libc unlocks robust mutexes as before Linux 7.3";
+	case VK_FN_FUTEX_UNLOCK32: return "a 32-bit libc unlocks robust mutexes as before Linux 7.3";
 	default: return "getrandom is a syscall";
 	}
 }
@@ -144,7 +146,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
 	in->nulled = vk_elf_nulled(&im->elf);
 	time32_off = vk_image_time32_off(im);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->id = i;
@@ -153,7 +155,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 		in->napply += fn->applies;
 		absent += fn->applies && !fn->f.found;
 	}
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->y2038 = y2038(im, i);

@@ -38,7 +38,7 @@ struct vk_info {
 	char build_id[2 * 64 + 1];	/* hex, or "" */
 	char hash_problem[160];	/* "" when every hash table agrees */
 	int nulled;		/* defined FUNC symbols whose names were nulled out */
-	struct vk_info_func funcs[VK_NFUNCS];
+	struct vk_info_func funcs[VK_NALLFUNCS];
 	size_t napply;		/* funcs[] that apply */
 };
 

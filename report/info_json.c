@@ -88,7 +88,7 @@ static void json_image(struct vk_json *j, const struct vk_info *in)
 static void json_funcs(struct vk_json *j, const struct vk_info *in)
 {
 	vk_json_array(j, "functions");
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
 
 		if (!fn->applies)

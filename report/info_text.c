@@ -84,7 +84,7 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 	char buf[128];
 
 	fprintf(f, "\nfunctions:\n");
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
 		const char *name = vk_funcs[fn->id].name;
 
@@ -103,7 +103,7 @@ static void print_funcs(FILE *f, const struct vk_info *in)
 	if (in->nulled)
 		fprintf(f, "  (%d nameless function symbols: entries nulled out in place, as arm's kernel does without an architected timer)\n",
 			in->nulled);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (in->funcs[i].follows)
 			fprintf(f, "  so: %s\n", vk_safe(in->funcs[i].follows));
 	}
@@ -164,7 +164,7 @@ void vk_report_info_ktap(const struct vk_out *k, const struct vk_info *in)
 	vk_ktap_header(k);
 	vk_ktap_diag(k, "vdsokit %s info", in->version);
 	vk_ktap_plan(k, in->napply);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
 		char why[160];
 
