@@ -57,8 +57,9 @@ fi
 refuse=$O/tests/tools/refuse
 if ! "$VK" list-apis | grep -q '^clock-gettime64-monotonic '; then
 	skip "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" "this ABI has no time32 syscalls"
-elif ! "$refuse" -e 38 clock_gettime -- true 2>/dev/null; then
-	skip "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" "no seccomp launcher here"
+elif ! "$refuse" -e 38 clock_gettime -- "$VK" --version >/dev/null 2>"$TMP/refuse.err"; then
+	skip "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" \
+		"no seccomp launcher here: $(head -n 1 "$TMP/refuse.err")"
 else
 	"$refuse" -e 38 clock_gettime clock_getres time -- "$VK" verify -d 0.05 --format ktap \
 		clock-gettime-monotonic time >"$TMP/time32" 2>"$TMP/time32.err"
