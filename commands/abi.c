@@ -4,6 +4,7 @@
  * hostile argument (bad pointer, clock id, flags) differs from the
  * syscall's. Parses the command line, runs core/abi's cases, prints them.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,11 +160,35 @@ static void run_vdsotest(const struct vk_abi *a, const struct vk_target *t, int 
 	}
 }
 
+/* The futex unlocks among the APIs named, a VK_FN_BIT() each, taken out
+ * of argv (*argc counts what is left); every one where no API is named. */
+static unsigned futex_targets(int *argc, char **argv)
+{
+	unsigned bits = 0;
+	int kept = optind;
+
+	if (optind == *argc)
+		return VK_FN_BIT(VK_FN_FUTEX_UNLOCK64) | VK_FN_BIT(VK_FN_FUTEX_UNLOCK32);
+	for (int i = optind; i < *argc; i++) {
+		const struct vk_api *api = NULL;
+
+		for_each_listed_api(a)
+			api = !strcmp(a->name, argv[i]) ? a : api;
+		if (api && api->func >= VK_NFUNCS)
+			bits |= VK_FN_BIT(api->func);
+		else
+			argv[kept++] = argv[i];
+	}
+	argv[kept] = NULL;
+	*argc = kept;
+	return bits;
+}
+
 static int run(const struct opts *o, const struct vk_target *t, int nt,
-	       struct vk_step *step)
+	       unsigned futex, struct vk_step *step)
 {
 	struct vk_results rs = { 0 }, legacy = { 0 };
-	struct vk_abi_count counts[VK_NFUNCS * VK_NPATHS];
+	struct vk_abi_count counts[VK_NALLFUNCS * VK_NPATHS];
 	struct vk_abi_counts abi_counts = { .c = counts };
 	struct vk_sysinfo si;
 	const struct vk_report rep = { .command = "abi", .version = vk_version, .sys = &si,
@@ -197,6 +222,14 @@ static int run(const struct opts *o, const struct vk_target *t, int nt,
 		vk_abi_run(&a, cases, select_cases(&t[i], cases, n));
 		count(&rs, first, vk_funcs[t[i].func].name, counts, &ncounts);
 	}
+	for (int f = VK_NFUNCS; f < VK_NALLFUNCS; f++) {
+		size_t first = rs.n;
+
+		if (!(futex & VK_FN_BIT(f)))
+			continue;
+		vk_abi_futex(&a, f);
+		count(&rs, first, vk_funcs[f].name, counts, &ncounts);
+	}
 	abi_counts.n = ncounts;
 	vk_results_finish(&rs);
 	vk_results_finish(&legacy);
@@ -225,7 +258,8 @@ int vk_run_abi(enum vk_format format, struct vk_step *step)
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(&o, t, vk_targets_all(t), step);
+	return run(&o, t, vk_targets_all(t),
+		   VK_FN_BIT(VK_FN_FUTEX_UNLOCK64) | VK_FN_BIT(VK_FN_FUTEX_UNLOCK32), step);
 }
 
 int cmd_abi(int argc, char **argv)
@@ -233,7 +267,8 @@ int cmd_abi(int argc, char **argv)
 	struct opts o = { .timeout = 1 };
 	struct vk_target t[VK_NFUNCS];
 	enum vk_opt_result r = parse_opts(argc, argv, &o);
-	int nt;
+	unsigned futex = 0;
+	int nt = 0, named = 0;
 
 	if (r == VK_OPT_OK)
 		r = vk_call_paths(&o.call, DEFAULT_PATHS);
@@ -241,7 +276,12 @@ int cmd_abi(int argc, char **argv)
 	if (r == VK_OPT_OK && !(o.call.paths & ~VK_PATH_BIT(VK_PATH_SYSCALL)))
 		r = vk_opt_error("--paths: abi compares vdso, libc or impl with the "
 				 "syscall; name at least one of them");
-	if (r == VK_OPT_OK)
+	if (r == VK_OPT_OK) {
+		named = argc > optind;
+		futex = futex_targets(&argc, argv);
+	}
+	/* Only futex unlocks named: no other function. */
+	if (r == VK_OPT_OK && (!named || argc > optind))
 		r = vk_call_targets(argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
+	return r == VK_OPT_OK ? run(&o, t, nt, futex, NULL) : vk_opt_exit(r);
 }

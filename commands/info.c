@@ -104,7 +104,7 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
  */
 static const char *y2038(const struct vk_image *im, enum vk_func f)
 {
-	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM)
+	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM || f >= VK_NFUNCS)
 		return NULL;
 	if (im->elf.is64 || (im->arch && im->arch->time64) || vk_funcs[f].time64)
 		return "y2038-safe";
@@ -122,6 +122,8 @@ static const char *absent_follows(enum vk_func f)
 	case VK_FN_CLOCK_GETRES_TIME64: return "a 64-bit-time libc's clock_getres is a syscall";
 	case VK_FN_TIME: return "time() is a syscall, or libc's clock_gettime";
 	case VK_FN_GETCPU: return "getcpu is a syscall";
+	case VK_FN_FUTEX_UNLOCK64: return "a 64-bit libc unlocks robust mutexes as before Linux 7.3";
+	case VK_FN_FUTEX_UNLOCK32: return "a 32-bit libc unlocks robust mutexes as before Linux 7.3";
 	default: return "getrandom is a syscall";
 	}
 }
@@ -129,7 +131,7 @@ static const char *absent_follows(enum vk_func f)
 /* Everything the reporters print, read from the image and the system. */
 static void gather(struct vk_info *in, const struct vk_image *im)
 {
-	int absent = 0;
+	int absent = 0, time32_off;
 
 	in->version = vk_version;
 	in->build_abi = vk_build_abi();
@@ -144,7 +146,8 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 	read_notes(in, &im->elf);
 	vk_elf_check_hashes(&im->elf, in->hash_problem, sizeof(in->hash_problem));
 	in->nulled = vk_elf_nulled(&im->elf);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	time32_off = vk_image_time32_off(im);
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->id = i;
@@ -153,11 +156,15 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 		in->napply += fn->applies;
 		absent += fn->applies && !fn->f.found;
 	}
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		struct vk_info_func *fn = &in->funcs[i];
 
 		fn->y2038 = y2038(im, i);
-		if (fn->applies && !fn->f.found) {
+		if (fn->applies && !fn->f.found && time32_off && vk_func_time32(im->arch, i)) {
+			/* Not a loss: the kernel was built so, and says so. */
+			fn->absent = VK_WHY_VDSO_NO_TIME32;
+			fn->time32_off = 1;
+		} else if (fn->applies && !fn->f.found) {
 			/* Which entry a nameless symbol was, its name no longer says. */
 			fn->absent = !in->nulled ? "not exported" :
 				     in->nulled >= absent ? "nulled out in place" :

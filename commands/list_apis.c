@@ -23,12 +23,13 @@ static const char tail[] =
 
 static int list(const char *path, enum vk_format format)
 {
-	struct vk_api_row rows[vk_napis];
+	struct vk_api_row rows[vk_nlisted];
 	struct vk_sysinfo si;
 	struct vk_api_list l = { .version = vk_version, .sys = &si, .rows = rows };
 	struct vk_image im;
 	int status = vk_open_image(path, &im);
 	const struct vk_arch *arch;
+	int time32_off;
 
 	if (status == VK_EXIT_USAGE)
 		return status;
@@ -36,7 +37,8 @@ static int list(const char *path, enum vk_format format)
 	l.image = status == VK_EXIT_OK ? im.source : NULL;
 	l.abi = arch ? arch->name : NULL;
 	l.sysno = vk_arch_sysno(arch);
-	for_each_api(a) {
+	time32_off = l.image && vk_image_time32_off(&im);
+	for_each_listed_api(a) {
 		struct vk_api_row *r = &rows[l.n];
 
 		if (arch && !(arch->funcs & VK_FN_BIT(a->func)))
@@ -44,11 +46,12 @@ static int list(const char *path, enum vk_format format)
 		if (!vk_api_applies(a, arch ? arch->is64 : sizeof(void *) == 8))
 			continue;
 		r->api = a;
-		if (l.image)
-			vk_image_func(&im, a->func, &r->f);
-		else
+		r->time32_off = 0;
+		if (!l.image)
 			snprintf(r->f.want, sizeof(r->f.want), "%s%s", arch ? arch->prefix : "",
 				 vk_funcs[a->func].name);
+		else if (vk_image_func(&im, a->func, &r->f))
+			r->time32_off = time32_off && vk_func_time32(arch, a->func);
 		l.n++;
 	}
 	vk_sysinfo_read(&si);

@@ -11,6 +11,7 @@
 struct vk_api_row {
 	const struct vk_api *api;
 	struct vk_image_func f;	/* f.found: this image exports it */
+	int time32_off;		/* absent as a kernel without CONFIG_COMPAT_32BIT_TIME builds it */
 };
 
 struct vk_api_list {

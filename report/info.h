@@ -23,6 +23,7 @@ struct vk_info_func {
 	const char *absent;	/* it applies but is absent: "not exported", or
 				 * "nulled out in place" where nameless ones are */
 	const char *follows;	/* what its absence means for libc's calls */
+	int time32_off;		/* absent as a kernel without CONFIG_COMPAT_32BIT_TIME builds it */
 };
 
 struct vk_info {
@@ -37,7 +38,7 @@ struct vk_info {
 	char build_id[2 * 64 + 1];	/* hex, or "" */
 	char hash_problem[160];	/* "" when every hash table agrees */
 	int nulled;		/* defined FUNC symbols whose names were nulled out */
-	struct vk_info_func funcs[VK_NFUNCS];
+	struct vk_info_func funcs[VK_NALLFUNCS];
 	size_t napply;		/* funcs[] that apply */
 };
 

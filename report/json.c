@@ -465,7 +465,7 @@ static void info_image(struct vk_json *j, const struct vk_info *in)
 static void info_funcs(struct vk_json *j, const struct vk_info *in)
 {
 	vk_json_array(j, "functions");
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
 
 		if (!fn->applies)
@@ -538,7 +538,7 @@ static void apis(const struct vk_out *o, const struct vk_api_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
-		long nr = l->sysno ? l->sysno[r->api->func] : -2;
+		long nr = !fn->syscall ? -1 : l->sysno ? l->sysno[r->api->func] : -2;
 
 		vk_json_object(&j, NULL);
 		vk_json_str(&j, "name", r->api->name);

@@ -202,13 +202,16 @@ static void info(const struct vk_out *k, const struct vk_info *in)
 	vk_ktap_header(k);
 	vk_ktap_diag(k, "vdsokit %s info", in->version);
 	vk_ktap_plan(k, in->napply);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
-		char why[96];
+		char why[160];
 
 		if (!fn->applies)
 			continue;
-		snprintf(why, sizeof(why), "the vDSO does not export %s", fn->f.want);
+		if (fn->time32_off)
+			snprintf(why, sizeof(why), "%s: no %s", fn->absent, fn->f.want);
+		else
+			snprintf(why, sizeof(why), "the vDSO does not export %s", fn->f.want);
 		vk_ktap_result(k, fn->f.found ? VK_KTAP_PASS : VK_KTAP_SKIP, ++done, why, "%s",
 			       vk_funcs[i].name);
 		if (fn->f.found && fn->runs[0])

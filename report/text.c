@@ -187,10 +187,10 @@ void vk_report_abi_text(FILE *f, const struct vk_report *r)
 	size_t n = counts->n;
 	struct vk_tally t = vk_results_tally(r->rs);
 
-	fprintf(f, "%-22s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
+	fprintf(f, "%-30s %-8s %6s %10s %8s %11s %8s\n", "function", "path", "cases",
 		"identical", "allowed", "unexpected", "skipped");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%-22s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
+		fprintf(f, "%-30s %-8s %6zu %10zu %8zu %11zu %8zu\n", c[i].func,
 			vk_path_name(c[i].path), c[i].cases, c[i].identical, c[i].allowed, c[i].unexpected, c[i].skipped);
 	text_details(f, r->rs, VK_FAIL, "Unexpected", 1);
 	text_details(f, r->rs, VK_ERROR, "Not tested, vdsokit's own error (not the kernel's)", 1);
@@ -485,7 +485,7 @@ static void info_funcs(FILE *f, const struct vk_info *in)
 	char buf[128];
 
 	fprintf(f, "\nfunctions:\n");
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		const struct vk_info_func *fn = &in->funcs[i];
 		const char *name = vk_funcs[fn->id].name;
 
@@ -504,7 +504,7 @@ static void info_funcs(FILE *f, const struct vk_info *in)
 	if (in->nulled)
 		fprintf(f, "  (%d nameless function symbols: entries nulled out in place, as arm's kernel does without an architected timer)\n",
 			in->nulled);
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (in->funcs[i].follows)
 			fprintf(f, "  so: %s\n", vk_safe(in->funcs[i].follows));
 	}
@@ -564,7 +564,9 @@ static void apis_syscall(char *buf, size_t len, const struct vk_api_list *l,
 {
 	const struct vk_func_info *fn = &vk_funcs[r->api->func];
 
-	if (!l->sysno)
+	if (!fn->syscall)
+		snprintf(buf, len, "-");
+	else if (!l->sysno)
 		snprintf(buf, len, "%s(?)", fn->syscall);
 	else if (l->sysno[r->api->func] < 0)
 		snprintf(buf, len, "none");
@@ -577,20 +579,20 @@ static void apis(const struct vk_out *o, const struct vk_api_list *l)
 	FILE *f = o->f;
 	char sys[48];
 
-	fprintf(f, "%-34s %-20s %5s %-28s %-14s %-24s %s\n", "API", "function", "clock",
+	fprintf(f, "%-34s %-30s %5s %-38s %-14s %-24s %s\n", "API", "function", "clock",
 		"symbol", "libc", "syscall", "vDSO");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vk_api_row *r = &l->rows[i];
 		const struct vk_func_info *fn = &vk_funcs[r->api->func];
 
 		apis_syscall(sys, sizeof(sys), l, r);
-		fprintf(f, "%-34s %-20s ", r->api->name, fn->name);
+		fprintf(f, "%-34s %-30s ", r->api->name, fn->name);
 		if (r->api->clock >= 0)
 			fprintf(f, "%5d ", r->api->clock);
 		else
 			fprintf(f, "%5s ", "-");
-		fprintf(f, "%-28s %-14s %-24s %s\n", r->f.want[0] ? r->f.want : "?", fn->libc, sys,
-			vk_report_api_status(l, r));
+		fprintf(f, "%-38s %-14s %-24s %s\n", r->f.want[0] ? r->f.want : "?",
+			fn->libc ? fn->libc : "-", sys, vk_report_api_status(l, r));
 	}
 	fprintf(f, "\n%zu APIs for the %s ABI%s%s\n", l->n, l->abi ? l->abi : "unknown",
 		l->image ? "; vDSO: " : "", l->image ? vk_safe(l->image) : "");

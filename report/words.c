@@ -86,6 +86,8 @@ const char *vk_report_api_status(const struct vk_api_list *l, const struct vk_ap
 		return "no vDSO";
 	if (r->f.found)
 		return "exported";
+	if (r->time32_off)
+		return "not built: CONFIG_COMPAT_32BIT_TIME=n";
 	return r->f.wrong_version ? "wrong version" : "absent";
 }
 

@@ -123,6 +123,11 @@ static void *ptr(enum vk_ptr kind, int slot)
 	}
 }
 
+void *vk_abi_ptr(enum vk_ptr kind)
+{
+	return ptr(kind, 0);
+}
+
 /* What one call did. */
 struct outcome {
 	int done;		/* 1 returned, 2 killed by a signal */
@@ -929,6 +934,7 @@ size_t vk_abi_cases(enum vk_func f, struct vk_abi_case *cases, size_t max)
 	case VK_SHAPE_TIME: time_cases(&b); break;
 	case VK_SHAPE_GETCPU: getcpu_cases(&b); break;
 	case VK_SHAPE_GETRANDOM: getrandom_cases(&b); break;
+	case VK_SHAPE_FUTEX_UNLOCK: break; /* no syscall twin: abi_futex.c's contract */
 	}
 	return b.n;
 }

@@ -69,5 +69,10 @@ int vk_abi_init(void);
 /* Run n cases of one function on every path under test. */
 void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n);
 const char *vk_ptr_name(enum vk_ptr p);
+/* Where a pointer of that kind points (after vk_abi_init()). */
+void *vk_abi_ptr(enum vk_ptr kind);
+/* The cases of a futex unlock (VK_SHAPE_FUTEX_UNLOCK) on every path
+ * under test, held to include/vdso/futex.h's contract (abi_futex.c). */
+void vk_abi_futex(struct vk_abi *a, enum vk_func f);
 
 #endif /* VK_ABI_H */

@@ -23,7 +23,7 @@
 #define SYS_getrandom -1
 #endif
 
-const struct vk_func_info vk_funcs[VK_NFUNCS] = {
+const struct vk_func_info vk_funcs[VK_NALLFUNCS] = {
 	[VK_FN_CLOCK_GETTIME] = { "clock_gettime", "clock_gettime", "clock_gettime",
 				  SYS_clock_gettime, VK_SHAPE_CLOCK_TS, 0, 1 },
 	[VK_FN_CLOCK_GETRES] = { "clock_getres", "clock_getres", "clock_getres",
@@ -40,6 +40,10 @@ const struct vk_func_info vk_funcs[VK_NFUNCS] = {
 	[VK_FN_CLOCK_GETRES_TIME64] = { "clock_getres_time64", "clock_getres",
 					"clock_getres_time64", SYS_clock_getres_time64,
 					VK_SHAPE_CLOCK_TS, 1, 0 },
+	[VK_FN_FUTEX_UNLOCK64] = { "futex_robust_list64_try_unlock", NULL, NULL, -1,
+				   VK_SHAPE_FUTEX_UNLOCK, 0, 0 },
+	[VK_FN_FUTEX_UNLOCK32] = { "futex_robust_list32_try_unlock", NULL, NULL, -1,
+				   VK_SHAPE_FUTEX_UNLOCK, 0, 0 },
 };
 
 /* The named clocks, by their id in <linux/time.h>; 10 has no name. */
@@ -70,9 +74,12 @@ const struct vk_api vk_apis[] = {
 	{ "time", VK_FN_TIME, -1 },
 	{ "getcpu", VK_FN_GETCPU, -1 },
 	{ "getrandom", VK_FN_GETRANDOM, -1 },
+	{ "futex-robust-list64-try-unlock", VK_FN_FUTEX_UNLOCK64, -1 },
+	{ "futex-robust-list32-try-unlock", VK_FN_FUTEX_UNLOCK32, -1 },
 };
 
-const size_t vk_napis = ARRAY_SIZE(vk_apis);
+/* All but the futex unlocks' two rows, which come last. */
+const size_t vk_nlisted = ARRAY_SIZE(vk_apis), vk_napis = ARRAY_SIZE(vk_apis) - 2;
 
 const struct vk_api *vk_api_find(const char *name)
 {
@@ -86,6 +93,15 @@ const struct vk_api *vk_api_find(const char *name)
 int vk_api_applies(const struct vk_api *api, int is64)
 {
 	return !(is64 && vk_funcs[api->func].time64);
+}
+
+int vk_func_time32(const struct vk_arch *a, enum vk_func f)
+{
+	enum vk_shape s = vk_funcs[f].shape;
+
+	return a && !a->is64 && !a->time64 && (a->funcs & VK_FN_BIT(VK_FN_CLOCK_GETTIME64)) &&
+	       !vk_funcs[f].time64 &&
+	       (s == VK_SHAPE_CLOCK_TS || s == VK_SHAPE_TV_TZ || s == VK_SHAPE_TIME);
 }
 
 const char *vk_clock_name(int clock)

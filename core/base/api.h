@@ -19,12 +19,13 @@ enum vk_shape {
 	VK_SHAPE_TIME,		/* (time_t *) */
 	VK_SHAPE_GETCPU,	/* (unsigned *cpu, unsigned *node, void *cache) */
 	VK_SHAPE_GETRANDOM,	/* (buf, len, flags, state, state_len) */
+	VK_SHAPE_FUTEX_UNLOCK,	/* (u32 *lock, u32 tid, u64 or u32 *list_op_pending) */
 };
 
 struct vk_func_info {
 	const char *name;	/* after the arch prefix: "clock_gettime" */
-	const char *libc;	/* the libc function that wraps it */
-	const char *syscall;	/* its syscall twin */
+	const char *libc;	/* the libc function that wraps it, or NULL */
+	const char *syscall;	/* its syscall twin, or NULL */
 	long sysno;		/* that syscall's number on this build, -1: none */
 	enum vk_shape shape;
 	int time64;		/* exists on 32-bit ABIs only */
@@ -42,16 +43,24 @@ struct vk_api {
 	int clock;		/* clock id for VK_SHAPE_CLOCK_TS, else -1 */
 };
 
-extern const struct vk_func_info vk_funcs[VK_NFUNCS];
+extern const struct vk_func_info vk_funcs[VK_NALLFUNCS];
+/* The first vk_napis rows are the functions below VK_NFUNCS, which every
+ * command calls; list-apis lists all vk_nlisted. */
 extern const struct vk_api vk_apis[];
-extern const size_t vk_napis;
+extern const size_t vk_napis, vk_nlisted;
 
 #define for_each_api(a) for (const struct vk_api *a = vk_apis; a < vk_apis + vk_napis; a++)
+#define for_each_listed_api(a)                                                  \
+	for (const struct vk_api *a = vk_apis; a < vk_apis + vk_nlisted; a++)
 
 const struct vk_api *vk_api_find(const char *name);
 /* Whether the API exists for an ABI of that class (time64 only on 32-bit). */
 int vk_api_applies(const struct vk_api *api, int is64);
 const char *vk_clock_name(int clock);
+/* Whether f is a time32 entry of a's: a 32-bit time_t ABI's (not x32's)
+ * clock_gettime, clock_getres, gettimeofday or time, which a kernel
+ * without CONFIG_COMPAT_32BIT_TIME leaves out of its vDSO (Linux 7.3+). */
+int vk_func_time32(const struct vk_arch *a, enum vk_func f);
 /* a's syscall numbers, vk_funcs' for the host's row; NULL if not known. */
 const long *vk_arch_sysno(const struct vk_arch *a);
 

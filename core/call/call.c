@@ -153,6 +153,8 @@ static void init_syscall(struct vk_callset *cs)
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME64, NULL, none);
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES_TIME64, NULL, none);
 #endif
+	set(cs, VK_PATH_SYSCALL, VK_FN_FUTEX_UNLOCK64, NULL, none);
+	set(cs, VK_PATH_SYSCALL, VK_FN_FUTEX_UNLOCK32, NULL, none);
 }
 
 /*
@@ -166,7 +168,7 @@ static void init_libc(struct vk_callset *cs)
 	enum vk_func gettime = native ? VK_FN_CLOCK_GETTIME : VK_FN_CLOCK_GETTIME64;
 	enum vk_func getres = native ? VK_FN_CLOCK_GETRES : VK_FN_CLOCK_GETRES_TIME64;
 
-	for (int f = 0; f < VK_NFUNCS; f++)
+	for (int f = 0; f < VK_NALLFUNCS; f++)
 		set(cs, VK_PATH_LIBC, f, NULL, other);
 	set(cs, VK_PATH_LIBC, gettime, libc_clock_gettime, other);
 	set(cs, VK_PATH_LIBC, getres, libc_clock_getres, other);
@@ -176,6 +178,8 @@ static void init_libc(struct vk_callset *cs)
 	}
 	set(cs, VK_PATH_LIBC, VK_FN_GETCPU, libc_getcpu, other);
 	set(cs, VK_PATH_LIBC, VK_FN_GETRANDOM, libc_getrandom, other);
+	set(cs, VK_PATH_LIBC, VK_FN_FUTEX_UNLOCK64, NULL, "libc has no such function");
+	set(cs, VK_PATH_LIBC, VK_FN_FUTEX_UNLOCK32, NULL, "libc has no such function");
 }
 
 #ifdef __powerpc__
@@ -204,7 +208,7 @@ static void init_libc(struct vk_callset *cs)
 #endif
 #define PPC_CR0_SO 0x10000000	/* CR0's SO bit in mfcr's word */
 
-static void *ppc_entry[VK_NFUNCS];
+static void *ppc_entry[VK_NALLFUNCS];
 
 static long ppc_call(void *fn, long a, long b, long c, long d, long e)
 {
@@ -264,7 +268,7 @@ static ssize_t ppc_getrandom(void *buf, size_t len, unsigned flags, void *state,
 			state_len);
 }
 
-static void *const ppc_shim[VK_NFUNCS] = {
+static void *const ppc_shim[VK_NALLFUNCS] = {
 	[VK_FN_CLOCK_GETTIME] = ppc_clock_gettime,
 	[VK_FN_CLOCK_GETRES] = ppc_clock_getres,
 	[VK_FN_GETTIMEOFDAY] = ppc_gettimeofday,
@@ -292,15 +296,18 @@ static void *vdso_fn(enum vk_func f, void *entry)
 static void init_vdso(struct vk_callset *cs, const struct vk_image *im)
 {
 	struct vk_image_func f;
+	int time32_off = im && vk_image_time32_off(im);
 
 	cs->vdso_nulled = im ? vk_elf_nulled(&im->elf) : 0;
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (!im) {
 			set(cs, VK_PATH_VDSO, i, NULL, "this process has no vDSO");
 			continue;
 		}
 		if (vk_image_func(im, i, &f)) {
-			set(cs, VK_PATH_VDSO, i, NULL, VK_WHY_NOT_EXPORTED);
+			set(cs, VK_PATH_VDSO, i, NULL,
+			    time32_off && vk_func_time32(im->arch, i) ? VK_WHY_VDSO_NO_TIME32 :
+									VK_WHY_NOT_EXPORTED);
 			continue;
 		}
 		set(cs, VK_PATH_VDSO, i, vdso_fn(i, vk_image_addr(im, &f.sym)),
@@ -314,7 +321,7 @@ static void init_vsyscall(struct vk_callset *cs)
 	enum vk_vsyscall_mode m;
 	const char *why = vk_vsyscall_missing(&m);
 
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		set(cs, VK_PATH_VSYSCALL, i, why ? NULL : vk_vsyscall_entry(i),
 		    why ? why : "the vsyscall page has only gettimeofday, time and getcpu");
 }
@@ -322,7 +329,7 @@ static void init_vsyscall(struct vk_callset *cs)
 #ifdef VK_STATIC
 static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t len)
 {
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		set(cs, VK_PATH_IMPL, i, NULL, "no --impl given");
 	if (impl) {
 		snprintf(err, len, "--impl is unavailable in a static build (no dlopen)");
@@ -399,7 +406,7 @@ static unsigned impl_funcs(void *h)
 {
 	unsigned funcs = 0;
 
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		funcs |= impl_sym(h, vk_funcs[i].name) ? VK_FN_BIT(i) : 0;
 	return funcs;
 }
@@ -477,7 +484,7 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 	unsigned funcs;
 	int n;
 
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		set(cs, VK_PATH_IMPL, i, NULL, "no --impl given");
 	if (!impl)
 		return 0;
@@ -491,7 +498,7 @@ static int init_impl(struct vk_callset *cs, const char *impl, char *err, size_t 
 		return -1;
 	cs->impl_path = impl;
 	cs->impl_funcs = funcs;
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		cs->why[VK_PATH_IMPL][i] = funcs & VK_FN_BIT(i) ? NULL :
 					   "the --impl library does not export it";
 	return 0;
@@ -539,7 +546,7 @@ void vk_callset_load(struct vk_callset *cs)
 	restore_state(&saved);
 	if (!h || impl_funcs(h) != cs->impl_funcs)
 		_exit(VK_IMPL_UNLOADED);
-	for (int i = 0; i < VK_NFUNCS; i++)
+	for (int i = 0; i < VK_NALLFUNCS; i++)
 		set(cs, VK_PATH_IMPL, i, impl_sym(h, vk_funcs[i].name),
 		    "the --impl library does not export it");
 }

@@ -98,8 +98,8 @@ int vk_getrandom_state(vk_getrandom_fn fn, void **state, size_t *len);
  * library, so that none of its code, constructor included, runs there.
  */
 struct vk_callset {
-	union vk_fn fn[VK_NPATHS][VK_NFUNCS];
-	const char *why[VK_NPATHS][VK_NFUNCS];
+	union vk_fn fn[VK_NPATHS][VK_NALLFUNCS];
+	const char *why[VK_NPATHS][VK_NALLFUNCS];
 	int vdso_nulled;	/* the vDSO's nameless functions (vk_elf_nulled) */
 	const char *impl_path;	/* --impl's path, or NULL */
 	unsigned impl_funcs;	/* the functions it exports, a VK_FN_BIT() each */

@@ -151,6 +151,20 @@ int vk_image_func(const struct vk_image *im, enum vk_func f,
 	return -1;
 }
 
+static int exports(const struct vk_image *im, enum vk_func f)
+{
+	struct vk_image_func out;
+
+	return vk_image_func(im, f, &out) == 0;
+}
+
+int vk_image_time32_off(const struct vk_image *im)
+{
+	return vk_func_time32(im->arch, VK_FN_CLOCK_GETTIME) &&
+	       exports(im, VK_FN_CLOCK_GETTIME64) && !exports(im, VK_FN_CLOCK_GETTIME) &&
+	       !exports(im, VK_FN_CLOCK_GETRES);
+}
+
 void *vk_image_addr(const struct vk_image *im, const struct vk_elf_sym *s)
 {
 	if (!im->live || s->offset == SIZE_MAX)

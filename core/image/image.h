@@ -41,6 +41,15 @@ void vk_image_close(struct vk_image *im);
 
 int vk_image_func(const struct vk_image *im, enum vk_func f,
 		  struct vk_image_func *out);
+/*
+ * Whether the image is a vDSO built without CONFIG_COMPAT_32BIT_TIME,
+ * which from Linux 7.3 on leaves a 32-bit-time ABI's time32 entries out:
+ * it exports clock_gettime64 and neither clock_gettime nor clock_getres.
+ * Then vk_func_time32() says which of its absent entries the option
+ * explains, and this reason says so.
+ */
+int vk_image_time32_off(const struct vk_image *im);
+#define VK_WHY_VDSO_NO_TIME32 "the vDSO has no time32 entries (CONFIG_COMPAT_32BIT_TIME is off)"
 /* The address to call for a symbol of the live image, or NULL. */
 void *vk_image_addr(const struct vk_image *im, const struct vk_elf_sym *s);
 

@@ -36,6 +36,15 @@ else
 		contains "the matrix has: $c" "$TMP/abi.ktap" "^(not )?ok [0-9]+ $c\$"
 	done
 fi
+# The futex unlocks where this vDSO has them (Linux 7.3), with the reason where not.
+for f in futex-robust-list64-try-unlock futex-robust-list32-try-unlock; do
+	if vdso_exports "$f"; then
+		contains "the matrix has: $f vdso uncontended" "$TMP/abi.ktap" "^(not )?ok [0-9]+ $f vdso uncontended\$"
+	elif "$VK" list-apis | grep -q "^$f "; then
+		contains "the matrix skips $f vdso: this vDSO lacks it" "$TMP/abi.ktap" \
+			"^ok [0-9]+ $f vdso all # SKIP the vDSO does not export it\$"
+	fi
+done
 check "every answered case is classified" sh -c "! grep -A1 -E '^ok [0-9]+ [^#]*\$' '$TMP/abi.ktap' | grep '^# ' | grep -vE '^# (identical|allowed \\([a-z-]+\\)): '"
 contains "a NULL timespec on the vDSO is the documented fault" "$TMP/abi.ktap" '^# allowed \(fault-for-efault\): vdso SIGSEGV'
 
@@ -70,6 +79,23 @@ planted abi-hang 'hung for more than' 1
 echo "# abi of a hanging implementation: $(($(date +%s) - start)) s"
 contains "after three hangs the rest of that API is skipped" "$TMP/out" '# SKIP not run: 3 cases of this API hung$'
 planted passthrough '' 0
+# Linux 7.3's robust futex unlocks, held to include/vdso/futex.h's
+# contract: a correct one passes every case, each planted bug is caught.
+futex="futex-robust-list32-try-unlock"
+[ "$(getconf LONG_BIT)" = 32 ] || futex="futex-robust-list64-try-unlock $futex"
+planted passthrough '' 0 $futex
+if [ -f "$O/tests/impl/passthrough.so" ]; then
+	for c in uncontended contended lock:NULL contended,pop:read-only; do
+		contains "a correct futex unlock keeps the contract: $c" "$TMP/out" \
+			"^ok [0-9]+ futex-robust-list32-try-unlock impl $c\$"
+	done
+	contains "its uncontended unlock clears the lock and list_op_pending" "$TMP/out" \
+		'^# allowed \(futex-contract\): impl returned 0x[0-9a-f]+; lock 0, list_op_pending NULL$'
+fi
+planted futex-keeps-pending 'impl left list_op_pending set where the unlock must clear it' 1 $futex
+planted futex-unlocks-contended 'impl left the lock 0 where it held 0x8[0-9a-f]+ \(not the caller.s: untouched\)' 1 $futex
+planted futex-pop32-wide 'impl wrote beside list_op_pending \(a 32-bit pointer\)' 1 $futex
+planted futex-null-lock 'impl returned where its lock pointer cannot be read' 1 $futex
 # getrandom's output is random: bytes that equal a canary, even both of
 # them, are still output. Its writes past the output are not.
 for i in 1 2 3; do

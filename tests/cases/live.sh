@@ -49,3 +49,23 @@ if grep -q '^  ELF: *ELF32' "$TMP/info.txt"; then
 else
 	check "a 64-bit vDSO's info needs no y2038 section" sh -c "! grep -q '^y2038:' '$TMP/info.txt'"
 fi
+
+# A kernel without CONFIG_COMPAT_32BIT_TIME answers the time32 syscalls
+# with ENOSYS (here seccomp does, with i386's number, 38). On a 32-bit
+# time ABI verify then SKIPs what needs them, naming the option, and
+# never aborts; a 64-bit ABI has no time32 syscalls.
+refuse=$O/tests/tools/refuse
+if ! "$VK" list-apis | grep -q '^clock-gettime64-monotonic '; then
+	skip "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" "this ABI has no time32 syscalls"
+elif ! "$refuse" -e 38 clock_gettime -- "$VK" --version >/dev/null 2>"$TMP/refuse.err"; then
+	skip "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" \
+		"no seccomp launcher here: $(head -n 1 "$TMP/refuse.err")"
+else
+	"$refuse" -e 38 clock_gettime clock_getres time -- "$VK" verify -d 0.05 --format ktap \
+		clock-gettime-monotonic time >"$TMP/time32" 2>"$TMP/time32.err"
+	status=$?
+	check "verify without the time32 syscalls ends with a status of its own, no abort ($status)" \
+		test "$status" -le 4
+	contains "verify without the time32 syscalls SKIPs naming CONFIG_COMPAT_32BIT_TIME" "$TMP/time32" \
+		'^ok [0-9]+ (clock-gettime-monotonic|time) .*# SKIP .*CONFIG_COMPAT_32BIT_TIME is off'
+fi

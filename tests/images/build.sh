@@ -177,16 +177,19 @@ status=0
 abi x86_64 64 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc;gcc' '^x86_64-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_getcpu __vdso_time \
 	__vdso_clock_getres __vdso_getrandom \
+	__vdso_futex_robust_list64_try_unlock __vdso_futex_robust_list32_try_unlock \
 	clock_gettime=__vdso_clock_gettime gettimeofday=__vdso_gettimeofday \
 	getcpu=__vdso_getcpu time=__vdso_time clock_getres=__vdso_clock_getres \
-	getrandom=__vdso_getrandom || status=1
+	getrandom=__vdso_getrandom \
+	futex_robust_list64_try_unlock=__vdso_futex_robust_list64_try_unlock \
+	futex_robust_list32_try_unlock=__vdso_futex_robust_list32_try_unlock || status=1
 abi x32 32 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc -mx32;gcc -mx32' '^x86_64-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_getcpu __vdso_time \
 	__vdso_clock_getres || status=1
 abi i386 32 little __vdso_ LINUX_2.6 'i686-linux-gnu-gcc;gcc -m32' '^(i.86|x86_64)-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_time __vdso_clock_getres \
 	__vdso_clock_gettime64 __vdso_clock_getres_time64 __vdso_getcpu \
-	__kernel_vsyscall@@LINUX_2.5 __kernel_sigreturn@@LINUX_2.5 \
+	__vdso_futex_robust_list32_try_unlock __kernel_vsyscall@@LINUX_2.5 __kernel_sigreturn@@LINUX_2.5 \
 	__kernel_rt_sigreturn@@LINUX_2.5 || status=1
 abi aarch64 64 little __kernel_ LINUX_2.6.39 'aarch64-linux-gnu-gcc' '^aarch64-' \
 	__kernel_rt_sigreturn __kernel_gettimeofday __kernel_clock_gettime \
