@@ -87,16 +87,23 @@ struct busiest {
 	unsigned long long most;
 };
 
+/* tid's place among the threads at the start, or -1: one started since,
+ * whose time is all since. */
+static int at_start(const struct vk_vm_progress *p, int tid)
+{
+	for (int i = 0; i < p->n; i++) {
+		if (p->tid[i] == tid)
+			return i;
+	}
+	return -1;
+}
+
 static void compare(void *ctx, int tid)
 {
 	struct busiest *b = ctx;
-	unsigned long long now = thread_ticks(b->p->pid, tid), then = 0;
+	int i = at_start(b->p, tid);
+	unsigned long long now = thread_ticks(b->p->pid, tid), then = i < 0 ? 0 : b->p->ticks[i];
 
-	/* A thread started since has run all its time since. */
-	for (int i = 0; i < b->p->n; i++) {
-		if (b->p->tid[i] == tid)
-			then = b->p->ticks[i];
-	}
 	if (now > then && now - then > b->most)
 		b->most = now - then;
 }
@@ -119,12 +126,9 @@ struct most_waited {
 static void compare_waited(void *ctx, int tid)
 {
 	struct most_waited *m = ctx;
-	unsigned long long now = thread_waited(m->p->pid, tid), then = 0;
+	int i = at_start(m->p, tid);
+	unsigned long long now = thread_waited(m->p->pid, tid), then = i < 0 ? 0 : m->p->waited[i];
 
-	for (int i = 0; i < m->p->n; i++) {
-		if (m->p->tid[i] == tid)
-			then = m->p->waited[i];
-	}
 	if (now == ~0ull || then == ~0ull)
 		m->unknown = 1;
 	else if (now > then && now - then > m->most)
