@@ -57,8 +57,10 @@ for h in vdsotest vdsotest-all vdsotest-bench; do
 done
 expect_status 0 "vdsotest list-apis" "$B/vdsotest" list-apis
 check "is vdsotest's, byte for byte" cmp "$REF/list-apis.out" "$TMP/out"
-# vdsotest-all runs those, then the API table's others.
-"$VK" list-apis --format json | grep -oE '"name": ?"[^"]+"' | sed -E 's/.*"([^"]+)"$/\1/' >"$TMP/table"
+# vdsotest-all runs those, then the API table's others that call into
+# libc too (the futex unlocks have no libc function nor syscall: abi alone
+# checks them, and list-apis shows "-").
+"$VK" list-apis | awk 'NR == 1 { next } NF == 0 { exit } $5 != "-" { print $1 }' >"$TMP/table"
 expect_status 0 "vdsokit \"-d 0.1\" API verify: vdsotest's line through vdsokit" "$VK" "-d 0.1" $api verify
 for bad in "" "--bogus" "-d 0 $api bench" "-d x $api bench" "-f -1 $api verify" "--bogus $api abi" \
 	   "-d" "$api" "$api abi extra" "list-apis extra" "--debug=1 $api abi"; do
