@@ -163,7 +163,7 @@ static void count_results(struct vk_summary_step *st, const struct vk_results *r
 
 static void count_info(struct vk_summary_step *st, const struct vk_info *in)
 {
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (!in->funcs[i].applies)
 			continue;
 		st->pass += in->funcs[i].f.found != 0;

@@ -97,7 +97,7 @@ static void machine(FILE *f, const struct vk_summary *s)
 		fprintf(f, "</td></tr>\n<tr><th>load average</th><td>%.2f</td></tr>\n", b->loadavg);
 	}
 	fprintf(f, "<tr><th>vDSO functions</th><td>");
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (in->funcs[i].applies && in->funcs[i].f.found)
 			fprintf(f, "%s ", vk_funcs[i].name);
 	}

@@ -117,7 +117,7 @@ static void finding_counts(struct om *o, const struct vk_findings *fs)
 
 static void functions(struct om *o, const struct vk_info *in)
 {
-	for (int i = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0; i < VK_NALLFUNCS; i++) {
 		if (in->funcs[i].applies)
 			sample(o, &exported, in->funcs[i].f.found != 0, "function", vk_funcs[i].name,
 			       NULL);

@@ -715,7 +715,7 @@ static void summary_header(FILE *f, const struct vk_summary *s)
 		fprintf(f, "none: %s\n", in->no_image ? in->no_image : "not found");
 		return;
 	}
-	for (int i = 0, n = 0; i < VK_NFUNCS; i++) {
+	for (int i = 0, n = 0; i < VK_NALLFUNCS; i++) {
 		if (in->funcs[i].applies && in->funcs[i].f.found)
 			fprintf(f, "%s%s", n++ ? " " : "", vk_funcs[i].name);
 	}

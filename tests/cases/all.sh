@@ -18,6 +18,11 @@ if [ "$lines" -le 60 ]; then ok "all's report fits on one screen ($lines lines)"
 for step in info verify abi timens fallback bench; do
 	contains "all has a row for $step" "$TMP/all.txt" "^$step +(ok|FAIL|SKIP) +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+"
 done
+# info's row counts the functions info reports, Linux 7.3's futex unlocks
+# among them (exported: passed; absent: skipped).
+"$VK" info --format ktap >"$TMP/info.ktap" 2>&1
+want="^info +ok +$(grep -E '^ok [0-9]+ ' "$TMP/info.ktap" | grep -vc '# SKIP') +0 +$(grep -c '^ok .*# SKIP' "$TMP/info.ktap") "
+contains "all's info row counts info's functions, the futex unlocks too" "$TMP/all.txt" "$want"
 contains "the header names the kernel" "$TMP/all.txt" "^kernel +Linux $(uname -r) "
 contains "the header names the clocksource" "$TMP/all.txt" '^clocksource +[^ ]+: (serves|does not serve) the vDSO|^clocksource +[^ ]+: vDSO use unknown'
 contains "the bench headline has clock-gettime-monotonic" "$TMP/all.txt" '^clock-gettime-monotonic +[0-9.]+ '
