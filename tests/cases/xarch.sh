@@ -108,9 +108,17 @@ esac
 while [ "$1" != --output ]; do shift; done
 d=$2
 mkdir -p "$d"
+# The commands given, each passed (FAKE_FAIL names one that failed).
+echo "$args" >"$d/args"
 for c in info verify abi fallback timens bench; do
-	echo 0 >"$d/$c.status"
-	echo "ok 1 fake" >"$d/$c.log"
+	[ "${args/ -- $c /}" != "$args" ] || continue
+	if [ "${FAKE_FAIL:-}" = $c ]; then
+		echo 1 >"$d/$c.status"
+		echo "not ok 1 fake" >"$d/$c.log"
+	else
+		echo 0 >"$d/$c.status"
+		echo "ok 1 fake" >"$d/$c.log"
+	fi
 done
 echo "kernel:   Linux 6.1.0-fake #1 SMP" >"$d/info.log"
 # dump - writes the live vDSO; FAKE_DUMP_FAIL: it could not.
@@ -185,6 +193,20 @@ contains "fallback's note says why" "$TMP/noseccomp.out" \
 	'^arm64 fallback skipped: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)$'
 contains "and a note names the option" "$TMP/noseccomp.out" \
 	'arm64 clock_gettime\(CLOCK_MONOTONIC\) on the vDSO: not measured: the kernel has no seccomp filters \(CONFIG_SECCOMP_FILTER\)'
+
+# A target that boots for abi on the compat vDSO's futex unlock: only
+# info, dump and that abi run, the others' cells are "-", not failures.
+name=only
+gate only VDSOKIT_XARCH_TARGETS=i386-on-x86_64-sid
+is "a target that boots for some commands passes when they do" 0
+contains "its row has a cell for each of them, - for the others" "$TMP/only.out" \
+	'^i386-on-x86_64-sid +6\.1\.0-fake +pass +- +pass 1/0/0 +- +- +- +pass 9/0/0 +- *$'
+contains "its guest runs abi on the 32-bit futex unlock alone, and no verify" \
+	"$TMP/xarch/results/i386-on-x86_64-sid/args" \
+	'^ .*-- info -- dump - -- abi --format ktap futex-robust-list32-try-unlock $'
+gate onlyfail VDSOKIT_XARCH_TARGETS=i386-on-x86_64-sid FAKE_FAIL=abi
+is "its abi's failure fails the gate" 1
+contains "and names it" "$TMP/onlyfail.last" '^FAILED i386-on-x86_64-sid: abi FAIL 0/1/0$'
 
 gate nofetch FAKE_APT_FAIL=armhf
 is "a kernel not fetched fails the gate" 1
