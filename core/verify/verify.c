@@ -58,6 +58,9 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 	vk_verify_settled(v);
 	if (vk_verify_wants(v, "mlockall"))
 		vk_verify_mlock(v, t, p);
+	/* The data pages are the process's, not a function's: read once. */
+	if (p == VK_PATH_VDSO && t->func == VK_FN_CLOCK_GETTIME && vk_verify_wants(v, "vvar-pages"))
+		vk_verify_vvar(v, t);
 }
 
 /* A path without the function, or without its syscall twin, is a SKIP. */

@@ -17,6 +17,7 @@ const struct vk_rule vk_verify_rules[] = {
 	{ "clock", "null-args", "a NULL the ABI allows behaves as the syscall's does" },
 	{ "clock", "resolution", "clock_getres equals the syscall's" },
 	{ "clock", "coarse-step", "MONOTONIC_COARSE never steps back" },
+	{ "clock", "vvar-pages", "every page of [vvar] reads, zeroed where the kernel has no data (Linux 7.3 on)" },
 	{ "relations", "boottime", "BOOTTIME - MONOTONIC is at least the namespace's offsets' gap" },
 	{ "relations", "tai-offset", "TAI - REALTIME equals adjtimex()'s TAI offset" },
 	{ "relations", "coarse-bound", "a coarse clock is never ahead of its fine clock, nor behind by more than its resolution" },

@@ -3,7 +3,7 @@
  * What verify's driver (verify.c) and its families of checks
  * (verify_clock.c, verify_other.c, verify_random.c, verify_relations.c,
  * verify_threads.c, verify_stack.c, verify_mlock.c, verify_signals.c,
- * verify_aux.c) share: the run's
+ * verify_aux.c, verify_vvar.c) share: the run's
  * settings, each family's entry, and the helpers in verify_shared.c. A
  * family includes this, never verify.h, so the driver sits above the
  * families and nothing calls back into it.
@@ -80,6 +80,22 @@ enum vk_status vk_mlock_judge(int promised, int lock_errno, long faults, char *d
 /* Whether a kernel of this release (uname's "7.3.0-1-amd64") prefaults the
  * vDSO's data on mlockall(): Linux 7.3 does (c27e727c9a60), and later. */
 int vk_mlock_promised(const char *release);
+
+/*
+ * The vvar-pages rule (verify_vvar.c): the vdso path's data pages, [vvar],
+ * each read in a child. vk_vvar_pages() gives each of the npages at base
+ * its outcome: VK_VVAR_DATA, VK_VVAR_ZERO (every byte 0), or the signal
+ * that killed its reader; 0, or -1 where it could not fork or wait.
+ * vk_vvar_judge(): a SIGBUS fails where promised (vk_mlock_promised():
+ * 7.3 maps zeroed pages instead, 43648f9f3a67), else is a SKIP naming the
+ * pages; another signal fails.
+ */
+#define VK_VVAR_ZERO 0
+#define VK_VVAR_DATA (-1)
+#define VK_VVAR_MAX_PAGES 64
+int vk_vvar_pages(const unsigned char *base, size_t npages, int *outcome);
+enum vk_status vk_vvar_judge(int promised, const int *outcome, size_t n, char *detail, size_t len);
+void vk_verify_vvar(struct vk_verify *v, const struct vk_target *t);
 
 /* The calling thread on cpu alone, where the kernel lets it; -1: left as it is. */
 void vk_pin_thread(int cpu);

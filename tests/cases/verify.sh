@@ -129,6 +129,15 @@ else
 	skip "a refused mlockall() is a SKIP that says so" "not root, or no setpriv to drop privileges with"
 fi
 
+# The vvar-pages rule reads the process's [vvar] once, under clock_gettime
+# on the vdso path: a pass, or where a page raised SIGBUS a failure from
+# 7.3 on and a SKIP naming the pages before (tests/unit/vvar_judge.c
+# plants both).
+n=$(grep -cE '^(not )?ok [0-9]+ [a-z_0-9-]+ [a-z]+ vvar-pages( # SKIP .+)?$' "$TMP/ktap")
+check "the vvar-pages rule runs once ($n)" test "$n" = 1
+contains "on clock_gettime's vdso path, passing or naming the pages that raised SIGBUS" "$TMP/ktap" \
+	'^(ok [0-9]+ clock_gettime vdso vvar-pages|(not )?ok [0-9]+ clock_gettime vdso vvar-pages( # SKIP)? pages? [0-9, ]+ of [0-9]+ in \[vvar\] raised SIGBUS.*43648f9f3a67.*)$'
+
 # The signals rules run on each function and path but the syscall's; a
 # SKIP says why (no unwinder in this build, too few signals inside).
 for rule in signal-call signal-unwind; do
