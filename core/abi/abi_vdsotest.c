@@ -134,8 +134,8 @@ static void (*const cases_of[VK_NKINDS])(struct list *l, const struct vk_api *ap
 	[VK_KIND_GETCPU] = getcpu_cases,
 };
 
-/* The APIs vdsotest has: its kinds' time32-named functions, those of
- * clocks of seven clocks. */
+/* The APIs vdsotest has: the time32-named functions of the kinds it has
+ * cases of, a clock function's for seven clocks. */
 static int vdsotest_has(const struct vk_api *api)
 {
 	static const char *const clocks[] = { "realtime", "monotonic", "realtime-coarse",
