@@ -147,7 +147,7 @@ static void run_vdsotest(const struct vk_abi *a, const struct vk_target *t, int 
 	l.judge_syscall = 1;
 	for_each_api(api) {
 		size_t n = names(api, t, nt) ? vk_abi_vdsotest_cases(api, cases, MAX_CASES) : 0;
-		size_t each = api->func == VK_FN_GETCPU || api->func == VK_FN_GETTIMEOFDAY ? 1 : n;
+		size_t each = vk_funcs[api->func].shape == VK_SHAPE_CLOCK_TS ? n : 1;
 		const char *why = a->cs->why[VK_PATH_VDSO][api->func];
 
 		l.paths = why ? 0 : VK_PATH_BIT(VK_PATH_VDSO);
@@ -168,7 +168,7 @@ static unsigned futex_targets(int *argc, char **argv)
 	int kept = optind;
 
 	if (optind == *argc)
-		return VK_FN_BIT(VK_FN_FUTEX_UNLOCK64) | VK_FN_BIT(VK_FN_FUTEX_UNLOCK32);
+		return VK_ABI_ALONE_FUNCS;
 	for (int i = optind; i < *argc; i++) {
 		const struct vk_api *api = NULL;
 
@@ -258,8 +258,7 @@ int vk_run_abi(enum vk_format format, struct vk_step *step)
 	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
 	struct vk_target t[VK_NFUNCS];
 
-	return run(&o, t, vk_targets_all(t),
-		   VK_FN_BIT(VK_FN_FUTEX_UNLOCK64) | VK_FN_BIT(VK_FN_FUTEX_UNLOCK32), step);
+	return run(&o, t, vk_targets_all(t), VK_ABI_ALONE_FUNCS, step);
 }
 
 int cmd_abi(int argc, char **argv)

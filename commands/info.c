@@ -104,28 +104,11 @@ static void probe_fallbacks(struct vk_info *in, const struct vk_image *im)
  */
 static const char *y2038(const struct vk_image *im, enum vk_func f)
 {
-	if (f == VK_FN_GETCPU || f == VK_FN_GETRANDOM || f >= VK_NFUNCS)
+	if (!vk_func_has_time(f))
 		return NULL;
 	if (im->elf.is64 || (im->arch && im->arch->time64) || vk_funcs[f].time64)
 		return "y2038-safe";
 	return "32-bit time: overflows in 2038";
-}
-
-/* What an absent function means for the calls a libc makes. */
-static const char *absent_follows(enum vk_func f)
-{
-	switch (f) {
-	case VK_FN_CLOCK_GETTIME: return "every clock_gettime is a syscall, the coarse clocks' too";
-	case VK_FN_CLOCK_GETTIME64: return "a 64-bit-time libc's clock_gettime is a syscall, the coarse clocks' too";
-	case VK_FN_GETTIMEOFDAY: return "gettimeofday is a syscall";
-	case VK_FN_CLOCK_GETRES: return "clock_getres is a syscall";
-	case VK_FN_CLOCK_GETRES_TIME64: return "a 64-bit-time libc's clock_getres is a syscall";
-	case VK_FN_TIME: return "time() is a syscall, or libc's clock_gettime";
-	case VK_FN_GETCPU: return "getcpu is a syscall";
-	case VK_FN_FUTEX_UNLOCK64: return "a 64-bit libc unlocks robust mutexes as before Linux 7.3";
-	case VK_FN_FUTEX_UNLOCK32: return "a 32-bit libc unlocks robust mutexes as before Linux 7.3";
-	default: return "getrandom is a syscall";
-	}
 }
 
 /* Everything the reporters print, read from the image and the system. */
@@ -169,7 +152,7 @@ static void gather(struct vk_info *in, const struct vk_image *im)
 			fn->absent = !in->nulled ? "not exported" :
 				     in->nulled >= absent ? "nulled out in place" :
 							    "not exported, or nulled out in place";
-			fn->follows = absent_follows(i);
+			fn->follows = vk_funcs[i].absent;
 		}
 	}
 	probe_fallbacks(in, im);

@@ -12,25 +12,6 @@
 #include "core/base/array.h"
 #include "core/abi/abi.h"
 
-/* The APIs vdsotest has: two functions of seven clocks, and two more. */
-static int vdsotest_has(const struct vk_api *api)
-{
-	static const char *const clocks[] = { "realtime", "monotonic", "realtime-coarse",
-					      "monotonic-coarse", "boottime", "monotonic-raw",
-					      "tai" };
-	const char *clock = vk_clock_name(api->clock);
-
-	if (api->func == VK_FN_GETCPU || api->func == VK_FN_GETTIMEOFDAY)
-		return 1;
-	if ((api->func != VK_FN_CLOCK_GETTIME && api->func != VK_FN_CLOCK_GETRES) || !clock)
-		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++) {
-		if (!strcmp(clock, clocks[i]))
-			return 1;
-	}
-	return 0;
-}
-
 /* vdsotest's argument kinds, in its order, and its words for them. */
 static const struct {
 	enum vk_ptr ptr;
@@ -91,7 +72,8 @@ static void clock_cases(struct list *l, const struct vk_api *api)
 	const char *fn = vk_funcs[api->func].name;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		int getres_null = api->func == VK_FN_CLOCK_GETRES && cases[i].ptr == VK_PTR_NULL;
+		int getres_null = vk_funcs[api->func].kind == VK_KIND_GETRES &&
+				  cases[i].ptr == VK_PTR_NULL;
 		struct vk_abi_case *c = add(l, api->func,
 					    cases[i].bogus_id ? EINVAL : getres_null ? 0 : EFAULT);
 
@@ -106,12 +88,11 @@ static void clock_cases(struct list *l, const struct vk_api *api)
 }
 
 /* Every combination; a bad tv or tz is EFAULT. */
-static void tod_cases(struct list *l)
+static void tod_cases(struct list *l, const struct vk_api *api)
 {
 	for (size_t tv = 0; tv < NKINDS; tv++) {
 		for (size_t tz = 0; tz < NKINDS; tz++) {
-			struct vk_abi_case *c = add(l, VK_FN_GETTIMEOFDAY,
-						    bad(tv) || bad(tz) ? EFAULT : 0);
+			struct vk_abi_case *c = add(l, api->func, bad(tv) || bad(tz) ? EFAULT : 0);
 
 			if (!c)
 				return;
@@ -125,12 +106,12 @@ static void tod_cases(struct list *l)
 
 /* Every combination, the cache innermost; it is ignored, so only a bad
  * cpu or node is EFAULT. */
-static void getcpu_cases(struct list *l)
+static void getcpu_cases(struct list *l, const struct vk_api *api)
 {
 	for (size_t cpu = 0; cpu < NKINDS; cpu++) {
 		for (size_t node = 0; node < NKINDS; node++) {
 			for (size_t cache = 0; cache < NKINDS; cache++) {
-				struct vk_abi_case *c = add(l, VK_FN_GETCPU,
+				struct vk_abi_case *c = add(l, api->func,
 							    bad(cpu) || bad(node) ? EFAULT : 0);
 
 				if (!c)
@@ -145,17 +126,40 @@ static void getcpu_cases(struct list *l)
 	}
 }
 
+/* vdsotest's cases of each kind it has. */
+static void (*const cases_of[VK_NKINDS])(struct list *l, const struct vk_api *api) = {
+	[VK_KIND_GETTIME] = clock_cases,
+	[VK_KIND_GETRES] = clock_cases,
+	[VK_KIND_TOD] = tod_cases,
+	[VK_KIND_GETCPU] = getcpu_cases,
+};
+
+/* The APIs vdsotest has: the time32-named functions of the kinds it has
+ * cases of, a clock function's for seven clocks. */
+static int vdsotest_has(const struct vk_api *api)
+{
+	static const char *const clocks[] = { "realtime", "monotonic", "realtime-coarse",
+					      "monotonic-coarse", "boottime", "monotonic-raw",
+					      "tai" };
+	const struct vk_func_info *f = &vk_funcs[api->func];
+	const char *clock = vk_clock_name(api->clock);
+
+	if (!cases_of[f->kind] || f->time64)
+		return 0;
+	if (f->shape != VK_SHAPE_CLOCK_TS)
+		return 1;
+	for (size_t i = 0; clock && i < ARRAY_SIZE(clocks); i++) {
+		if (!strcmp(clock, clocks[i]))
+			return 1;
+	}
+	return 0;
+}
+
 size_t vk_abi_vdsotest_cases(const struct vk_api *api, struct vk_abi_case *cases, size_t max)
 {
 	struct list l = { cases, 0, max };
 
-	if (!vdsotest_has(api))
-		return 0;
-	if (api->func == VK_FN_GETTIMEOFDAY)
-		tod_cases(&l);
-	else if (api->func == VK_FN_GETCPU)
-		getcpu_cases(&l);
-	else
-		clock_cases(&l, api);
+	if (vdsotest_has(api))
+		cases_of[vk_funcs[api->func].kind](&l, api);
 	return l.n;
 }

@@ -23,28 +23,18 @@
 #define SYS_getrandom -1
 #endif
 
+#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, time64, nonnull,       \
+		vsyscall, absent)                                                      \
+	[VK_FN_##id] = { name,	      libc,    syscall,	 sysno,	   VK_SHAPE_##shape,          \
+			 VK_KIND_##kind, time64, nonnull, vsyscall, absent },
 const struct vk_func_info vk_funcs[VK_NALLFUNCS] = {
-	[VK_FN_CLOCK_GETTIME] = { "clock_gettime", "clock_gettime", "clock_gettime",
-				  SYS_clock_gettime, VK_SHAPE_CLOCK_TS, 0, 1 },
-	[VK_FN_CLOCK_GETRES] = { "clock_getres", "clock_getres", "clock_getres",
-				 SYS_clock_getres, VK_SHAPE_CLOCK_TS, 0, 0 },
-	[VK_FN_GETTIMEOFDAY] = { "gettimeofday", "gettimeofday", "gettimeofday",
-				 SYS_gettimeofday, VK_SHAPE_TV_TZ, 0, 1 },
-	[VK_FN_TIME] = { "time", "time", "time", SYS_time, VK_SHAPE_TIME, 0, 0 },
-	[VK_FN_GETCPU] = { "getcpu", "sched_getcpu", "getcpu", SYS_getcpu,
-			   VK_SHAPE_GETCPU, 0, 0 },
-	[VK_FN_GETRANDOM] = { "getrandom", "getrandom", "getrandom", SYS_getrandom,
-			      VK_SHAPE_GETRANDOM, 0, 0 },
-	[VK_FN_CLOCK_GETTIME64] = { "clock_gettime64", "clock_gettime", "clock_gettime64",
-				    SYS_clock_gettime64, VK_SHAPE_CLOCK_TS, 1, 1 },
-	[VK_FN_CLOCK_GETRES_TIME64] = { "clock_getres_time64", "clock_getres",
-					"clock_getres_time64", SYS_clock_getres_time64,
-					VK_SHAPE_CLOCK_TS, 1, 0 },
-	[VK_FN_FUTEX_UNLOCK64] = { "futex_robust_list64_try_unlock", NULL, NULL, -1,
-				   VK_SHAPE_FUTEX_UNLOCK, 0, 0 },
-	[VK_FN_FUTEX_UNLOCK32] = { "futex_robust_list32_try_unlock", NULL, NULL, -1,
-				   VK_SHAPE_FUTEX_UNLOCK, 0, 0 },
+#include "core/base/apis.def"
 };
+
+/* The functions every command calls come first, below VK_NFUNCS. */
+#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...)                  \
+	_Static_assert((every) == (VK_FN_##id < VK_NFUNCS), name ": the rows of every 1 first");
+#include "core/base/apis.def"
 
 /* The named clocks, by their id in <linux/time.h>; 10 has no name. */
 #define VK_CLOCKS(X)                                                            \
@@ -78,8 +68,8 @@ const struct vk_api vk_apis[] = {
 	{ "futex-robust-list32-try-unlock", VK_FN_FUTEX_UNLOCK32, -1 },
 };
 
-/* All but the futex unlocks' two rows, which come last. */
-const size_t vk_nlisted = ARRAY_SIZE(vk_apis), vk_napis = ARRAY_SIZE(vk_apis) - 2;
+/* All but the rows of the functions abi alone calls, which come last. */
+const size_t vk_nlisted = ARRAY_SIZE(vk_apis), vk_napis = ARRAY_SIZE(vk_apis) - (VK_NALLFUNCS - VK_NFUNCS);
 
 const struct vk_api *vk_api_find(const char *name)
 {
@@ -95,13 +85,17 @@ int vk_api_applies(const struct vk_api *api, int is64)
 	return !(is64 && vk_funcs[api->func].time64);
 }
 
-int vk_func_time32(const struct vk_arch *a, enum vk_func f)
+int vk_func_has_time(enum vk_func f)
 {
 	enum vk_shape s = vk_funcs[f].shape;
 
+	return s == VK_SHAPE_CLOCK_TS || s == VK_SHAPE_TV_TZ || s == VK_SHAPE_TIME;
+}
+
+int vk_func_time32(const struct vk_arch *a, enum vk_func f)
+{
 	return a && !a->is64 && !a->time64 && (a->funcs & VK_FN_BIT(VK_FN_CLOCK_GETTIME64)) &&
-	       !vk_funcs[f].time64 &&
-	       (s == VK_SHAPE_CLOCK_TS || s == VK_SHAPE_TV_TZ || s == VK_SHAPE_TIME);
+	       !vk_funcs[f].time64 && vk_func_has_time(f);
 }
 
 const char *vk_clock_name(int clock)

@@ -2,8 +2,8 @@
 /*
  * The API table: every call vdsokit knows, one row each. A row names the
  * vDSO function that serves it and, for clock calls, the clock id; the
- * function's row says how to reach it through libc and the raw syscall.
- * Adding an API is adding a row here (and a clock to VK_CLOCKS).
+ * function's facts are its row of core/base/apis.def (doc/apis-adding.md).
+ * Adding a function is adding a row there (and a clock to VK_CLOCKS).
  */
 #ifndef VK_API_H
 #define VK_API_H
@@ -22,19 +22,34 @@ enum vk_shape {
 	VK_SHAPE_FUTEX_UNLOCK,	/* (u32 *lock, u32 tid, u64 or u32 *list_op_pending) */
 };
 
+/*
+ * What a function is checked as: the family of verify's checks, abi's
+ * cases and bench's loop it gets, each folder's table by kind (a
+ * clock_gettime and a clock_getres share a shape, not their checks).
+ */
+enum vk_kind {
+	VK_KIND_GETTIME,
+	VK_KIND_GETRES,
+	VK_KIND_TOD,
+	VK_KIND_TIME,
+	VK_KIND_GETCPU,
+	VK_KIND_GETRANDOM,
+	VK_KIND_FUTEX_UNLOCK,
+	VK_NKINDS
+};
+
+/* A row of core/base/apis.def, whose columns say what each field is. */
 struct vk_func_info {
 	const char *name;	/* after the arch prefix: "clock_gettime" */
 	const char *libc;	/* the libc function that wraps it, or NULL */
 	const char *syscall;	/* its syscall twin, or NULL */
 	long sysno;		/* that syscall's number on this build, -1: none */
 	enum vk_shape shape;
+	enum vk_kind kind;
 	int time64;		/* exists on 32-bit ABIs only */
-	/*
-	 * Bit k: libc declares the shape's k-th pointer __nonnull, as glibc
-	 * does clock_gettime's ts and gettimeofday's tv: a NULL there is
-	 * outside libc's contract, whatever the syscall makes of it.
-	 */
-	unsigned libc_nonnull;
+	unsigned libc_nonnull;	/* bit k: libc declares pointer k __nonnull */
+	long vsyscall;		/* its offset in x86_64's vsyscall page, -1: none */
+	const char *absent;	/* what a vDSO without it means for a libc */
 };
 
 struct vk_api {
@@ -57,6 +72,8 @@ const struct vk_api *vk_api_find(const char *name);
 /* Whether the API exists for an ABI of that class (time64 only on 32-bit). */
 int vk_api_applies(const struct vk_api *api, int is64);
 const char *vk_clock_name(int clock);
+/* Whether f's arguments or return carry a time_t (a 32-bit ABI's 2038). */
+int vk_func_has_time(enum vk_func f);
 /* Whether f is a time32 entry of a's: a 32-bit time_t ABI's (not x32's)
  * clock_gettime, clock_getres, gettimeofday or time, which a kernel
  * without CONFIG_COMPAT_32BIT_TIME leaves out of its vDSO (Linux 7.3+). */

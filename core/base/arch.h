@@ -10,28 +10,20 @@
 
 #include <stdint.h>
 
-/* The functions a vDSO exports, by their name after the arch prefix. */
+/* The functions a vDSO exports, core/base/apis.def's rows, VK_FN_<id>
+ * each; the first VK_NFUNCS every command calls, the rest abi alone. */
 enum vk_func {
-	VK_FN_CLOCK_GETTIME,
-	VK_FN_CLOCK_GETRES,
-	VK_FN_GETTIMEOFDAY,
-	VK_FN_TIME,
-	VK_FN_GETCPU,
-	VK_FN_GETRANDOM,
-	VK_FN_CLOCK_GETTIME64,
-	VK_FN_CLOCK_GETRES_TIME64,
-	VK_NFUNCS,
-	/*
-	 * Linux 7.3's robust futex unlocks: no syscall twin to compare with
-	 * and no clock, so no command but abi calls them, against their own
-	 * contract (core/abi/abi_futex.c); the loops to VK_NFUNCS leave them.
-	 */
-	VK_FN_FUTEX_UNLOCK64 = VK_NFUNCS,
-	VK_FN_FUTEX_UNLOCK32,
-	VK_NALLFUNCS
+#define VK_FUNC(id, ...) VK_FN_##id,
+#include "core/base/apis.def"
+	VK_NALLFUNCS,
+	VK_NFUNCS = 0
+#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...) + (every)
+#include "core/base/apis.def"
 };
 
 #define VK_FN_BIT(f) (1u << (f))
+/* The functions abi alone calls (from VK_NFUNCS on), a VK_FN_BIT() each. */
+#define VK_ABI_ALONE_FUNCS (VK_FN_BIT(VK_NALLFUNCS) - VK_FN_BIT(VK_NFUNCS))
 
 struct vk_arch {
 	const char *name;

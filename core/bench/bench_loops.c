@@ -82,24 +82,22 @@ LOOP(libc_time, time(NULL), libc_negative)
 LOOP(libc_getcpu, sched_getcpu(), libc_negative)
 LOOP(libc_getrandom, getrandom(buf, len, 0), libc_negative)
 
+/* Each kind's loops, on its vDSO-convention paths and on libc; NULL:
+ * bench times no such call. */
+static const struct {
+	vk_loop call, libc;
+} loops[VK_NKINDS] = {
+	[VK_KIND_GETTIME] = { loop_clock, libc_clock_gettime },
+	[VK_KIND_GETRES] = { loop_clock, libc_clock_getres },
+	[VK_KIND_TOD] = { loop_tod, libc_gettimeofday },
+	[VK_KIND_TIME] = { loop_time, libc_time },
+	[VK_KIND_GETCPU] = { loop_getcpu, libc_getcpu },
+	[VK_KIND_GETRANDOM] = { loop_getrandom, libc_getrandom },
+};
+
 vk_loop vk_loop_for(enum vk_func f, int libc)
 {
-	switch (f) {
-	case VK_FN_CLOCK_GETTIME:
-	case VK_FN_CLOCK_GETTIME64:
-		return libc ? libc_clock_gettime : loop_clock;
-	case VK_FN_CLOCK_GETRES:
-	case VK_FN_CLOCK_GETRES_TIME64:
-		return libc ? libc_clock_getres : loop_clock;
-	case VK_FN_GETTIMEOFDAY:
-		return libc ? libc_gettimeofday : loop_tod;
-	case VK_FN_TIME:
-		return libc ? libc_time : loop_time;
-	case VK_FN_GETCPU:
-		return libc ? libc_getcpu : loop_getcpu;
-	case VK_FN_GETRANDOM:
-		return libc ? libc_getrandom : loop_getrandom;
-	default:
-		return NULL;
-	}
+	enum vk_kind k = vk_funcs[f].kind;
+
+	return libc ? loops[k].libc : loops[k].call;
 }

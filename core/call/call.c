@@ -134,6 +134,8 @@ static void init_syscall(struct vk_callset *cs)
 
 	int time32 = !vk_time32_missing();
 
+	for (int f = 0; f < VK_NALLFUNCS; f++)
+		set(cs, VK_PATH_SYSCALL, f, NULL, none);
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME, time32 ? sys_clock_gettime : NULL,
 	    VK_WHY_NO_TIME32);
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES, time32 ? sys_clock_getres : NULL,
@@ -141,20 +143,13 @@ static void init_syscall(struct vk_callset *cs)
 	set(cs, VK_PATH_SYSCALL, VK_FN_GETTIMEOFDAY, sys_gettimeofday, none);
 #ifdef SYS_time
 	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, time32 ? sys_time : NULL, VK_WHY_NO_TIME32);
-#else
-	set(cs, VK_PATH_SYSCALL, VK_FN_TIME, NULL, none);
 #endif
 	set(cs, VK_PATH_SYSCALL, VK_FN_GETCPU, sys_getcpu, none);
 	set(cs, VK_PATH_SYSCALL, VK_FN_GETRANDOM, sys_getrandom, none);
 #ifdef SYS_clock_gettime64
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME64, sys_clock_gettime64, none);
 	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES_TIME64, sys_clock_getres_time64, none);
-#else
-	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETTIME64, NULL, none);
-	set(cs, VK_PATH_SYSCALL, VK_FN_CLOCK_GETRES_TIME64, NULL, none);
 #endif
-	set(cs, VK_PATH_SYSCALL, VK_FN_FUTEX_UNLOCK64, NULL, none);
-	set(cs, VK_PATH_SYSCALL, VK_FN_FUTEX_UNLOCK32, NULL, none);
 }
 
 /*
@@ -169,7 +164,7 @@ static void init_libc(struct vk_callset *cs)
 	enum vk_func getres = native ? VK_FN_CLOCK_GETRES : VK_FN_CLOCK_GETRES_TIME64;
 
 	for (int f = 0; f < VK_NALLFUNCS; f++)
-		set(cs, VK_PATH_LIBC, f, NULL, other);
+		set(cs, VK_PATH_LIBC, f, NULL, vk_funcs[f].libc ? other : "libc has no such function");
 	set(cs, VK_PATH_LIBC, gettime, libc_clock_gettime, other);
 	set(cs, VK_PATH_LIBC, getres, libc_clock_getres, other);
 	if (native) {
@@ -178,8 +173,6 @@ static void init_libc(struct vk_callset *cs)
 	}
 	set(cs, VK_PATH_LIBC, VK_FN_GETCPU, libc_getcpu, other);
 	set(cs, VK_PATH_LIBC, VK_FN_GETRANDOM, libc_getrandom, other);
-	set(cs, VK_PATH_LIBC, VK_FN_FUTEX_UNLOCK64, NULL, "libc has no such function");
-	set(cs, VK_PATH_LIBC, VK_FN_FUTEX_UNLOCK32, NULL, "libc has no such function");
 }
 
 #ifdef __powerpc__
@@ -658,19 +651,16 @@ long vk_call_plain(union vk_fn fn, enum vk_func f, int clock, unsigned flags, vo
 	vk_klong t;
 	unsigned char buf[16];
 
-	switch (f) {
-	case VK_FN_CLOCK_GETTIME:
-	case VK_FN_CLOCK_GETTIME64:
-	case VK_FN_CLOCK_GETRES:
-	case VK_FN_CLOCK_GETRES_TIME64:
+	switch (vk_funcs[f].shape) {
+	case VK_SHAPE_CLOCK_TS:
 		return fn.clock(clock, &ts);
-	case VK_FN_GETTIMEOFDAY:
+	case VK_SHAPE_TV_TZ:
 		return fn.tod(&tv, tz);
-	case VK_FN_TIME:
+	case VK_SHAPE_TIME:
 		return fn.time(&t);
-	case VK_FN_GETCPU:
+	case VK_SHAPE_GETCPU:
 		return fn.getcpu(&cpu, &node, NULL);
-	case VK_FN_GETRANDOM:
+	case VK_SHAPE_GETRANDOM:
 		return fn.getrandom(buf, sizeof(buf), flags, state, state_len);
 	default:
 		return -1;

@@ -133,16 +133,8 @@ void vk_vsyscall_read(struct vk_vsyscall *v)
 void *vk_vsyscall_entry(enum vk_func f)
 {
 #if defined(__x86_64__) && !defined(__ILP32__)
-	switch (f) {
-	case VK_FN_GETTIMEOFDAY:
-		return (void *)VK_VSYSCALL_ADDR;
-	case VK_FN_TIME:
-		return (void *)(VK_VSYSCALL_ADDR + 0x400);
-	case VK_FN_GETCPU:
-		return (void *)(VK_VSYSCALL_ADDR + 0x800);
-	default:
-		break;
-	}
+	if (vk_funcs[f].vsyscall >= 0)
+		return (void *)(VK_VSYSCALL_ADDR + vk_funcs[f].vsyscall);
 #endif
 	(void)f;
 	return NULL;

@@ -82,14 +82,24 @@ static void read_time32(const struct vk_timens_check *c, struct vk_timens_readin
 	}
 }
 
+/* The n-th function every command calls that takes no clock. */
+static enum vk_func clockless(int n)
+{
+	int f = 0;
+
+	for (; f < VK_NFUNCS; f++) {
+		if (vk_funcs[f].shape != VK_SHAPE_CLOCK_TS && n-- == 0)
+			break;
+	}
+	return f;
+}
+
 /* The function and clock of stays[i]; -1 if this ABI has no such call:
  * the 64-bit-time clock_gettime, then a 32-bit ABI's time32 one, each of
  * three clocks, then the other functions. */
 static enum vk_func stay(const struct vk_timens_check *c, int i, int *clock)
 {
 	static const int clocks[] = { CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME };
-	static const enum vk_func others[] = { VK_FN_GETTIMEOFDAY, VK_FN_TIME, VK_FN_GETCPU,
-					       VK_FN_GETRANDOM };
 	struct vk_api probe;
 
 	*clock = i < 6 ? clocks[i % 3] : 0;
@@ -100,7 +110,7 @@ static enum vk_func stay(const struct vk_timens_check *c, int i, int *clock)
 	else if (i < 6)
 		return (enum vk_func)-1;
 	else
-		probe.func = others[i - 6];
+		probe.func = clockless(i - 6);
 	return vk_api_applies(&probe, sizeof(void *) == 8) ? probe.func : (enum vk_func)-1;
 }
 

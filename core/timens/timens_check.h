@@ -18,8 +18,14 @@
 
 /* The calls probed for syscalls inside and outside: clock_gettime of
  * REALTIME, MONOTONIC and BOOTTIME (on a 32-bit ABI through its time32
- * entry too), gettimeofday, time, getcpu, getrandom. */
-#define VK_TIMENS_NSTAYS 10
+ * entry too), then every function every command calls that takes no
+ * clock (gettimeofday, time, getcpu, getrandom). */
+enum {
+	VK_TIMENS_NSTAYS = 6
+#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...)                  \
+	+((every) && VK_SHAPE_##shape != VK_SHAPE_CLOCK_TS)
+#include "core/base/apis.def"
+};
 
 struct vk_timens_check {
 	const struct vk_callset *cs;

@@ -14,41 +14,54 @@
 #include "core/base/isolate.h"
 #include "core/verify/verify.h"
 
+typedef void (*family_fn)(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
+
+/* clock_gettime's families: its clocks, then the relations between them,
+ * its threads and the aux clocks, each where it is wanted. */
+static void gettime_families(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	vk_verify_clocks(v, t, p);
+	vk_verify_settled(v);
+	if (vk_verify_wants_family(v, "relations"))
+		vk_verify_relations(v, t, p);
+	vk_verify_settled(v);
+	if (vk_verify_wants_family(v, "threads"))
+		vk_verify_threads(v, t, p);
+	vk_verify_settled(v);
+	if (vk_verify_wants_family(v, "aux"))
+		vk_verify_aux(v, t, p);
+}
+
+/* A family of a function that takes no clock, as a family_fn. */
+#define NO_CLOCK(family)                                                        \
+	static void family##_family(struct vk_verify *v, const struct vk_target *t, \
+				    enum vk_path p)                             \
+	{                                                                       \
+		(void)t;                                                        \
+		vk_verify_##family(v, p);                                       \
+	}
+NO_CLOCK(gettimeofday)
+NO_CLOCK(time)
+NO_CLOCK(getcpu)
+NO_CLOCK(getrandom)
+
+/* Each kind's family; NULL: verify has none (abi alone checks it). */
+static const family_fn families[VK_NKINDS] = {
+	[VK_KIND_GETTIME] = gettime_families,
+	[VK_KIND_GETRES] = vk_verify_getres,
+	[VK_KIND_TOD] = gettimeofday_family,
+	[VK_KIND_TIME] = time_family,
+	[VK_KIND_GETCPU] = getcpu_family,
+	[VK_KIND_GETRANDOM] = getrandom_family,
+};
+
 static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
-	switch (t->func) {
-	case VK_FN_CLOCK_GETTIME:
-	case VK_FN_CLOCK_GETTIME64:
-		vk_verify_clocks(v, t, p);
-		vk_verify_settled(v);
-		if (vk_verify_wants_family(v, "relations"))
-			vk_verify_relations(v, t, p);
-		vk_verify_settled(v);
-		if (vk_verify_wants_family(v, "threads"))
-			vk_verify_threads(v, t, p);
-		vk_verify_settled(v);
-		if (vk_verify_wants_family(v, "aux"))
-			vk_verify_aux(v, t, p);
-		break;
-	case VK_FN_CLOCK_GETRES:
-	case VK_FN_CLOCK_GETRES_TIME64:
-		vk_verify_getres(v, t, p);
-		break;
-	case VK_FN_GETTIMEOFDAY:
-		vk_verify_gettimeofday(v, p);
-		break;
-	case VK_FN_TIME:
-		vk_verify_time(v, p);
-		break;
-	case VK_FN_GETCPU:
-		vk_verify_getcpu(v, p);
-		break;
-	case VK_FN_GETRANDOM:
-		vk_verify_getrandom(v, p);
-		break;
-	default:
+	family_fn family = families[vk_funcs[t->func].kind];
+
+	if (!family)
 		return;
-	}
+	family(v, t, p);
 	vk_verify_settled(v);
 	if (vk_verify_wants(v, "stack"))
 		vk_verify_stack(v, t, p);

@@ -66,28 +66,25 @@ static __attribute__((noinline)) void call_all(struct probe *pr)
 	unsigned char buf[16];
 
 	for (int i = 0; i < ROUNDS; i++) {
-		switch (pr->t->func) {
-		case VK_FN_CLOCK_GETTIME:
-		case VK_FN_CLOCK_GETTIME64:
-		case VK_FN_CLOCK_GETRES:
-		case VK_FN_CLOCK_GETRES_TIME64:
+		switch (vk_funcs[pr->t->func].shape) {
+		case VK_SHAPE_CLOCK_TS:
 			for (int c = 0; c < pr->t->nclocks; c++, pr->calls++)
 				if (pr->call)
 					pr->fn.clock(pr->t->clocks[c].id, &ts);
 			continue;
-		case VK_FN_GETTIMEOFDAY:
+		case VK_SHAPE_TV_TZ:
 			if (pr->call)
 				pr->fn.tod(&tv, tz);
 			break;
-		case VK_FN_TIME:
+		case VK_SHAPE_TIME:
 			if (pr->call)
 				pr->fn.time(&t);
 			break;
-		case VK_FN_GETCPU:
+		case VK_SHAPE_GETCPU:
 			if (pr->call)
 				pr->fn.getcpu(&cpu, &node, NULL);
 			break;
-		case VK_FN_GETRANDOM:
+		case VK_SHAPE_GETRANDOM:
 			if (pr->call)
 				pr->fn.getrandom(buf, sizeof(buf), 0, pr->state, pr->state_len);
 			break;
