@@ -16,7 +16,7 @@
 #include "core/result/findings.h"
 #include "core/result/result.h"
 
-struct vk_info;		/* info's facts (report/info.h) */
+struct vk_info;		/* info's facts (core/info/info.h) */
 
 #define VK_HEADLINES 8
 
