@@ -30,8 +30,7 @@ static const char tail[] =
 	"\n"
 	"Exit status: 0 success, 2 usage error or bad image, 4 no vDSO in this process.\n";
 
-static int run(const char *path, enum vk_format format, struct vk_info *keep,
-	       FILE *out)
+static int run(const char *path, enum vk_format format)
 {
 	struct vk_info in = { 0 };
 	struct vk_image im;
@@ -42,26 +41,12 @@ static int run(const char *path, enum vk_format format, struct vk_info *keep,
 	vk_info_read(&in, status == VK_EXIT_OK ? &im : NULL);
 	in.version = vk_version;
 	in.no_image = im.err;
-	vk_render(out, format, &(const struct vk_doc){ .command = "info", .kind = VK_DOC_INFO,
-						       .info = &in });
-	if (keep) {
-		/* The image is closed below: keep no pointer into it. */
-		*keep = in;
-		keep->im = NULL;
-		keep->no_image = in.im ? NULL : "no vDSO in this process";
-	}
+	vk_run_render(format, &(const struct vk_doc){ .command = "info", .kind = VK_DOC_INFO,
+						      .info = &in });
+	if (vk_run_keep_info(&in))
+		status = VK_EXIT_USAGE;
 	vk_image_close(&im);
 	return status;
-}
-
-int vk_run_info(enum vk_format format, struct vk_step *step)
-{
-	step->info = calloc(1, sizeof(*step->info));
-	if (!step->info) {
-		fprintf(stderr, "%s: out of memory\n", vk_progname);
-		return VK_EXIT_USAGE;
-	}
-	return run(NULL, format, step->info, vk_step_out(step));
 }
 
 int cmd_info(int argc, char **argv)
@@ -81,5 +66,5 @@ int cmd_info(int argc, char **argv)
 		return vk_opt_exit(r);
 	if (optind < argc)
 		return vk_usage_error("unexpected argument '%s'", argv[optind]);
-	return run(path, format, NULL, stdout);
+	return run(path, format);
 }
