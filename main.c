@@ -26,7 +26,7 @@ const char vk_version[] = VK_VERSION;
 
 /*
  * The command table: what each command is, and how `all` runs it. all
- * runs the rows with an all function, in this order: info, verify, abi,
+ * runs the rows flagged VK_CMD_ALL, in this order: info, verify, abi,
  * timens, fallback, then bench; stress last, as it changes the clock.
  * Where no time namespace can be made, timens's SKIP leaves the verdict
  * alone.
@@ -34,19 +34,21 @@ const char vk_version[] = VK_VERSION;
 const struct vk_cmd vk_commands[] = {
 	{ "all", cmd_all, "run every command on this machine's vDSO (the main job)", .flags = 0 },
 	{ "info", cmd_info, "describe the vDSO, its symbols, versions and the clocksource",
-	  .all = vk_run_info, .weight = 0.1 },
+	  .flags = VK_CMD_ALL, .weight = 0.1 },
 	{ "verify", cmd_verify, "check every API on every path against the syscalls",
-	  .all = vk_run_verify, .weight = 7, .flags = VK_CMD_COVERAGE },
+	  .flags = VK_CMD_ALL | VK_CMD_ALL_D | VK_CMD_ALL_VERBOSE | VK_CMD_COVERAGE, .weight = 7 },
 	{ "abi", cmd_abi, "hostile arguments on every path, outcomes against the syscall's",
-	  .all = vk_run_abi, .weight = 1 },
+	  .flags = VK_CMD_ALL, .weight = 1 },
 	{ "timens", cmd_timens, "check the vDSO inside time namespaces, and y2038 on 32-bit",
-	  .all = vk_run_timens, .weight = 2, .flags = VK_CMD_SKIP_NEUTRAL },
+	  .flags = VK_CMD_ALL | VK_CMD_ALL_D | VK_CMD_ALL_VERBOSE | VK_CMD_SKIP_NEUTRAL, .weight = 2 },
 	{ "fallback", cmd_fallback, "prove whether each call stays in userspace (seccomp)",
-	  .all = vk_run_fallback, .weight = 0.2, .flags = VK_CMD_CALL_MAP },
+	  .flags = VK_CMD_ALL | VK_CMD_CALL_MAP, .weight = 0.2 },
 	{ "bench", cmd_bench, "measure ns per call of every API on every path",
-	  .all = vk_run_bench, .weight = 7 },
+	  .flags = VK_CMD_ALL | VK_CMD_ALL_D, .weight = 7 },
+	/* Every fault, for half its own default time. */
 	{ "stress", cmd_stress, "read every clock while faults change it (vdsokit vm only)",
-	  .all = vk_run_stress, .weight = 30, .flags = VK_CMD_VM_ONLY },
+	  .flags = VK_CMD_ALL | VK_CMD_VM_ONLY, .all_args = (char *[]){ "-d", "30", NULL },
+	  .weight = 30 },
 	{ "compare", cmd_compare, "compare two bench JSON files: ratios and significance", .flags = 0 },
 	{ "dump", cmd_dump, "write the vDSO image, byte for byte, to a file", .flags = 0 },
 	{ "inspect", cmd_inspect, "read the vDSO's code: frames, barriers, indirect branches; A/B",

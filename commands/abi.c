@@ -185,7 +185,7 @@ static unsigned futex_targets(int *argc, char **argv)
 }
 
 static int run(const struct opts *o, const struct vk_target *t, int nt,
-	       unsigned futex, struct vk_step *step)
+	       unsigned futex)
 {
 	struct vk_results rs = { 0 }, legacy = { 0 };
 	struct vk_abi_count counts[VK_NALLFUNCS * VK_NPATHS];
@@ -234,10 +234,10 @@ static int run(const struct opts *o, const struct vk_target *t, int nt,
 	vk_results_finish(&rs);
 	vk_results_finish(&legacy);
 	/* Where findings are made (all, --output), each is confirmed first. */
-	if (step || o->outdir)
+	if (vk_all || o->outdir)
 		vk_confirm_results(&rs, vk_confirm_argv, cs.impl_path);
 	vk_sysinfo_read(&si);
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		ran += rs.r[i]->status != VK_SKIP;
 	for (size_t i = 0; i < legacy.n; i++)
@@ -246,20 +246,12 @@ static int run(const struct opts *o, const struct vk_target *t, int nt,
 	if (o->outdir && vk_repro_write_results(vk_version, "abi", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
 	vk_results_free(&legacy);
-	vk_step_keep(step, &rs);
+	vk_run_keep(&rs);
 	free(cases);
 	return status;
 }
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
-
-int vk_run_abi(enum vk_format format, struct vk_step *step)
-{
-	struct opts o = { .timeout = 1, .call = { .paths = DEFAULT_PATHS, .format = format } };
-	struct vk_target t[VK_NFUNCS];
-
-	return run(&o, t, vk_targets_all(t), VK_ABI_ALONE_FUNCS, step);
-}
 
 int cmd_abi(int argc, char **argv)
 {
@@ -282,5 +274,5 @@ int cmd_abi(int argc, char **argv)
 	/* Only futex unlocks named: no other function. */
 	if (r == VK_OPT_OK && (!named || argc > optind))
 		r = vk_call_targets(argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(&o, t, nt, futex, NULL) : vk_opt_exit(r);
+	return r == VK_OPT_OK ? run(&o, t, nt, futex) : vk_opt_exit(r);
 }

@@ -3,7 +3,6 @@
  * vdsokit all: the one job a CI or test farm runs: every command on this
  * vDSO with its defaults, then one screen of findings and one exit status.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,41 +44,74 @@ static const char tail[] =
 	"check failed but vdsokit's own error (no fork, no memory, a syscall it\n"
 	"needs refused) kept some from running, 4 no vDSO in this process, else 0.\n";
 
-/* The figures the bench headline shows, of the calls programs make most. */
-static const char *const headline[] = {
-	"clock-gettime-monotonic", "clock-gettime-realtime", "clock-gettime-monotonic-coarse",
-	"gettimeofday", "time", "getcpu", "getrandom",
-};
+struct vk_run *vk_all;
 
-/* The step all hands each command it runs, and what it keeps (commands.h). */
-void vk_step_keep(struct vk_step *step, struct vk_results *rs)
+/* The run all makes of each command (commands.h); alone, what it does. */
+void vk_run_render(enum vk_format format, const struct vk_doc *doc)
 {
-	if (!step) {
+	if (!vk_all)
+		vk_render(stdout, format, doc);
+	else if (vk_all->out)
+		vk_render(vk_all->out, format, doc);
+}
+
+void vk_run_keep(struct vk_results *rs)
+{
+	if (!vk_all) {
 		vk_results_free(rs);
 		return;
 	}
-	step->rs = *rs;
+	vk_all->kept.rs = *rs;
 	memset(rs, 0, sizeof(*rs));
 }
 
-void vk_step_free(struct vk_step *step)
+int vk_run_keep_info(const struct vk_info *in)
 {
-	vk_results_free(&step->rs);
-	free(step->info);
-	free(step->bench);
-	free(step->bench_run);
-	memset(step, 0, sizeof(*step));
+	if (!vk_all)
+		return 0;
+	vk_all->kept.info = malloc(sizeof(*in));
+	if (!vk_all->kept.info) {
+		fprintf(stderr, "%s: out of memory\n", vk_progname);
+		return -1;
+	}
+	*vk_all->kept.info = *in;
+	/* The image is closed when info ends: keep no pointer into it. */
+	vk_all->kept.info->im = NULL;
+	vk_all->kept.info->no_image = in->im ? NULL : "no vDSO in this process";
+	return 0;
 }
 
-FILE *vk_step_out(const struct vk_step *step)
+void vk_run_keep_bench(const struct vk_bench_report *rep, struct vk_bench_result *res)
 {
-	return step && step->out ? step->out : stdout;
+	struct vk_kept *k = vk_all ? &vk_all->kept : NULL;
+
+	if (!k)
+		return;
+	k->bench_run = malloc(sizeof(*rep));
+	if (k->bench_run) {
+		/* No pointer into bench's stack or options is kept. */
+		*k->bench_run = *rep;
+		k->bench_run->timer = NULL;
+		k->bench_run->ref = NULL;
+		k->bench_run->thread_cpu = NULL;
+		k->bench_run->nref = 0;
+	}
+	k->bench = res;
+	k->nbench = rep->n;
+}
+
+int vk_run_progress(double done)
+{
+	if (!vk_all || !vk_all->progress)
+		return 0;
+	vk_all->progress(vk_all->ctx, done);
+	return 1;
 }
 
 /* A row of the command table that all runs, and what it gave. */
 struct ran {
 	const struct vk_cmd *row;
-	struct vk_step step;
+	struct vk_run run;
 	int status;
 	double seconds;
 };
@@ -141,142 +173,26 @@ static int choose_steps(struct all *a)
 	for (size_t i = 0; i < vk_ncommands; i++) {
 		const struct vk_cmd *row = &vk_commands[i];
 
-		if (row->all && (in_vm || !(row->flags & VK_CMD_VM_ONLY)))
+		if ((row->flags & VK_CMD_ALL) && (in_vm || !(row->flags & VK_CMD_VM_ONLY)))
 			a->ran[a->nrun++].row = row;
 	}
 	return 0;
 }
 
-static void count_results(struct vk_summary_step *st, const struct vk_results *rs)
-{
-	struct vk_tally t = vk_results_tally(rs);
-
-	st->pass = t.pass;
-	st->fail = t.fail;
-	st->skip = t.skip;
-	st->error = t.error;
-	st->unconfirmed = t.unconfirmed;
-	/* A command that could not run at all says why in its one SKIP. */
-	if (rs->n == 1 && rs->r[0]->status == VK_SKIP)
-		st->note = rs->r[0]->detail;
-}
-
-static void count_info(struct vk_summary_step *st, const struct vk_info *in)
-{
-	for (int i = 0; i < VK_NALLFUNCS; i++) {
-		if (!in->funcs[i].applies)
-			continue;
-		st->pass += in->funcs[i].f.found != 0;
-		st->skip += !in->funcs[i].f.found;
-	}
-}
-
-static void count_bench(struct vk_summary_step *st, const struct vk_step *s)
-{
-	for (size_t i = 0; i < s->nbench; i++) {
-		st->pass += !s->bench[i].skipped;
-		st->error += s->bench[i].own_error;
-		st->skip += s->bench[i].skipped && !s->bench[i].own_error;
-	}
-	st->bench = s->bench;
-	st->nbench = s->nbench;
-	st->bench_run = s->bench_run;
-}
-
-/* Functions of this ABI that verify checked on no path at all. */
-static int unverified(const struct vk_results *rs)
-{
-	int seen[VK_NFUNCS] = { 0 }, n = 0;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		struct vk_clock c;
-		int has_id, f = vk_api_func(rs->r[i]->api, &c, &has_id);
-
-		if (f >= 0 && (rs->r[i]->status == VK_PASS || rs->r[i]->status == VK_FAIL))
-			seen[f] = 1;
-	}
-	for (int f = 0; f < VK_NFUNCS; f++) {
-		struct vk_api probe = { .func = f };
-
-		n += vk_api_applies(&probe, sizeof(void *) == 8) && !seen[f];
-	}
-	return n;
-}
-
-static void headlines(struct vk_summary *sum, const struct vk_step *s)
-{
-	for (size_t h = 0; h < ARRAY_SIZE(headline); h++) {
-		struct vk_headline *x = &sum->head[sum->nhead];
-		int found = 0;
-
-		x->api = headline[h];
-		for (int p = 0; p < VK_NPATHS; p++)
-			x->ns[p] = NAN;
-		for (size_t i = 0; i < s->nbench; i++) {
-			const struct vk_bench_result *r = &s->bench[i];
-
-			if (strcmp(r->api, x->api) || r->skipped)
-				continue;
-			x->ns[r->path] = r->median;
-			found = 1;
-		}
-		sum->nhead += found;
-	}
-}
-
-/* The pass, fail and skip counts of what a step kept. */
-static void count(struct vk_summary_step *st, const struct vk_step *s)
-{
-	if (s->info)
-		count_info(st, s->info);
-	else if (s->bench)
-		count_bench(st, s);
-	else
-		count_results(st, &s->rs);
-}
-
-/* Gather what step k kept into the summary its reporters print. */
-static void summarize_step(struct all *a, size_t k)
-{
-	const struct vk_step *s = &a->ran[k].step;
-	unsigned flags = a->ran[k].row->flags;
-	struct vk_summary_step *st = &a->sumstep[k];
-	struct vk_summary *sum = &a->sum;
-
-	st->name = a->ran[k].row->name;
-	st->outcome = outcome(a->ran[k].status);
-	st->seconds = a->ran[k].seconds;
-	st->info = s->info;
-	count(st, s);
-	if (s->info)
-		sum->info = s->info;
-	if (s->rs.n) {
-		st->rs = &s->rs;
-		vk_findings_add(&a->findings, st->name, &s->rs);
-	}
-	if (flags & VK_CMD_COVERAGE)
-		sum->unverified = unverified(&s->rs);
-	if (flags & VK_CMD_CALL_MAP)
-		sum->call_map = st->rs;
-	if (s->nbench)
-		headlines(sum, s);
-	if (s->bench_run)
-		sum->warnings = &s->bench_run->warnings;
-}
-
+/* The summary of what the steps kept and how they ended. */
 static void summarize(struct all *a)
 {
-	static const struct vk_info none;
-	struct vk_summary *sum = &a->sum;
+	for (size_t k = 0; k < a->nrun; k++) {
+		struct vk_summary_step *st = &a->sumstep[k];
 
-	sum->version = vk_version;
-	sum->info = &none;
-	sum->findings = &a->findings;
-	sum->steps = a->sumstep;
-	sum->nsteps = a->nrun;
-	for (size_t k = 0; k < a->nrun; k++)
-		summarize_step(a, k);
-	vk_summary_finish(sum);
+		st->name = a->ran[k].row->name;
+		st->outcome = outcome(a->ran[k].status);
+		st->role = a->ran[k].row->flags;
+		st->seconds = a->ran[k].seconds;
+		st->kept = &a->ran[k].run.kept;
+	}
+	a->sum.version = vk_version;
+	vk_summary_make(&a->sum, a->sumstep, a->nrun, &a->findings);
 }
 
 /* The run's exit status: the worst of the steps' that count. */
@@ -346,24 +262,52 @@ static void progress(void *ctx, double frac)
 		a->ran[i].row->name, i + 1, a->nrun, 100 * done / total, left);
 }
 
+/* The command line all runs row with, into argv: all's defaults, and its
+ * format; its argc. */
+static int step_argv(const struct all *a, const struct vk_cmd *row, char **argv, char *secs,
+			size_t len)
+{
+	size_t n = 0;
+
+	argv[n++] = (char *)row->name;
+	for (char *const *o = row->all_args; o && *o; o++)
+		argv[n++] = *o;
+	if (a->duration && (row->flags & VK_CMD_ALL_D)) {
+		snprintf(secs, len, "%.17g", a->duration);
+		argv[n++] = "-d";
+		argv[n++] = secs;
+	}
+	if (a->verbose && (row->flags & VK_CMD_ALL_VERBOSE))
+		argv[n++] = "--verbose";
+	if (fmt(a) != VK_FMT_NONE) {
+		argv[n++] = "--format";
+		argv[n++] = (char *)vk_format_name(fmt(a));
+	}
+	argv[n] = NULL;
+	return (int)n;
+}
+
 static void run_step(struct all *a, size_t k, FILE *out)
 {
 	struct ran *r = &a->ran[k];
 	double start = vk_monotonic();
+	char *argv[16], secs[32];
+	int argc = step_argv(a, r->row, argv, secs, sizeof(secs));
 
 	a->current = k;
 	if (show_progress(a)) {
-		r->step.progress = progress;
-		r->step.ctx = a;
+		r->run.progress = progress;
+		r->run.ctx = a;
 		progress(a, 0);
 	}
 	if (fmt(a) != VK_FMT_JSON && a->verbose)
 		fprintf(out, "%s== %s ==\n", k ? "\n" : "", r->row->name);
 	fflush(out);
-	r->step.out = out;
-	r->step.verbose = a->verbose;
-	r->step.seconds = a->duration;
-	r->status = r->row->all(fmt(a), &r->step);
+	r->run.out = fmt(a) == VK_FMT_NONE ? NULL : out;
+	vk_all = &r->run;
+	optind = 0;	/* getopt starts afresh on the command's argv */
+	r->status = r->row->fn(argc, argv);
+	vk_all = NULL;
 	fflush(out);
 	r->seconds = vk_monotonic() - start;
 }
@@ -487,7 +431,7 @@ int cmd_all(int argc, char **argv)
 		return vk_opt_exit(r);
 	status = run_all(&a);
 	for (size_t k = 0; k < a.nrun; k++)
-		vk_step_free(&a.ran[k].step);
+		vk_kept_free(&a.ran[k].run.kept);
 	free(a.ran);
 	free(a.sumstep);
 	return status;

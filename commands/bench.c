@@ -268,22 +268,6 @@ static int write_files(const char *dir, const struct vk_doc *doc)
 	return vk_output_write(&s, dir, files, ARRAY_SIZE(files), doc);
 }
 
-/* Keep the run's description for `all`, which then owns res. */
-static void keep(struct vk_step *step, const struct vk_bench_report *rep,
-		 struct vk_bench_result *res)
-{
-	step->bench_run = malloc(sizeof(*rep));
-	if (step->bench_run) {
-		*step->bench_run = *rep;
-		step->bench_run->timer = NULL;	/* on run()'s stack */
-		step->bench_run->ref = NULL;	/* on measure()'s */
-		step->bench_run->thread_cpu = NULL;	/* in run()'s options */
-		step->bench_run->nref = 0;
-	}
-	step->bench = res;
-	step->nbench = rep->n;
-}
-
 /* Each row's name and path, in the order the workers measure them. */
 static size_t name_rows(const struct vk_bench_cmd_opts *o, const struct vk_bench_case *cases,
 			size_t ncases, struct vk_bench_result *res)
@@ -316,8 +300,7 @@ static void reference(struct vk_bench_report *rep, const struct vk_bench_rows *r
 }
 
 static int measure(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
-		   size_t ncases, const struct vk_timer *timer, struct vk_bench_result *res,
-		   struct vk_step *step)
+		   size_t ncases, const struct vk_timer *timer, struct vk_bench_result *res)
 {
 	struct vk_bench_report rep = {
 		.version = vk_version, .seconds = o->m.seconds, .samples = o->m.samples,
@@ -333,7 +316,7 @@ static int measure(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
 
 	switches(&vol0, &invol0);
 	rows.n = rep.n = name_rows(o, cases, ncases, res);
-	status = vk_bench_workers(o, timer, &rows, step);
+	status = vk_bench_workers(o, timer, &rows);
 	/* A worker that died is in the document, beside what the others measured. */
 	if (status && status != VK_EXIT_FAIL && status != VK_EXIT_ERROR)
 		return status;
@@ -347,11 +330,10 @@ static int measure(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
 		vk_env_check_threads(&rep.warnings, o->threads, o->ncpus);
 	doc.kind = VK_DOC_BENCH;
 	doc.bench = &rep;
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	if (o->outdir && write_files(o->outdir, &doc))
 		return VK_EXIT_USAGE;
-	if (step)
-		keep(step, &rep, res);
+	vk_run_keep_bench(&rep, res);
 	/* A call that failed is the code under test's failure, as a crash is. */
 	if (failed || status == VK_EXIT_FAIL)
 		return VK_EXIT_FAIL;
@@ -375,7 +357,7 @@ static int check_impl(const char *impl, struct vk_image *im)
 }
 
 static int run(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
-	       size_t ncases, struct vk_step *step)
+	       size_t ncases)
 {
 	struct vk_timer timer;
 	struct vk_bench_result *res;
@@ -398,9 +380,9 @@ static int run(struct vk_bench_cmd_opts *o, struct vk_bench_case *cases,
 		fprintf(stderr, "%s: out of memory\n", vk_progname);
 		return VK_EXIT_USAGE;
 	}
-	status = measure(o, cases, ncases, &timer, res, step);
+	status = measure(o, cases, ncases, &timer, res);
 	/* Unless `all` keeps the rows. */
-	if (!step || step->bench != res)
+	if (!vk_all || vk_all->kept.bench != res)
 		free(res);
 	return status;
 }
@@ -447,20 +429,6 @@ static int run_worker(struct vk_bench_cmd_opts *o,
 #define DEFAULT_PATHS                                                           \
 	(VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC) | VK_PATH_BIT(VK_PATH_SYSCALL))
 
-int vk_run_bench(enum vk_format format, struct vk_step *step)
-{
-	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
-	struct vk_bench_case cases[VK_BENCH_MAX_CASES];
-	size_t n = 0;
-
-	o.call.format = format;
-	o.call.paths = DEFAULT_PATHS;
-	if (step && step->seconds)
-		o.m.seconds = step->seconds;
-	add_rows(cases, &n, -1);
-	return run(&o, cases, n, step);
-}
-
 int cmd_bench(int argc, char **argv)
 {
 	struct vk_bench_cmd_opts o = DEFAULT_OPTS;
@@ -478,5 +446,5 @@ int cmd_bench(int argc, char **argv)
 		cases[i].len = o.length;
 	if (o.worker)
 		return run_worker(&o, cases, n);
-	return run(&o, cases, n, NULL);
+	return run(&o, cases, n);
 }

@@ -32,7 +32,7 @@ struct vk_bench_cmd_opts {
 
 /* Fill rows from o->processes workers, one after the other; an exit status. */
 int vk_bench_workers(const struct vk_bench_cmd_opts *o,
-		     const struct vk_timer *t, struct vk_bench_rows *rows, struct vk_step *step);
+		     const struct vk_timer *t, struct vk_bench_rows *rows);
 /* This process is a worker: measure with b and print the samples. */
 int vk_bench_worker(const struct vk_bench_cmd_opts *o, struct vk_bench *b,
 		    const struct vk_bench_case *cases, size_t ncases);

@@ -2,8 +2,9 @@
 /*
  * The command table's prototypes and what commands share. Each command is
  * a cmd_<name>() in its own file, called with argv[0] and vk_progname
- * (the name its messages start with) set to "vdsokit <name>", and returns
- * an exit status.
+ * (the name its messages start with) set to "vdsokit <name>", or by `all`
+ * with the command line its row gives and all's run context (vk_all), and
+ * returns an exit status.
  */
 #ifndef VK_COMMANDS_H
 #define VK_COMMANDS_H
@@ -17,8 +18,9 @@
 #include "cli/exit.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "core/summary/summary.h"
 
-struct vk_step;
+struct vk_doc;
 
 /*
  * How `all` and main() run a row of the command table, as git's
@@ -27,9 +29,13 @@ struct vk_step;
 enum {
 	VK_CMD_ARGV0 = 1,	/* run when argv[0] is its name: vdsotest's programs */
 	VK_CMD_SKIP_NEUTRAL = 2,	/* in all: its SKIP says nothing about this vDSO */
-	VK_CMD_COVERAGE = 4,	/* in all: its results tell which functions were verified */
-	VK_CMD_CALL_MAP = 8,	/* in all: its results say where each call runs */
+	/* in all, its part in the summary (core/summary): */
+	VK_CMD_COVERAGE = VK_STEP_COVERAGE,	/* its results tell which functions were verified */
+	VK_CMD_CALL_MAP = VK_STEP_CALL_MAP,	/* its results say where each call runs */
 	VK_CMD_VM_ONLY = 16,	/* in all: it changes the clock, inside vdsokit vm only */
+	VK_CMD_ALL = 32,	/* all runs it */
+	VK_CMD_ALL_D = 64,	/* all's -d is its -d */
+	VK_CMD_ALL_VERBOSE = 128,	/* all's --verbose is its --verbose */
 };
 
 /* One row of the command table (main.c). */
@@ -38,10 +44,9 @@ struct vk_cmd {
 	int (*fn)(int argc, char **argv);
 	const char *summary;	/* NULL: not in --help's list */
 	unsigned flags;
-	/* all's run of it with its defaults, printing in format; NULL: all
-	 * runs it not. weight: its seconds on an x86_64 VM, which weigh all's
-	 * progress line. */
-	int (*all)(enum vk_format format, struct vk_step *step);
+	/* The options all runs it with, beside all's own; NULL-ended, or NULL. */
+	char *const *all_args;
+	/* Its seconds on an x86_64 VM, which weigh all's progress line. */
 	double weight;
 };
 
@@ -76,49 +81,32 @@ int vk_vdsotest_bench(int argc, char **argv);
  * list-test-types", vdsotest's; if so, runs it into *status. */
 int vk_vdsotest_compat(int argc, char **argv, int *status);
 
-struct vk_bench_result;
-struct vk_bench_report;
-
-struct vk_info;
-
 /*
- * What a command run by `all` keeps for all's own report: its results,
- * info's facts, or bench's rows and the run's description. all frees it
- * with vk_step_free().
+ * The run `all` makes of a command: where it renders, what it keeps for
+ * all's summary, and all's progress line. vk_all points at it while the
+ * command runs under all, and is NULL when it runs alone; the functions
+ * below do then what the command alone does.
  */
-struct vk_step {
-	struct vk_results rs;
-	struct vk_info *info;		/* malloc()ed */
-	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
-	size_t nbench;
-	struct vk_bench_report *bench_run;	/* malloc()ed */
-	FILE *out;		/* where the command prints; NULL: stdout */
-	int verbose;		/* text: the command's --verbose report */
-	double seconds;		/* its -d budget per API; 0: its default */
-	/* When set, the command says what fraction of it is done, and prints
-	 * no progress line of its own. */
-	void (*progress)(void *ctx, double done);
+struct vk_run {
+	FILE *out;		/* NULL: render nothing, all prints its own report */
+	struct vk_kept kept;
+	void (*progress)(void *ctx, double done);	/* NULL: none */
 	void *ctx;
 };
 
-/* Hand rs to step, or free it when step is NULL. */
-void vk_step_keep(struct vk_step *step, struct vk_results *rs);
-void vk_step_free(struct vk_step *step);
-/* The stream a command prints to: step's, or stdout. */
-FILE *vk_step_out(const struct vk_step *step);
+extern struct vk_run *vk_all;
 
-/*
- * The commands with their defaults, for `all`: each prints in format
- * (VK_FMT_NONE: nothing) and keeps what it found in step.
- */
-int vk_run_info(enum vk_format format, struct vk_step *step);
-int vk_run_abi(enum vk_format format, struct vk_step *step);
-int vk_run_bench(enum vk_format format, struct vk_step *step);
-int vk_run_fallback(enum vk_format format, struct vk_step *step);
-int vk_run_timens(enum vk_format format, struct vk_step *step);
-/* Refused, before it changes anything, outside vdsokit vm. */
-int vk_run_stress(enum vk_format format, struct vk_step *step);
-int vk_run_verify(enum vk_format format, struct vk_step *step);
+/* Render doc in format: to stdout, or under all to its stream. */
+void vk_run_render(enum vk_format format, const struct vk_doc *doc);
+/* Hand rs to all, or free it. */
+void vk_run_keep(struct vk_results *rs);
+/* Hand a copy of info's facts to all; -1 after saying so when out of memory. */
+int vk_run_keep_info(const struct vk_info *in);
+/* Hand bench's rows (which all then frees) and a copy of rep to all, if it runs. */
+void vk_run_keep_bench(const struct vk_bench_report *rep, struct vk_bench_result *res);
+/* Say that done of the command is done on all's progress line: 0 where
+ * there is none, and the command may print its own. */
+int vk_run_progress(double done);
 
 /* What bench and compare's side-by-side runs share: how long, on which CPU. */
 struct vk_bench_opts {

@@ -137,8 +137,7 @@ static void probe_target(const struct vk_callset *cs, const struct opts *o,
 	}
 }
 
-static int run(const struct opts *o, const struct vk_target *t, int nt,
-	       struct vk_step *step)
+static int run(const struct opts *o, const struct vk_target *t, int nt)
 {
 	const char *why = vk_fallback_unsupported();
 	struct vk_results rs = { 0 };
@@ -167,23 +166,15 @@ static int run(const struct opts *o, const struct vk_target *t, int nt,
 		probe_target(&cs, o, &si, &t[i], &rs);
 	vk_results_finish(&rs);
 	rep.text = vk_report_fallback_text;
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	for (size_t i = 0; i < rs.n; i++)
 		measured += rs.r[i]->status != VK_SKIP;
 	status = vk_exit_of(rs.fails, rs.errors, measured > 0);
-	vk_step_keep(step, &rs);
+	vk_run_keep(&rs);
 	return status;
 }
 
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
-
-int vk_run_fallback(enum vk_format format, struct vk_step *step)
-{
-	struct opts o = { .call = { .paths = DEFAULT_PATHS, .format = format } };
-	struct vk_target t[VK_NFUNCS];
-
-	return run(&o, t, vk_targets_all(t), step);
-}
 
 int cmd_fallback(int argc, char **argv)
 {
@@ -198,5 +189,5 @@ int cmd_fallback(int argc, char **argv)
 		r = VK_OPT_BAD;
 	if (r == VK_OPT_OK)
 		r = vk_call_targets(argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
+	return r == VK_OPT_OK ? run(&o, t, nt) : vk_opt_exit(r);
 }

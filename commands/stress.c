@@ -161,8 +161,7 @@ static int status_of(const struct vk_results *rs, const struct vk_stress_end *en
 	return vk_exit_of(rs->fails, rs->errors, measured > 0);
 }
 
-static int run(const struct opts *o, struct vk_stress *st,
-	       struct vk_step *step)
+static int run(const struct opts *o, struct vk_stress *st)
 {
 	struct vk_results rs = { 0 };
 	struct vk_sysinfo si;
@@ -189,11 +188,11 @@ static int run(const struct opts *o, struct vk_stress *st,
 	vk_results_finish(&rs);
 	vk_report_stress_hooks(&rep, &end);
 	vk_sysinfo_read(&si);
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	if (!end.restored)
 		fprintf(stderr, "%s: THE CLOCK WAS NOT RESTORED: %s\n", vk_progname, end.restore_err);
 	status = status_of(&rs, &end);
-	vk_step_keep(step, &rs);
+	vk_run_keep(&rs);
 	return status;
 }
 
@@ -216,8 +215,7 @@ static int may_run(int accepted)
 	return VK_EXIT_OK;
 }
 
-static int start(const struct opts *o, struct vk_stress *st,
-		 struct vk_step *step)
+static int start(const struct opts *o, struct vk_stress *st)
 {
 	int status = may_run(o->accepted);
 
@@ -229,18 +227,7 @@ static int start(const struct opts *o, struct vk_stress *st,
 	st->seconds = o->seconds;
 	st->threads = (int)o->threads;
 	st->pause = (int)o->pause;
-	return run(o, st, step);
-}
-
-/* For `all`, which runs it only inside vdsokit vm: every fault, 30 s. */
-int vk_run_stress(enum vk_format format, struct vk_step *step)
-{
-	struct opts o = { .seconds = 30, .pause = 3, .faults = (1u << VK_NFAULTS) - 1,
-			  .call = { .paths = DEFAULT_PATHS, .format = format } };
-	struct vk_stress st = { 0 };
-
-	add_defaults(&st);
-	return start(&o, &st, step);
+	return run(o, st);
 }
 
 int cmd_stress(int argc, char **argv)
@@ -253,5 +240,5 @@ int cmd_stress(int argc, char **argv)
 		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	if (r == VK_OPT_OK)
 		r = parse_apis(argc, argv, &st);
-	return r == VK_OPT_OK ? start(&o, &st, NULL) : vk_opt_exit(r);
+	return r == VK_OPT_OK ? start(&o, &st) : vk_opt_exit(r);
 }

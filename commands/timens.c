@@ -57,7 +57,7 @@ struct opts {
 	struct vk_call_opts call;	/* its format and impl: timens has one set of paths */
 };
 
-static int run(struct opts *o, struct vk_step *step)
+static int run(struct opts *o)
 {
 	struct vk_timens_set sets[VK_TIMENS_NSETS];
 	struct vk_results rs = { 0 };
@@ -114,19 +114,11 @@ static int run(struct opts *o, struct vk_step *step)
 	rep.order = vk_results_bounds(&rs, VK_BOUND_ORDER);
 	rep.skew = vk_results_bounds(&rs, VK_BOUND_SKEW);
 	vk_sysinfo_read(&si);
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	if (status == VK_EXIT_OK)
 		status = vk_exit_of(rs.fails, rs.errors, 1);
-	vk_step_keep(step, &rs);
+	vk_run_keep(&rs);
 	return status;
-}
-
-int vk_run_timens(enum vk_format format, struct vk_step *step)
-{
-	struct opts o = { .seconds = step && step->seconds ? step->seconds : 0.2,
-			  .verbose = step && step->verbose, .call = { .format = format } };
-
-	return run(&o, step);
 }
 
 static enum vk_opt_result parse_offset(const char *opt, const char *arg,
@@ -213,5 +205,5 @@ int cmd_timens(int argc, char **argv)
 	}
 	if (o.custom && out_of_bounds(&o.set))
 		return VK_EXIT_USAGE;
-	return run(&o, NULL);
+	return run(&o);
 }

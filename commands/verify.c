@@ -98,8 +98,7 @@ static int exit_status(const struct vk_results *rs)
 	return vk_exit_of(rs->fails, rs->errors, vk_results_tally(rs).skip < rs->n);
 }
 
-static int run(const struct opts *o, struct vk_target *t, int nt,
-	       struct vk_step *step)
+static int run(const struct opts *o, struct vk_target *t, int nt)
 {
 	struct vk_results rs = { .max_fails = o->max_fails };
 	unsigned char on[VK_VERIFY_MAX_RULES];
@@ -133,15 +132,14 @@ static int run(const struct opts *o, struct vk_target *t, int nt,
 		v.moved = vk_report_vdsotest_moved;
 	vk_verify_edges_start(&edges, &v, t, nt);
 	for (int i = 0; i < nt; i++) {
-		if (step && step->progress)
-			step->progress(step->ctx, (double)i / nt);
+		vk_run_progress((double)i / nt);
 		vk_verify_run(&v, &t[i]);
 	}
 	vk_verify_edges_finish(&edges);
 	vk_verify_drop_unwanted(&v);
 	vk_results_finish(&rs);
 	/* Where findings are made (all, --output), each is confirmed first. */
-	if (step || o->outdir)
+	if (vk_all || o->outdir)
 		vk_confirm_results(&rs, vk_confirm_argv, cs.impl_path);
 	rep.stopped = vk_results_cut(&rs) > 0;
 	rep.verbose = o->verbose;
@@ -149,30 +147,16 @@ static int run(const struct opts *o, struct vk_target *t, int nt,
 	rep.skew = vk_results_bounds(&rs, VK_BOUND_SKEW);
 	rep.stack = vk_results_bounds(&rs, VK_BOUND_STACK);
 	vk_sysinfo_read(&si);
-	vk_render(vk_step_out(step), o->call.format, &doc);
+	vk_run_render(o->call.format, &doc);
 	status = exit_status(&rs);
 	if (o->outdir && vk_repro_write_results(vk_version, "verify", o->outdir, &rs))
 		status = VK_EXIT_USAGE;
-	vk_step_keep(step, &rs);
+	vk_run_keep(&rs);
 	return status;
 }
 
 #define DEFAULT_OPTS { .seconds = 1, .max_fails = 10 }
 #define DEFAULT_PATHS (VK_PATH_BIT(VK_PATH_VDSO) | VK_PATH_BIT(VK_PATH_LIBC))
-
-int vk_run_verify(enum vk_format format, struct vk_step *step)
-{
-	struct opts o = DEFAULT_OPTS;
-	struct vk_target t[VK_NFUNCS];
-	int nt = vk_targets_all(t);
-
-	o.call.format = format;
-	o.call.paths = DEFAULT_PATHS;
-	o.verbose = step && step->verbose;
-	if (step && step->seconds)
-		o.seconds = step->seconds;
-	return run(&o, t, nt, step);
-}
 
 int cmd_verify(int argc, char **argv)
 {
@@ -197,5 +181,5 @@ int cmd_verify(int argc, char **argv)
 		r = vk_call_paths(&o.call, DEFAULT_PATHS);
 	if (r == VK_OPT_OK)
 		r = vk_call_targets(argc, argv, t, &nt);
-	return r == VK_OPT_OK ? run(&o, t, nt, NULL) : vk_opt_exit(r);
+	return r == VK_OPT_OK ? run(&o, t, nt) : vk_opt_exit(r);
 }

@@ -290,27 +290,28 @@ static int run_worker(const struct vk_bench_cmd_opts *o,
 									       VK_EXIT_FAIL;
 }
 
-static void progress(const struct vk_bench_cmd_opts *o, struct vk_step *step, int k)
+/* all's progress line, or else on a terminal bench's own; whether its own. */
+static int progress(const struct vk_bench_cmd_opts *o, int k)
 {
-	if (step && step->progress)
-		step->progress(step->ctx, (double)k / o->processes);
-	else if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K[process %d/%d]", k + 1, o->processes);
+	if (vk_run_progress((double)k / o->processes) || !isatty(STDERR_FILENO))
+		return 0;
+	fprintf(stderr, "\r\033[K[process %d/%d]", k + 1, o->processes);
+	return 1;
 }
 
 int vk_bench_workers(const struct vk_bench_cmd_opts *o,
-		     const struct vk_timer *t, struct vk_bench_rows *rows, struct vk_step *step)
+		     const struct vk_timer *t, struct vk_bench_rows *rows)
 {
 	struct worker_args w;
-	int status = VK_EXIT_OK;
+	int status = VK_EXIT_OK, own = 0;
 
 	worker_argv(&w, o, t, rows);
 	for (int k = 0; k < o->processes && !status; k++) {
-		progress(o, step, k);
+		own = progress(o, k);
 		status = run_worker(o, &w, rows, k);
 		rows->nref = k + 1;
 	}
-	if (isatty(STDERR_FILENO) && !(step && step->progress))
+	if (own)
 		fprintf(stderr, "\r\033[K");
 	/* After a death too: what the workers measured is reported beside it. */
 	for (size_t i = 0; i < rows->n; i++) {

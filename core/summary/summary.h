@@ -2,8 +2,9 @@
 /*
  * The report of `vdsokit all`: a verdict that fits on one screen, from
  * what each step (a command run with its defaults) found and how it
- * ended. commands/all.c fills it, vk_summary_finish() what follows from
- * that; report/summary.h's reporters render it.
+ * ended. commands/all.c says how each step ended and what it kept,
+ * vk_summary_make() what follows from that; report/summary.h's reporters
+ * render it.
  */
 #ifndef VK_SUMMARY_H
 #define VK_SUMMARY_H
@@ -16,12 +17,30 @@
 #include "core/result/findings.h"
 #include "core/result/result.h"
 
-struct vk_info;		/* info's facts (report/info.h) */
+struct vk_info;		/* info's facts (core/info/info.h) */
 
 #define VK_HEADLINES 8
 
 /* How a step, or the whole run, ended, as the reports name it. */
 enum vk_outcome { VK_OUTCOME_OK, VK_OUTCOME_FAIL, VK_OUTCOME_SKIP, VK_OUTCOME_ERROR };
+
+/* A step's part in the summary beyond its counts (the command table's flags). */
+enum {
+	VK_STEP_COVERAGE = 4,	/* its results tell which functions were verified */
+	VK_STEP_CALL_MAP = 8,	/* its results say where each call runs */
+};
+
+/* What a step's command kept for the summary: its results, info's facts,
+ * or bench's rows and the run's description. */
+struct vk_kept {
+	struct vk_results rs;
+	struct vk_info *info;		/* malloc()ed */
+	struct vk_bench_result *bench;	/* malloc()ed, nbench rows */
+	size_t nbench;
+	struct vk_bench_report *bench_run;	/* malloc()ed */
+};
+
+void vk_kept_free(struct vk_kept *k);
 
 /* One step: what its command kept (any of info, results, bench rows). */
 struct vk_summary_step {
@@ -36,6 +55,8 @@ struct vk_summary_step {
 	const struct vk_bench_result *bench;	/* bench's rows */
 	size_t nbench;
 	const struct vk_bench_report *bench_run;	/* bench's, or NULL */
+	unsigned role;		/* VK_STEP_* */
+	const struct vk_kept *kept;	/* what vk_summary_make() counts */
 };
 
 /* One main API's bench figures: median ns per call by path (NAN: none),
@@ -66,5 +87,12 @@ struct vk_summary {
 /* What the reports show of the steps and headlines filled in: tally,
  * bench, bench_run and each headline's faster. */
 void vk_summary_finish(struct vk_summary *s);
+/*
+ * The summary of n steps, each with its name, outcome, role, seconds and
+ * what it kept: their counts, findings (into f), the functions verify
+ * left unverified, the call map, the headlines, then vk_summary_finish().
+ */
+void vk_summary_make(struct vk_summary *s, struct vk_summary_step *steps, size_t n,
+		     struct vk_findings *f);
 
 #endif /* VK_SUMMARY_H */
