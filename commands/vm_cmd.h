@@ -42,8 +42,4 @@ void vk_vm_say_smp(const struct vk_vm_opts *o, const struct vk_vm *vm);
 /* --kernel A --kernel B. */
 int vk_vm_ab(const struct vk_vm_opts *o);
 
-/* /init of `vdsokit vm`'s guest: runs the command the host packed, then
- * powers the machine off; never returns. */
-int vk_vm_init(void) __attribute__((noreturn));
-
 #endif /* VK_VM_CMD_H */

@@ -285,6 +285,13 @@ int vk_vm_kvm_possible(const struct vk_vm_arch *arch, const char *qemu, char *wh
  * rest of this machine's boot, so later runs go to TCG at once. */
 void vk_vm_kvm_failed(const struct vk_vm_arch *arch, const char *qemu);
 
+/*
+ * /init of the guest's initramfs (core/vm/vm_init.c): mounts what the
+ * commands read, runs the commands the host packed, frames their output
+ * on the console, then powers the machine off; never returns.
+ */
+void vk_vm_init(void) __attribute__((noreturn));
+
 /* A newc initramfs: directories, then files from memory or disk. */
 struct vk_cpio {
 	int fd;
