@@ -11,9 +11,9 @@
 
 #include "core/base/array.h"
 #include "commands/commands.h"
-#include "commands/vm_cmd.h"
 #include "core/base/children.h"
 #include "core/base/sysinfo.h"
+#include "core/vm/vm.h"
 
 const char vk_version[] = VK_VERSION;
 

@@ -3,19 +3,18 @@
  * vdsokit vm: boot a kernel under qemu with an initramfs whose /init is a
  * static vdsokit, run one vdsokit command in it, relay that command's
  * stdout and stderr as they come, and exit with its status; or, with two
- * kernels, compare them (commands/vm_ab.c). The booting is core/vm/vm_boot.c,
- * the guest's side commands/vm/vm_init.c.
+ * kernels, compare them (commands/vm/vm_ab.c). The booting, the retries
+ * and the guest's side are core/vm's; this file reads the command line,
+ * says what a run tells it, and turns how it ended into an exit status.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/base/array.h"
+#include "core/base/children.h"
+#include "report/vm.h"
 #include "commands/commands.h"
 #include "commands/vm_cmd.h"
 
@@ -76,62 +75,6 @@ fail:
 	return -1;
 }
 
-/* "-- A ARGS -- B ARGS": the guest's words have an empty one between two
- * commands. The number of commands, or -1 for one the guest cannot run. */
-static int split_commands(struct vk_vm_opts *o)
-{
-	int n = 1;
-
-	for (int i = 0; i < o->nwords; i++) {
-		if (!strcmp(o->words[i], "--")) {
-			o->words[i] = "";
-			n++;
-		}
-		if (!strcmp(o->words[i], "vm") && (i == 0 || !o->words[i - 1][0]))
-			return -1;
-		if (!o->words[i][0] && (i == 0 || i + 1 == o->nwords || !strcmp(o->words[i + 1], "--")))
-			return -1;
-	}
-	return n > VK_VM_MAX_CMDS ? -1 : n;
-}
-
-/*
- * The --impl libraries the guest's commands name (--impl X, --impl=X,
- * -I X, -IX): each word made the library's absolute path, as the guest
- * runs in /, and what a dynamic vdsokit needs to load them into files.
- * 0 (none named, files->n 0), or -1 and why.
- */
-static int impl_files(struct vk_vm_opts *o, struct vk_vm_files *files, char *err, size_t len)
-{
-	static char abs[VK_VM_MAX_FILES][PATH_MAX], word[VK_VM_MAX_FILES][PATH_MAX + 8];
-	char *libs[VK_VM_MAX_FILES];
-	int n = 0;
-
-	files->n = 0;
-	for (int i = 0; i < o->nwords && n < VK_VM_MAX_FILES; i++) {
-		char *w = o->words[i];
-		size_t at = 0;
-
-		if ((!strcmp(w, "--impl") || !strcmp(w, "-I")) && i + 1 < o->nwords)
-			w = o->words[++i];
-		else if (!strncmp(w, "--impl=", 7))
-			at = 7;
-		else if (!strncmp(w, "-I", 2) && w[2])
-			at = 2;
-		else
-			continue;
-		if (!realpath(w + at, abs[n])) {
-			snprintf(err, len, "--impl %s: %s", w + at, strerror(errno));
-			return -1;
-		}
-		snprintf(word[n], sizeof(word[n]), "%.*s%s", (int)at, w, abs[n]);
-		o->words[i] = word[n];
-		libs[n] = abs[n];
-		n++;
-	}
-	return n ? vk_vm_dynamic_files(libs, n, files, err, len) : 0;
-}
-
 static void print_argv(const struct vk_vm *vm)
 {
 	char *argv[VK_VM_ARGV], buf[2048];
@@ -142,18 +85,58 @@ static void print_argv(const struct vk_vm *vm)
 	printf("\n");
 }
 
+/* What a run says as it goes: a signal keeps the log, named. */
+static void said(void *ctx, const struct vk_vm_run *run, enum vk_vm_note what)
+{
+	static char msg[PATH_MAX + 128];
+
+	(void)ctx;
+	if (what == VK_VM_LOGGING) {
+		snprintf(msg, sizeof(msg), "%s: interrupted; the console log is kept in %s\n",
+			 vk_progname, run->log);
+		vk_children_say(msg);
+	} else if (what == VK_VM_ENDED) {
+		vk_report_vm_end(stderr, vk_progname, run);
+		vk_children_say(NULL);
+	} else {
+		vk_report_vm_retry(stderr, vk_progname, run, what);
+	}
+}
+
+void vk_vm_run_opts(struct vk_vm_run *run, const struct vk_vm_opts *o, int keep)
+{
+	*run = (struct vk_vm_run){ .timeout = o->timeout, .fallback = o->accel == VK_ACCEL_AUTO,
+				   .keep = keep, .note = said };
+}
+
+int vk_vm_status(const struct vk_vm_opts *o, enum vk_vm_end end)
+{
+	static const int status[] = {
+		[VK_VM_END_RAN] = VK_EXIT_OK, [VK_VM_END_NO_LOG] = VK_EXIT_USAGE,
+		[VK_VM_END_OLD_FRAMING] = VK_EXIT_USAGE, [VK_VM_END_LOST_OUTPUT] = VK_VM_LOST,
+		[VK_VM_END_HOST_FAILED] = VK_VM_HOST, [VK_VM_END_KVM_STOPPED] = VK_VM_HOST,
+		[VK_VM_END_PANICKED] = VK_VM_PANIC, [VK_VM_END_TIMED_OUT] = VK_VM_TIMEOUT,
+		[VK_VM_END_REFUSED] = VK_EXIT_USAGE, [VK_VM_END_NO_RESULT] = VK_VM_NO_RESULT,
+	};
+
+	/* Bad input, but of the kernel's own making: a commit to skip. */
+	if (end == VK_VM_END_REFUSED && o->bisect)
+		return VK_VM_BISECT_SKIP;
+	return status[end];
+}
+
 static int one(struct vk_vm_opts *o, int ncmds)
 {
-	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX], log[PATH_MAX] = "";
+	char err[1024], qemu[PATH_MAX], initrd[PATH_MAX];
 	static struct vk_vm_files files;
-	struct vk_vm_result r;
+	static struct vk_vm_run run;
 	struct vk_vm vm;
 	int status;
 
 	if (ncmds < 0)
 		return vk_usage_error("the commands after -- are empty, vm, or more than %d",
 				      VK_VM_MAX_CMDS);
-	if (impl_files(o, &files, err, sizeof(err))) {
+	if (vk_vm_impl_files(o->words, o->nwords, &files, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
@@ -167,10 +150,9 @@ static int one(struct vk_vm_opts *o, int ncmds)
 		fprintf(stderr, "%s: %s\n", vk_progname, err);
 		return VK_EXIT_USAGE;
 	}
-	vk_vm_say_smp(o, &vm);
-	vm.kvm = o->accel == VK_ACCEL_KVM ||
-		 (o->accel == VK_ACCEL_AUTO && vk_vm_kvm_possible(vm.arch, qemu, err, sizeof(err)));
-	if (o->accel == VK_ACCEL_AUTO && *err)
+	vk_report_vm_smp(stderr, vk_progname, &vm, o->setup.smp);
+	vm.kvm = vk_vm_use_kvm(o->accel, &vm, err, sizeof(err));
+	if (*err)
 		fprintf(stderr, "%s: %s\n", vk_progname, err);
 	if (o->dry_run) {
 		print_argv(&vm);
@@ -183,23 +165,24 @@ static int one(struct vk_vm_opts *o, int ncmds)
 		}
 		return VK_EXIT_OK;
 	}
+	vk_vm_run_opts(&run, o, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY);
+	run.ncmds = ncmds;
 	if (o->output)
-		snprintf(log, sizeof(log), "%s/console.log", o->output);
+		snprintf(run.log, sizeof(run.log), "%s/console.log", o->output);
 	if (!vm.kvm)
 		fprintf(stderr, "%s: %s under TCG (emulated): figures are not the hardware's\n", vk_progname,
 			vm.arch->name);
-	status = vk_vm_run(o, &vm, ncmds, o->output ? VK_VM_KEEP_ALL : VK_VM_RELAY, log,
-			   sizeof(log), &r);
+	status = vk_vm_status(o, vk_vm_run(&run, &vm));
 	/* A guest cut short still leaves the logs of what it finished. */
-	if (o->output && write_logs(o, &r) && status == VK_EXIT_OK)
+	if (o->output && write_logs(o, &run.r) && status == VK_EXIT_OK)
 		status = VK_EXIT_USAGE;
 	else if (status == VK_EXIT_OK) {
-		for (int k = 0; k < r.ncmds; k++) {
-			if (r.status[k] > status)
-				status = r.status[k];
+		for (int k = 0; k < run.r.ncmds; k++) {
+			if (run.r.status[k] > status)
+				status = run.r.status[k];
 		}
 	}
-	vk_vm_result_free(&r);
+	vk_vm_result_free(&run.r);
 	return status;
 }
 
@@ -309,17 +292,10 @@ static enum vk_opt_result parse_opts(int argc, char **argv, struct vk_vm_opts *o
  * kernel image, as a failed build leaves it: a commit git bisect skips. */
 static int untestable_image(const struct vk_vm_opts *o)
 {
-	const char *kernel = o->kernel[o->nkernels - 1];
-	const struct vk_vm_arch *arch;
 	char err[PATH_MAX + 128];
-	struct stat st;
 
-	if (o->setup.arch ? stat(kernel, &st) == 0 && st.st_size > 0 :
-			    vk_vm_kernel_arch(kernel, &arch, err, sizeof(err)) == 0)
+	if (!vk_vm_testable(o->kernel[o->nkernels - 1], o->setup.arch != NULL, err, sizeof(err)))
 		return 0;
-	if (o->setup.arch)
-		snprintf(err, sizeof(err), "%s: %s", kernel,
-			 access(kernel, F_OK) ? strerror(errno) : "an empty file");
 	fprintf(stderr, "%s: %s; --bisect: exit %d, git bisect run's skip\n", vk_progname, err,
 		VK_VM_BISECT_SKIP);
 	return 1;
@@ -355,6 +331,6 @@ int cmd_vm(int argc, char **argv)
 		o.words = all;
 		o.nwords = 1;
 	}
-	status = o.nkernels == 2 ? vk_vm_ab(&o) : one(&o, split_commands(&o));
+	status = o.nkernels == 2 ? vk_vm_ab(&o) : one(&o, vk_vm_split_commands(o.words, o.nwords));
 	return o.bisect ? bisect_status(status) : status;
 }

@@ -34,3 +34,23 @@ void vk_report_ab(FILE *f, const struct vk_ab *ab)
 		fprintf(f, "performance: no verdict under TCG, whose figures are emulated; compare\n"
 			   "the kernels under KVM or on hardware (vdsokit compare A.json B.json).\n");
 }
+
+size_t vk_report_ab_failed(FILE *f, const struct vk_compare_runs *const runs[2])
+{
+	static const char *const label[2] = { "A", "B" };
+	size_t n = 0;
+
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < runs[k]->n; i++) {
+			const struct vk_series *r = &runs[k]->s[i];
+
+			if (!r->failed)
+				continue;
+			fprintf(f, "%sbench %s %s: no figure, no verdict: on kernel %s, %s\n", n ? "" : "\n",
+				vk_safe(r->api), vk_safe(r->path), label[k],
+				vk_safe(r->skipped ? r->skipped : "its calls failed"));
+			n++;
+		}
+	}
+	return n;
+}

@@ -5,19 +5,16 @@
 
 #include <stdio.h>
 
+#include "core/benchfile/benchfile.h"
 #include "core/vm/vm_ab.h"
-
-struct vk_ab {
-	const char *kernel[2], *release[2], *arch;
-	unsigned long rounds;
-	int emulated;		/* a boot ran under TCG */
-	const char *bench[2];	/* A's and B's bench files, or NULL: none */
-	const struct vk_ab_diff *diffs;
-	size_t ndiffs, total;	/* printed, and found */
-	int worse, better;	/* regressions and improvements in kind found */
-};
 
 /* Everything but compare's table, which compare prints itself. */
 void vk_report_ab(FILE *f, const struct vk_ab *ab);
+/*
+ * Under TCG, where compare gives no table: each row a boot's bench failed
+ * (its calls failed), which has no figure in its side's file, as compare
+ * says it under KVM, of A's runs[0] and B's runs[1]; how many.
+ */
+size_t vk_report_ab_failed(FILE *f, const struct vk_compare_runs *const runs[2]);
 
 #endif /* VK_REPORT_VM_AB_H */

@@ -38,6 +38,10 @@ void vk_vm_arch_names(char *buf, size_t len);
  * why in err (unreadable, or no header that names an architecture). */
 int vk_vm_kernel_arch(const char *path, const struct vk_vm_arch **arch, char *err,
 		      size_t len);
+/* Whether kernel can be tested, as a failed build leaves it missing or
+ * empty: with arch_given, a file with bytes; else one whose header names
+ * its arch. 0, or -1 and why in err. */
+int vk_vm_testable(const char *kernel, int arch_given, char *err, size_t len);
 /* Whether the ELF file at path is an executable that arch's kernel runs
  * (its own, or its compat ABI's), and a static one unless dynamic is set:
  * 0, or -1 and why in err. */
@@ -60,6 +64,11 @@ struct vk_vm_files {
 
 int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, char *err,
 			size_t len);
+/* The --impl libraries the guest's words name (--impl X, --impl=X, -I X,
+ * -IX): each word made the library's absolute path, as the guest runs in
+ * /, and what a dynamic vdsokit needs to load them into files. 0 (none
+ * named, files->n 0), or -1 and why. */
+int vk_vm_impl_files(char **words, int nwords, struct vk_vm_files *files, char *err, size_t len);
 
 /*
  * The guest's commands, as /init runs them: argv words, one command after
@@ -69,6 +78,11 @@ int vk_vm_dynamic_files(char *const *libs, int nlibs, struct vk_vm_files *f, cha
  * $XDG_CACHE_HOME/vdsokit/vm; its path goes to out. 0, or -1 with why.
  */
 #define VK_VM_MAX_CMDS 8
+
+/* "A ARGS -- B ARGS": each "--" made the empty word between two commands.
+ * The number of commands, or -1 for one the guest cannot run (empty, vm,
+ * or more than VK_VM_MAX_CMDS). */
+int vk_vm_split_commands(char **words, int nwords);
 
 int vk_vm_initramfs(const char *binary, const struct vk_vm_files *files, unsigned timeout,
 		    char *const *words, int nwords, char *out, size_t len, char *err,
@@ -284,6 +298,13 @@ int vk_vm_kvm_possible(const struct vk_vm_arch *arch, const char *qemu, char *wh
 /* KVM with qemu did not reach /init where TCG did: remember it for the
  * rest of this machine's boot, so later runs go to TCG at once. */
 void vk_vm_kvm_failed(const struct vk_vm_arch *arch, const char *qemu);
+
+/*
+ * /init of the guest's initramfs (core/vm/vm_init.c): mounts what the
+ * commands read, runs the commands the host packed, frames their output
+ * on the console, then powers the machine off; never returns.
+ */
+void vk_vm_init(void) __attribute__((noreturn));
 
 /* A newc initramfs: directories, then files from memory or disk. */
 struct vk_cpio {

@@ -42,6 +42,18 @@ struct vk_ab_docs {
 	size_t nbench;
 };
 
+/* What vm's A/B found, for report/ to print: everything but compare's
+ * table, which compare prints itself. */
+struct vk_ab {
+	const char *kernel[2], *release[2], *arch;
+	unsigned long rounds;
+	int emulated;		/* a boot ran under TCG */
+	const char *bench[2];	/* A's and B's bench files, or NULL: none */
+	const struct vk_ab_diff *diffs;
+	size_t ndiffs, total;	/* printed, and found */
+	int worse, better;	/* regressions and improvements in kind found */
+};
+
 /* What differs between a's and b's reports, in that order, into ds. */
 void vk_ab_diff(struct vk_ab_diffs *ds, const struct vk_ab_docs *a, const struct vk_ab_docs *b);
 /* v's string, or none when it is not one. */

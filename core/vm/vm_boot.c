@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Booting a guest for `vdsokit vm`: the initramfs, qemu's command line,
- * and reading the console, whose frames from /init (commands/vm/vm_init.c)
+ * and reading the console, whose frames from /init (core/vm/vm_init.c)
  * core/vm/vm_frame.c reads; a pause that stress asks for is done over QMP.
  * Every other console line is the kernel's, and goes to the log only.
  */

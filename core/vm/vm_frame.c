@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The framing of `vdsokit vm`'s console, both ends: the guest's /init
- * (commands/vm/vm_init.c) writes frames, the host (core/vm/vm_boot.c) reads
+ * (core/vm/vm_init.c) writes frames, the host (core/vm/vm_boot.c) reads
  * them among the kernel's own lines. The serial line has no flow control
  * the guest can trust to the end, and kernel messages can land in the
  * middle of a line, so every frame is numbered and each command's output

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/base/array.h"
@@ -198,4 +199,17 @@ int vk_vm_check_binary(const char *path, const struct vk_vm_arch *arch, int dyna
 		return -1;
 	}
 	return 0;
+}
+
+int vk_vm_testable(const char *kernel, int arch_given, char *err, size_t len)
+{
+	const struct vk_vm_arch *arch;
+	struct stat st;
+
+	if (!arch_given)
+		return vk_vm_kernel_arch(kernel, &arch, err, len);
+	if (stat(kernel, &st) == 0 && st.st_size > 0)
+		return 0;
+	snprintf(err, len, "%s: %s", kernel, access(kernel, F_OK) ? strerror(errno) : "an empty file");
+	return -1;
 }

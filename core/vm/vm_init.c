@@ -30,7 +30,6 @@
 
 #include "core/base/sysinfo.h"
 #include "core/vm/vm.h"
-#include "commands/vm_cmd.h"
 
 #define MAX_ARGS 64
 /* syslog(2)'s SYSLOG_ACTION_*, which libc does not name. */
@@ -324,7 +323,7 @@ static void quiet_console(void)
 		close(fd);
 }
 
-int vk_vm_init(void)
+void vk_vm_init(void)
 {
 	static char buf[4096];
 	char *argv[MAX_ARGS + 1], *p = buf, why[160];
