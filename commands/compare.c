@@ -4,10 +4,8 @@
  * the machine's noise: two bench files, or two --impl libraries measured
  * side by side in this run.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,30 +47,12 @@ static const char tail[] =
 struct compare {
 	struct vk_compare_report rep;
 	struct vk_sysinfo sys;		/* rep's */
-	struct vk_compare_row *rows;
 	struct vk_sides_plan sides;	/* with --impl */
 	const char *outdir;	/* --output */
 	char *args[2 * VK_COMPARE_MAX_RUNS + VK_BENCH_MAX_CASES];	/* files, or APIs */
 	int nargs;
 	int vs;			/* files before --vs: the old side; -1 without it */
-	struct vk_compare_failed *failed;	/* files: room for a row a series */
 };
-/* A row for each API and path with samples on both sides, in OLD's order. */
-static int build_rows(struct compare *c, const struct vk_series *old,
-		      size_t nold, const struct vk_series *new, size_t nnew)
-{
-	c->rows = calloc(nold ? nold : 1, sizeof(*c->rows));
-	if (!c->rows) {
-		fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
-		return VK_EXIT_USAGE;
-	}
-	/* Rows whose calls failed are reported, though none is compared. */
-	if (vk_compare_build_rows(&c->rep, c->rows, old, nold, new, nnew) || c->rep.nfailed)
-		return VK_EXIT_OK;
-	fprintf(stderr, "%s: %s and %s have no API and path with samples in both\n", vk_progname,
-		c->rep.old, c->rep.new);
-	return VK_EXIT_USAGE;
-}
 
 static const struct vk_output files[] = {
 	{ "report.txt", VK_FMT_TEXT }, { "report.json", VK_FMT_JSON },
@@ -102,40 +82,18 @@ static void warn_mismatch(const struct vk_bf_mismatch *m, void *ctx)
 /* The files before --vs (or the first) against those after it (or the second). */
 static int compare_files(struct compare *c, enum vk_format format)
 {
-	struct vk_compare_runs a = { 0 }, b = { 0 };
+	struct vk_compare_files d = { .rep = &c->rep };
 	struct vk_bf_err e;
-	int status = vk_compare_read_runs(c->args, c->vs, &a, &e) ||
-		     vk_compare_read_runs(c->args + c->vs, c->nargs - c->vs, &b, &e) ||
-		     vk_compare_same_length(a.f, a.nf, b.f, b.nf, &e);
+	int status = VK_EXIT_USAGE;
 
-	if (status) {
+	if (vk_compare_files_read(c->args, c->vs, c->nargs - c->vs, &d, warn_mismatch, NULL, &e))
 		fprintf(stderr, "%s: %s\n", vk_progname, e.msg);
-		status = VK_EXIT_USAGE;
-	}
-	c->rep.old = a.names ? a.names : c->args[0];
-	c->rep.new = b.names ? b.names : c->args[c->vs];
-	c->rep.old_runs = c->vs;
-	c->rep.new_runs = c->nargs - c->vs;
-	if (!status) {
-		c->failed = calloc(a.n + b.n + 1, sizeof(*c->failed));
-		status = c->failed ? VK_EXIT_OK : VK_EXIT_USAGE;
-		if (status)
-			fprintf(stderr, "%s: %s\n", vk_progname, strerror(ENOMEM));
-	}
-	if (!status) {
-		vk_compare_runs_context(&c->rep, &a, &b, warn_mismatch, NULL);
-		vk_compare_failed_rows(&c->rep, c->failed, a.s, a.n, b.s, b.n);
-		status = build_rows(c, a.s, a.n, b.s, b.n);
-	}
-	if (!status)
+	else
 		status = report(c, format);
 	/* A run whose calls failed has no figure there: the runs' failure, as a crash is. */
 	if (status == VK_EXIT_OK && c->rep.nfailed)
 		status = VK_EXIT_FAIL;
-	free(c->failed);
-	free(c->rows);
-	vk_compare_free_runs(&a);
-	vk_compare_free_runs(&b);
+	vk_compare_files_free(&d);
 	return status;
 }
 

@@ -333,24 +333,6 @@ static enum vk_measure_end measure_cases(struct run *r, const struct vk_bench_ca
 	return VK_MEASURED;
 }
 
-/* A row for each API and path with samples on both sides, in old's order. */
-static enum vk_measure_end build_rows(struct vk_sides_doc *d, char *err, size_t len)
-{
-	size_t n = d->ncases;
-
-	d->rows = calloc(n ? n : 1, sizeof(*d->rows));
-	if (!d->rows) {
-		snprintf(err, len, "%s", strerror(ENOMEM));
-		return VK_MEASURE_NO_ROWS;
-	}
-	/* Rows whose calls failed are reported, though none is compared. */
-	if (vk_compare_build_rows(d->rep, d->rows, d->ser, n, d->ser + n, n) || d->rep->nfailed)
-		return VK_MEASURED;
-	snprintf(err, len, "%s and %s have no API and path with samples in both", d->rep->old,
-		 d->rep->new);
-	return VK_MEASURE_NO_ROWS;
-}
-
 enum vk_measure_end vk_sides_measure(struct vk_sides_plan *p, const struct vk_bench_case *cases,
 				     size_t ncases, const struct vk_bench_say *say,
 				     struct vk_sides_doc *d, char *err, size_t len)
@@ -358,6 +340,7 @@ enum vk_measure_end vk_sides_measure(struct vk_sides_plan *p, const struct vk_be
 	struct run *r = calloc(1, sizeof(*r));
 	struct vk_bench_result *res = calloc(2 * p->copies, sizeof(*res));
 	enum vk_measure_end status = VK_MEASURE_REFUSED;
+	struct vk_bf_err e;
 
 	d->rep->interleaved = 1;
 	d->rep->copies = p->copies;
@@ -380,7 +363,12 @@ enum vk_measure_end vk_sides_measure(struct vk_sides_plan *p, const struct vk_be
 		close_sides(&r->sd);
 	free(r);
 	free(res);
-	return status ? status : build_rows(d, err, len);
+	if (!status && vk_compare_rows(d->rep, &d->rows, d->ser, ncases, d->ser + ncases, ncases,
+				       &e)) {
+		snprintf(err, len, "%s", e.msg);
+		status = VK_MEASURE_NO_ROWS;
+	}
+	return status;
 }
 
 void vk_sides_free(struct vk_sides_doc *d)

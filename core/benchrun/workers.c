@@ -96,6 +96,7 @@ static void print_ref(FILE *out, const struct vk_bench *b)
 	fputc('\n', out);
 }
 
+/* 0, or the errno of a write to out that failed. */
 static int work(const struct vk_bench_plan *p, struct vk_bench *b,
 		const struct vk_bench_case *cases, size_t ncases, FILE *out)
 {
@@ -118,7 +119,7 @@ static int work(const struct vk_bench_plan *p, struct vk_bench *b,
 		print_ref(out, b);
 	}
 	fprintf(out, "end\n");
-	return fflush(out);
+	return fflush(out) ? errno : 0;
 }
 
 enum vk_measure_end vk_bench_work(const struct vk_bench_plan *p, const struct vk_timer *timer,
@@ -150,7 +151,7 @@ enum vk_measure_end vk_bench_work(const struct vk_bench_plan *p, const struct vk
 	status = work(p, &b, cases, ncases, out);
 	vk_bench_free(&b);
 	if (status)
-		snprintf(err, len, "cannot write to the parent: %s", strerror(errno));
+		snprintf(err, len, "cannot write to the parent: %s", strerror(status));
 	return status ? VK_MEASURE_REFUSED : VK_MEASURED;
 }
 
