@@ -108,14 +108,8 @@ void vk_run_keep_bench(const struct vk_bench_report *rep, struct vk_bench_result
  * there is none, and the command may print its own. */
 int vk_run_progress(double done);
 
-/* What bench and compare's side-by-side runs share: how long, on which CPU. */
-struct vk_bench_opts {
-	double seconds;			/* per API and path */
-	unsigned long long samples;
-	long cpu;			/* -1: the one it starts on */
-};
-
-/* bench's -d, -n and -c; seen, when set, says one of them was given. */
+/* bench's -d, -n and -c into a struct vk_bench_opts (core/benchrun), which
+ * compare's sides share; seen, when set, says one of them was given. */
 #define VK_BENCH_ROWS(m, seen, d_help, n_help, c_help)                          \
 	VK_OPT('d', "duration", VK_OPT_SECONDS, "SECONDS", d_help, &(m)->seconds,   \
 	       .given = seen),                                                     \
@@ -123,13 +117,5 @@ struct vk_bench_opts {
 	       .hi = VK_BENCH_MAX_SAMPLES, .given = seen),                         \
 	VK_OPT('c', "cpu", VK_OPT_CALL, "N", c_help, &(m)->cpu, .call = vk_opt_cpu, \
 	       .given = seen)
-
-struct vk_bench_case;
-struct vk_timer;
-/* The cases the API names give (see bench --help), or every API for none. */
-int vk_bench_cases(int argc, char **argv, struct vk_bench_case *cases,
-		   size_t *n);
-/* Pin to *cpu (-1: the current one, stored back) and calibrate the timer. */
-int vk_bench_setup(long *cpu, struct vk_timer *timer);
 
 #endif /* VK_COMMANDS_H */

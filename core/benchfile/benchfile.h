@@ -131,6 +131,32 @@ size_t vk_compare_build_rows(struct vk_compare_report *rep, struct vk_compare_ro
 			     const struct vk_series *new, size_t nnew);
 
 /*
+ * The same into *rows, malloc()ed: 0, or -1 with why in e where there is
+ * no row to report, none compared and none whose calls failed.
+ */
+int vk_compare_rows(struct vk_compare_report *rep, struct vk_compare_row **rows,
+		    const struct vk_series *old, size_t nold, const struct vk_series *new,
+		    size_t nnew, struct vk_bf_err *e);
+
+/* compare's files: both sides read, merged and compared, and what rep points to. */
+struct vk_compare_files {
+	struct vk_compare_report *rep;
+	struct vk_compare_runs a, b;
+	struct vk_compare_row *rows;
+	struct vk_compare_failed *failed;
+};
+
+/*
+ * paths[0..nold) against paths[nold..nold + nnew) into d->rep, say()
+ * told of runs that differ as vk_compare_runs_context() tells it: 0, or
+ * -1 with why in e. Free d with vk_compare_files_free() either way.
+ */
+int vk_compare_files_read(char *const *paths, int nold, int nnew, struct vk_compare_files *d,
+			  void (*say)(const struct vk_bf_mismatch *m, void *ctx), void *ctx,
+			  struct vk_bf_err *e);
+void vk_compare_files_free(struct vk_compare_files *d);
+
+/*
  * The series of either side whose calls failed, as rows into failed
  * (room for nold + nnew), which rep then holds: no figure, no verdict.
  */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Two sides compared: a judged row for each API and path both measured. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/bench/stats.h"
@@ -79,4 +81,21 @@ double vk_compare_pair_ratio(const double *old, int nold, const double *new, int
 			ratio[n++] = new[i] / old[i];
 	}
 	return n ? vk_median(ratio, n) : NAN;
+}
+
+int vk_compare_rows(struct vk_compare_report *rep, struct vk_compare_row **rows,
+		    const struct vk_series *old, size_t nold, const struct vk_series *new,
+		    size_t nnew, struct vk_bf_err *e)
+{
+	*rows = calloc(nold ? nold : 1, sizeof(**rows));
+	if (!*rows) {
+		snprintf(e->msg, sizeof(e->msg), "%s", strerror(ENOMEM));
+		return -1;
+	}
+	/* Rows whose calls failed are reported, though none is compared. */
+	if (vk_compare_build_rows(rep, *rows, old, nold, new, nnew) || rep->nfailed)
+		return 0;
+	snprintf(e->msg, sizeof(e->msg), "%s and %s have no API and path with samples in both",
+		 rep->old, rep->new);
+	return -1;
 }
