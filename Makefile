@@ -203,7 +203,7 @@ help:
 	@echo '  uninstall, clean'
 	@echo 'Knobs:'
 	@echo '  O=DIR                build directory (default: build)'
-	@echo '  CC=..., CROSS_COMPILE=aarch64-linux-gnu-   compiler or cross prefix'
+	@echo '  CC=..., CROSS_COMPILE=$(PREFIX_arm64)   compiler or cross prefix'
 	@echo '  STATIC=1             link statically'
 	@echo '  SANITIZE=1           build with ASan and UBSan (check runs under them)'
 	@echo '  V=1                  show the full commands'

@@ -298,6 +298,11 @@ static int is_clock(int fn)
 	return fn >= 0 && vk_funcs[fn].shape == VK_SHAPE_CLOCK_TS;
 }
 
+static int is_random(int fn)
+{
+	return fn >= 0 && vk_funcs[fn].kind == VK_KIND_GETRANDOM;
+}
+
 /* "ok", "EINVAL", or "E<n>" for an errno the table has no name for. */
 static const char *word(char *buf, size_t len, long ret)
 {
@@ -337,7 +342,7 @@ int vk_repro_has_c(const struct vk_finding *f)
 
 	if (!f->plain)
 		return 0;
-	return fn == VK_FN_GETRANDOM || (is_clock(fn) && f->nids > 0);
+	return is_random(fn) || (is_clock(fn) && f->nids > 0);
 }
 
 /* "GRND_RANDOM|GRND_INSECURE", "0", or the bits it has no name for. */
@@ -363,7 +368,7 @@ static void repro_data(FILE *out, const struct vk_finding *f, int fn)
 {
 	const char *name = vk_funcs[fn].name;
 
-	if (fn == VK_FN_GETRANDOM) {
+	if (is_random(fn)) {
 		fprintf(out, "static const unsigned flags[] = {");
 		for (int i = 0; i < f->plain->nplain; i++)
 			fprintf(out, "%s %#xu", i ? "," : "", f->plain->plain[i].flags);
@@ -371,7 +376,7 @@ static void repro_data(FILE *out, const struct vk_finding *f, int fn)
 	} else {
 		fprintf(out, "#define FUNC \"%s\"\n#define SYSNO SYS_%s\n#define GETRES %d\n"
 			"#define TIME64 %d\n", name, vk_funcs[fn].syscall,
-			fn == VK_FN_CLOCK_GETRES || fn == VK_FN_CLOCK_GETRES_TIME64,
+			vk_funcs[fn].kind == VK_KIND_GETRES,
 			vk_funcs[fn].time64);
 		fprintf(out, "static const int ids[] = {");
 		for (int i = 0; i < f->nids; i++)
@@ -400,7 +405,7 @@ void vk_repro_c(FILE *out, const struct vk_finding *f)
 	fputc('\n', out);
 	repro_data(out, f, fn);
 	fputs(helpers, out);
-	fputs(fn == VK_FN_GETRANDOM ? random_main : clock_main, out);
+	fputs(is_random(fn) ? random_main : clock_main, out);
 }
 
 /* "fails with EINVAL", "returns 0 (success)", "returns 16 (bytes)". */
@@ -409,7 +414,7 @@ static const char *outcome(char *buf, size_t len, int fn, long ret)
 	if (vk_is_err(ret))
 		snprintf(buf, len, "fails with %s (%ld)", vk_errno_name(-ret), ret);
 	else
-		snprintf(buf, len, "returns %ld (%s)", ret, fn == VK_FN_GETRANDOM ? "bytes" : "success");
+		snprintf(buf, len, "returns %ld (%s)", ret, is_random(fn) ? "bytes" : "success");
 	return buf;
 }
 
@@ -418,7 +423,7 @@ static void call_text(char *buf, size_t len, const struct vk_result *r, unsigned
 {
 	char names[64];
 
-	if (fn == VK_FN_GETRANDOM) {
+	if (is_random(fn)) {
 		flag_names(names, sizeof(names), flags);
 		snprintf(buf, len, "getrandom(buf, 16, %s)", names);
 	} else {
@@ -484,7 +489,7 @@ static void side_call(FILE *out, const struct vk_result *r, const struct vk_plai
 	call_text(call, sizeof(call), r, pc->flags, fn);
 	fprintf(out, "What %s does: %s %s\n", side(r->path), call,
 		outcome(a, sizeof(a), fn, pc->ret));
-	if (fn == VK_FN_GETRANDOM)
+	if (is_random(fn))
 		fprintf(out, "  (with the opaque state it asks for, mapped as it says)\n");
 	fprintf(out, "What the syscall does: %s %s\n", call,
 		outcome(b, sizeof(b), fn, pc->sys_ret));

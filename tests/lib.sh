@@ -220,7 +220,8 @@ tcg_vm() {
 # false, with WHAT skipped or failed and why, where that cannot be had.
 guest_kernel() {
 	local boot
-	need qemu-system-x86_64 || { skip "$1" "no qemu-system-x86_64 (package qemu-system-x86)"; return 1; }
+	need "${arch_qemu[x86_64]}" ||
+		{ skip "$1" "no ${arch_qemu[x86_64]} (package ${arch_qemu_pkg[x86_64]})"; return 1; }
 	if ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm amd64 linux-image-cloud-amd64 2>"$TMP/fetch.err"); then
 		skip "$1" "Debian's x86_64 kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
 		return 1

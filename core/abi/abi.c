@@ -202,7 +202,7 @@ static void random_output(const struct vk_abi_case *c, long ret)
 	long start = SLOT_OFF(0) + (c->ptr[0] == VK_PTR_MISALIGNED), n = arena.page;
 
 	child_state.output_lo = child_state.output_hi = 0;
-	if (c->func != VK_FN_GETRANDOM || ret <= 0 ||
+	if (vk_funcs[c->func].kind != VK_KIND_GETRANDOM || ret <= 0 ||
 	    (c->ptr[0] != VK_PTR_VALID && c->ptr[0] != VK_PTR_MISALIGNED))
 		return;
 	child_state.output_lo = start;
@@ -293,7 +293,8 @@ static void *state_for(const struct job *j, size_t *len)
 	unsigned char *map;
 
 	*len = 0;
-	if (c->func != VK_FN_GETRANDOM || (j->p != VK_PATH_VDSO && j->p != VK_PATH_IMPL) ||
+	if (vk_funcs[c->func].shape != VK_SHAPE_GETRANDOM ||
+	    (j->p != VK_PATH_VDSO && j->p != VK_PATH_IMPL) ||
 	    j->cs->fn[j->p][c->func].getrandom(NULL, 0, 0, &params, ~0UL) || !params.size)
 		return NULL;
 	*len = params.size + c->state_len_delta;
@@ -423,7 +424,7 @@ static int same_return(const struct vk_abi_case *c, const struct outcome *p,
 	if (vk_is_err(p->ret) || vk_is_err(s->ret))
 		return p->ret == s->ret;
 	/* time() returns the time, which moves; everything else a fixed value. */
-	return c->func == VK_FN_TIME || p->ret == s->ret;
+	return vk_funcs[c->func].kind == VK_KIND_TIME || p->ret == s->ret;
 }
 
 /* The same bytes of each object's value, and nothing more outside them;
@@ -444,7 +445,8 @@ static int refused(const struct vk_abi_case *c, const struct outcome *s)
 		return 0;
 	if (s->ret == -EFAULT)
 		return 1;
-	return c->func == VK_FN_GETRANDOM && s->ret >= 0 && (size_t)s->ret < c->len;
+	return vk_funcs[c->func].kind == VK_KIND_GETRANDOM && s->ret >= 0 &&
+	       (size_t)s->ret < c->len;
 }
 
 /* Whether a pointer of c is the kernel's: its half, or UINTPTR_MAX. */
@@ -454,7 +456,8 @@ static int kernel_pointer(const struct vk_abi_case *c)
 		if (c->ptr[k] == VK_PTR_KERNEL || c->ptr[k] == VK_PTR_MAX)
 			return 1;
 	}
-	return c->func == VK_FN_GETRANDOM && (c->state == VK_PTR_KERNEL || c->state == VK_PTR_MAX);
+	return vk_funcs[c->func].shape == VK_SHAPE_GETRANDOM &&
+	       (c->state == VK_PTR_KERNEL || c->state == VK_PTR_MAX);
 }
 
 /*
@@ -497,7 +500,7 @@ static int libc_null_nonnull(const struct vk_abi_case *c)
 static int libc_tz_only(const struct vk_abi_case *c, const struct outcome *p,
 			const struct outcome *s)
 {
-	return c->func == VK_FN_GETTIMEOFDAY && p->done == 1 && s->done == 1 &&
+	return vk_funcs[c->func].kind == VK_KIND_TOD && p->done == 1 && s->done == 1 &&
 	       p->ret == s->ret && p->inside[0] == s->inside[0] && p->outside <= s->outside;
 }
 
@@ -514,7 +517,7 @@ static int libc_tz_only(const struct vk_abi_case *c, const struct outcome *p,
 static const char *allowed(const struct vk_abi_case *c, enum vk_path path,
 			   const struct outcome *p, const struct outcome *s)
 {
-	int bad_state = c->func == VK_FN_GETRANDOM && c->state != VK_PTR_VALID;
+	int bad_state = vk_funcs[c->func].shape == VK_SHAPE_GETRANDOM && c->state != VK_PTR_VALID;
 
 	if (faulted(c, p) && refused(c, s))
 		return "fault-for-efault";
@@ -566,7 +569,7 @@ static int plain(const struct vk_abi_case *c)
 {
 	return c->ptr[0] == VK_PTR_VALID && c->ptr[1] == VK_PTR_VALID &&
 	       c->ptr[2] == VK_PTR_VALID && c->state == VK_PTR_VALID && !c->state_len_delta &&
-	       (c->func != VK_FN_GETRANDOM || c->len == 16);
+	       (vk_funcs[c->func].shape != VK_SHAPE_GETRANDOM || c->len == 16);
 }
 
 static void classify(struct vk_results *rs, struct vk_result *r, const char *lib,
@@ -677,7 +680,7 @@ static void cases_name(char *buf, size_t len, const struct vk_abi_case *c, size_
 /* A getrandom before the CRNG is ready blocks, on every path alike: the
  * kernel's rule, not a hang to fail. Each path says so, or why it has no
  * getrandom. */
-static void not_ready(struct vk_abi *a, const char *all)
+static void not_ready(struct vk_abi *a, const char *all, enum vk_func f)
 {
 	const char *ready = "the CRNG is not ready yet: getrandom would block";
 
@@ -685,8 +688,7 @@ static void not_ready(struct vk_abi *a, const char *all)
 		if (p != VK_PATH_SYSCALL && !(a->paths & VK_PATH_BIT(p)))
 			continue;
 		vk_result_skip(vk_results_add(a->rs, all, p, "all"), "%s",
-			       vk_callset_has(a->cs, p, VK_FN_GETRANDOM) ? ready :
-			       a->cs->why[p][VK_FN_GETRANDOM]);
+			       vk_callset_has(a->cs, p, f) ? ready : a->cs->why[p][f]);
 	}
 }
 
@@ -708,8 +710,8 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 		free(sys_err);
 		return;
 	}
-	if (c[0].func == VK_FN_GETRANDOM && !vk_crng_ready()) {
-		not_ready(a, all);
+	if (vk_funcs[c[0].func].kind == VK_KIND_GETRANDOM && !vk_crng_ready()) {
+		not_ready(a, all, c[0].func);
 		free(sys);
 		free(sys_err);
 		return;
@@ -739,7 +741,7 @@ void vk_abi_run(struct vk_abi *a, const struct vk_abi_case *c, size_t n)
 		}
 #endif
 		/* libc's path to getcpu is sched_getcpu(), which takes no pointers. */
-		if (p == VK_PATH_LIBC && c[0].func == VK_FN_GETCPU) {
+		if (p == VK_PATH_LIBC && vk_funcs[c[0].func].kind == VK_KIND_GETCPU) {
 			vk_result_skip(vk_results_add(a->rs, "getcpu", p, "all"),
 				       "libc's sched_getcpu() takes no pointers");
 			continue;

@@ -23,49 +23,58 @@
 #define SYS_getrandom -1
 #endif
 
-#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, time64, nonnull,       \
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, kind, every, time64, nonnull,  \
 		vsyscall, absent)                                                      \
-	[VK_FN_##id] = { name,	      libc,    syscall,	 sysno,	   VK_SHAPE_##shape,          \
-			 VK_KIND_##kind, time64, nonnull, vsyscall, absent },
+	[VK_FN_##id] = { name,		   api,		   libc,    syscall,  sysno,            \
+			 VK_SHAPE_##shape, VK_KIND_##kind, time64,  nonnull,  vsyscall, absent },
 const struct vk_func_info vk_funcs[VK_NALLFUNCS] = {
 #include "core/base/apis.def"
 };
 
-/* The functions every command calls come first, below VK_NFUNCS. */
-#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...)                  \
-	_Static_assert((every) == (VK_FN_##id < VK_NFUNCS), name ": the rows of every 1 first");
+/* The functions every command calls come first, below VK_NFUNCS; vk_napis
+ * counts the others' APIs as one each, so none of them takes a clock. */
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, kind, every, ...)             \
+	_Static_assert((every) == (VK_FN_##id < VK_NFUNCS), name ": the rows of every 1 first"); \
+	_Static_assert((every) || VK_SHAPE_##shape != VK_SHAPE_CLOCK_TS, name ": abi alone calls no clock's");
 #include "core/base/apis.def"
 
-/* The named clocks, by their id in <linux/time.h>; 10 has no name. */
-#define VK_CLOCKS(X)                                                            \
-	X(0, "realtime")                                                        \
-	X(1, "monotonic")                                                       \
-	X(2, "process-cputime")                                                 \
-	X(3, "thread-cputime")                                                  \
-	X(4, "monotonic-raw")                                                   \
-	X(5, "realtime-coarse")                                                 \
-	X(6, "monotonic-coarse")                                                \
-	X(7, "boottime")                                                        \
-	X(8, "realtime-alarm")                                                  \
-	X(9, "boottime-alarm")                                                  \
-	X(11, "tai")
+/* The named clocks, by their id in <linux/time.h>; 10 has no name. X
+ * gets fn and prefix too, for the APIs of a function of a clock. */
+#define VK_CLOCKS(X, fn, prefix)                                                \
+	X(0, "realtime", fn, prefix)                                            \
+	X(1, "monotonic", fn, prefix)                                           \
+	X(2, "process-cputime", fn, prefix)                                     \
+	X(3, "thread-cputime", fn, prefix)                                      \
+	X(4, "monotonic-raw", fn, prefix)                                       \
+	X(5, "realtime-coarse", fn, prefix)                                     \
+	X(6, "monotonic-coarse", fn, prefix)                                    \
+	X(7, "boottime", fn, prefix)                                            \
+	X(8, "realtime-alarm", fn, prefix)                                      \
+	X(9, "boottime-alarm", fn, prefix)                                      \
+	X(11, "tai", fn, prefix)
 
-#define CLOCK_ROW_GETTIME(id, n) { "clock-gettime-" n, VK_FN_CLOCK_GETTIME, id },
-#define CLOCK_ROW_GETRES(id, n) { "clock-getres-" n, VK_FN_CLOCK_GETRES, id },
-#define CLOCK_ROW_GETTIME64(id, n) { "clock-gettime64-" n, VK_FN_CLOCK_GETTIME64, id },
-#define CLOCK_ROW_GETRES64(id, n) { "clock-getres-time64-" n, VK_FN_CLOCK_GETRES_TIME64, id },
+/* A function of a clock (shape CLOCK_TS) has an API per named clock, the
+ * others one: by shape, which of the two a row of apis.def gives. A shape
+ * missing here does not compile. */
+#define CLOCKED_CLOCK_TS(clocked, plain) clocked
+#define CLOCKED_TV_TZ(clocked, plain) plain
+#define CLOCKED_TIME(clocked, plain) plain
+#define CLOCKED_GETCPU(clocked, plain) plain
+#define CLOCKED_GETRANDOM(clocked, plain) plain
+#define CLOCKED_FUTEX_UNLOCK(clocked, plain) plain
 
+#define CLOCK_API(clock, n, fn, prefix) { prefix n, fn, clock },
+#define PLAIN_API(fn, api) { api, fn, -1 },
+
+/* The functions of a clock's APIs first, then the others', each in
+ * apis.def's order, which puts those abi alone calls last. */
 const struct vk_api vk_apis[] = {
-	VK_CLOCKS(CLOCK_ROW_GETTIME)
-	VK_CLOCKS(CLOCK_ROW_GETRES)
-	VK_CLOCKS(CLOCK_ROW_GETTIME64)
-	VK_CLOCKS(CLOCK_ROW_GETRES64)
-	{ "gettimeofday", VK_FN_GETTIMEOFDAY, -1 },
-	{ "time", VK_FN_TIME, -1 },
-	{ "getcpu", VK_FN_GETCPU, -1 },
-	{ "getrandom", VK_FN_GETRANDOM, -1 },
-	{ "futex-robust-list64-try-unlock", VK_FN_FUTEX_UNLOCK64, -1 },
-	{ "futex-robust-list32-try-unlock", VK_FN_FUTEX_UNLOCK32, -1 },
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, ...)                         \
+	CLOCKED_##shape(VK_CLOCKS(CLOCK_API, VK_FN_##id, api), )
+#include "core/base/apis.def"
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, ...)                         \
+	CLOCKED_##shape(, PLAIN_API(VK_FN_##id, api))
+#include "core/base/apis.def"
 };
 
 /* All but the rows of the functions abi alone calls, which come last. */
@@ -100,10 +109,10 @@ int vk_func_time32(const struct vk_arch *a, enum vk_func f)
 
 const char *vk_clock_name(int clock)
 {
-#define CLOCK_NAME(id, n)                                                       \
+#define CLOCK_NAME(id, n, fn, prefix)                                           \
 	if (clock == id)                                                        \
 		return n;
-	VK_CLOCKS(CLOCK_NAME)
+	VK_CLOCKS(CLOCK_NAME, , )
 #undef CLOCK_NAME
 	return NULL;
 }

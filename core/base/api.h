@@ -3,7 +3,9 @@
  * The API table: every call vdsokit knows, one row each. A row names the
  * vDSO function that serves it and, for clock calls, the clock id; the
  * function's facts are its row of core/base/apis.def (doc/apis-adding.md).
- * Adding a function is adding a row there (and a clock to VK_CLOCKS).
+ * Its rows are made of apis.def's, one per named clock (core/base/api.c's
+ * VK_CLOCKS) for a function of a clock: adding a function is adding a row
+ * there.
  */
 #ifndef VK_API_H
 #define VK_API_H
@@ -41,6 +43,7 @@ enum vk_kind {
 /* A row of core/base/apis.def, whose columns say what each field is. */
 struct vk_func_info {
 	const char *name;	/* after the arch prefix: "clock_gettime" */
+	const char *api;	/* its API's name, or its clock APIs' prefix */
 	const char *libc;	/* the libc function that wraps it, or NULL */
 	const char *syscall;	/* its syscall twin, or NULL */
 	long sysno;		/* that syscall's number on this build, -1: none */

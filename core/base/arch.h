@@ -17,7 +17,7 @@ enum vk_func {
 #include "core/base/apis.def"
 	VK_NALLFUNCS,
 	VK_NFUNCS = 0
-#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...) + (every)
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, kind, every, ...) + (every)
 #include "core/base/apis.def"
 };
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+/* The array helper every folder shares: an array's length. */
 #ifndef VK_BASE_ARRAY_H
 #define VK_BASE_ARRAY_H
 

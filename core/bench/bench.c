@@ -376,6 +376,8 @@ static int kernel_answer(const struct vk_callset *cs, const struct vk_bench_case
 static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_bench_case *c,
 		    enum vk_path p, struct vk_bench_result *r, long page)
 {
+	int is_random = vk_funcs[c->func].kind == VK_KIND_GETRANDOM;
+
 	memset(a, 0, sizeof(*a));
 	a->s.fn = cs->fn[p][c->func];
 	a->s.clock = c->clock;
@@ -388,12 +390,12 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 	r->path = p;
 	if (!a->s.fn.p)
 		r->skipped = cs->why[p][c->func];
-	else if (c->func == VK_FN_GETRANDOM && !getrandom_buf(&a->s, c->len)) {
+	else if (is_random && !getrandom_buf(&a->s, c->len)) {
 		r->skipped = "vdsokit has no memory for getrandom's buffer";
 		r->own_error = 1;
-	} else if (c->func == VK_FN_GETRANDOM && !vk_crng_ready())
+	} else if (is_random && !vk_crng_ready())
 		r->skipped = "the CRNG is not ready yet: getrandom would block";
-	else if (c->func == VK_FN_GETRANDOM && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
+	else if (is_random && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
 		r->skipped = "its getrandom gives no usable state";
 	return !r->skipped;

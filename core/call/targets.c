@@ -20,14 +20,9 @@
 
 void vk_clock_api(char *buf, size_t len, enum vk_func f, const struct vk_clock *c)
 {
-	static const char *const prefix[VK_NFUNCS] = {
-		[VK_FN_CLOCK_GETTIME] = "clock-gettime-",
-		[VK_FN_CLOCK_GETRES] = "clock-getres-",
-		[VK_FN_CLOCK_GETTIME64] = "clock-gettime64-",
-		[VK_FN_CLOCK_GETRES_TIME64] = "clock-getres-time64-",
-	};
+	const char *prefix = vk_funcs[f].shape == VK_SHAPE_CLOCK_TS ? vk_funcs[f].api : "";
 
-	snprintf(buf, len, "%s%s", prefix[f] ? prefix[f] : "", c->name);
+	snprintf(buf, len, "%s%s", prefix, c->name);
 }
 
 static void add(struct vk_clock *clocks, int *n, int max, int id, const char *name)

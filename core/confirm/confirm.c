@@ -50,7 +50,7 @@ static void probe(const char *spec, const char *impl, struct answer *a)
 		snprintf(a->why, sizeof(a->why), "the exec()ed vdsokit has no such function");
 		return;
 	}
-	if (f == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL &&
+	if (vk_funcs[f].shape == VK_SHAPE_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL &&
 	    vk_getrandom_state(use->fn[p][f].getrandom, &state, &state_len)) {
 		snprintf(a->why, sizeof(a->why), "the exec()ed vdsokit got no getrandom state");
 		return;
@@ -81,7 +81,7 @@ static int run_probe(char **argv, struct answer *a, char *why, size_t len)
  * seconds, which may step between the two calls. */
 static int differ(enum vk_func f, long a, long b)
 {
-	if (f == VK_FN_TIME && !vk_is_err(a) && !vk_is_err(b))
+	if (vk_funcs[f].kind == VK_KIND_TIME && !vk_is_err(a) && !vk_is_err(b))
 		return a - b > 1 || b - a > 1;
 	return a != b;
 }

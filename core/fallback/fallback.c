@@ -155,7 +155,8 @@ struct probe {
 /* getrandom's state, the documented way, so the vDSO can serve it. */
 static void make_state(struct probe *pr)
 {
-	if (pr->f == VK_FN_GETRANDOM && (pr->p == VK_PATH_VDSO || pr->p == VK_PATH_IMPL))
+	if (vk_funcs[pr->f].shape == VK_SHAPE_GETRANDOM &&
+	    (pr->p == VK_PATH_VDSO || pr->p == VK_PATH_IMPL))
 		vk_getrandom_state(pr->cs->fn[pr->p][pr->f].getrandom, &pr->state, &pr->state_len);
 }
 
@@ -347,9 +348,9 @@ static int vdso_serves(int clock)
 /* Clocks read from the counter, which need a vDSO-capable clocksource. */
 static int needs_counter(enum vk_func f, int clock)
 {
-	if (f == VK_FN_GETTIMEOFDAY)
+	if (vk_funcs[f].kind == VK_KIND_TOD)
 		return 1;
-	if (f != VK_FN_CLOCK_GETTIME && f != VK_FN_CLOCK_GETTIME64)
+	if (vk_funcs[f].kind != VK_KIND_GETTIME)
 		return 0;
 	return clock != CLOCK_REALTIME_COARSE && clock != CLOCK_MONOTONIC_COARSE;
 }

@@ -22,7 +22,7 @@
  * clock (gettimeofday, time, getcpu, getrandom). */
 enum {
 	VK_TIMENS_NSTAYS = 6
-#define VK_FUNC(id, name, libc, syscall, sysno, shape, kind, every, ...)                  \
+#define VK_FUNC(id, name, api, libc, syscall, sysno, shape, kind, every, ...)                  \
 	+((every) && VK_SHAPE_##shape != VK_SHAPE_CLOCK_TS)
 #include "core/base/apis.def"
 };

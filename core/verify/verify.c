@@ -37,8 +37,7 @@ static void gettime_families(struct vk_verify *v, const struct vk_target *t, enu
 	static void family##_family(struct vk_verify *v, const struct vk_target *t, \
 				    enum vk_path p)                             \
 	{                                                                       \
-		(void)t;                                                        \
-		vk_verify_##family(v, p);                                       \
+		vk_verify_##family(v, t->func, p);                              \
 	}
 NO_CLOCK(gettimeofday)
 NO_CLOCK(time)

@@ -89,8 +89,7 @@ static int has_aux(const struct vk_target *t)
 
 int vk_verify_aux_may_enable(const struct vk_verify *v, const struct vk_target *t)
 {
-	return v->aux && has_aux(t) &&
-	       (t->func == VK_FN_CLOCK_GETTIME || t->func == VK_FN_CLOCK_GETTIME64);
+	return v->aux && has_aux(t) && vk_funcs[t->func].kind == VK_KIND_GETTIME;
 }
 
 /*

@@ -296,7 +296,7 @@ static int collect(struct vk_verify *v, const struct vk_target *t, int nt, enum 
 			continue;
 		switch (vk_funcs[f].shape) {
 		case VK_SHAPE_CLOCK_TS:
-			if (f != VK_FN_CLOCK_GETTIME && f != VK_FN_CLOCK_GETTIME64)
+			if (vk_funcs[f].kind != VK_KIND_GETTIME)
 				break;
 			for (int c = 0; c < t[i].nclocks; c++) {
 				int id = t[i].clocks[c].id;

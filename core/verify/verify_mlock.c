@@ -99,7 +99,7 @@ static void probe(const char *spec, const char *impl, struct answer *a)
 		snprintf(a->why, sizeof(a->why), "the exec()ed vdsokit has no such function");
 		return;
 	}
-	if (f == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
+	if (vk_funcs[f].shape == VK_SHAPE_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
 		vk_getrandom_state(use->fn[p][f].getrandom, &state, &state_len);
 	touch_vdso();
 	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {

@@ -95,16 +95,16 @@ static void null_args(struct vk_verify *v, enum vk_path p, enum vk_func f, call2
 	}
 }
 
-void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
+void vk_verify_gettimeofday(struct vk_verify *v, enum vk_func f, enum vk_path p)
 {
-	vk_tod_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETTIMEOFDAY].tod;
-	vk_tod_fn fn = v->cs->fn[p][VK_FN_GETTIMEOFDAY].tod;
+	vk_tod_fn sys = v->cs->fn[VK_PATH_SYSCALL][f].tod;
+	vk_tod_fn fn = v->cs->fn[p][f].tod;
 	struct vk_result *real, *norm, *tzr;
 	double deadline = vk_monotonic() + v->seconds;
 	struct ktz tz_sys = { TZ_CANARY, TZ_CANARY }, tz = { TZ_CANARY, TZ_CANARY }, tz_null_args;
 	struct vk_ktv tv;
 
-	null_args(v, p, VK_FN_GETTIMEOFDAY, tod2, (const char *const[]){ "tv", "tz" }, &tv,
+	null_args(v, p, f, tod2, (const char *const[]){ "tv", "tz" }, &tv,
 		  &tz_null_args);
 	tzr = add(v, "gettimeofday", p, "timezone");
 	sys(&tv, &tz_sys);
@@ -141,9 +141,9 @@ void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p)
 }
 
 /* time() reads the seconds of the coarse realtime clock. */
-void vk_verify_time(struct vk_verify *v, enum vk_path p)
+void vk_verify_time(struct vk_verify *v, enum vk_func f, enum vk_path p)
 {
-	vk_time_fn fn = v->cs->fn[p][VK_FN_TIME].time;
+	vk_time_fn fn = v->cs->fn[p][f].time;
 	struct vk_result *ptr = add(v, "time", p, "time-pointer");
 	struct vk_result *coarse = add(v, "time", p, "coarse-seconds");
 	double deadline = vk_monotonic() + v->seconds;
@@ -202,10 +202,11 @@ static void refused(struct vk_verify *v, const struct getcpu_rules *r, int cpu, 
 	}
 }
 
-static void getcpu_on(struct vk_verify *v, enum vk_path p, int cpu, const struct getcpu_rules *r)
+static void getcpu_on(struct vk_verify *v, enum vk_func f, enum vk_path p, int cpu,
+		      const struct getcpu_rules *r)
 {
-	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETCPU].getcpu;
-	vk_getcpu_fn fn = v->cs->fn[p][VK_FN_GETCPU].getcpu;
+	vk_getcpu_fn sys = v->cs->fn[VK_PATH_SYSCALL][f].getcpu;
+	vk_getcpu_fn fn = v->cs->fn[p][f].getcpu;
 	int sysfs_node = r->sysfs ? vk_cpu_node(cpu) : -1;
 	unsigned c_sys, n_sys, c, n;
 
@@ -243,7 +244,7 @@ static void sysfs_unseen(struct vk_result *sysfs)
 			       "(no sysfs, or a kernel without CONFIG_NUMA)");
 }
 
-void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
+void vk_verify_getcpu(struct vk_verify *v, enum vk_func f, enum vk_path p)
 {
 	struct getcpu_rules r = { .cpu = add(v, "getcpu", p, "cpu") };
 	double deadline = vk_monotonic() + v->seconds;
@@ -267,7 +268,7 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 	do {
 		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 			if (CPU_ISSET(cpu, &saved))
-				getcpu_on(v, p, cpu, &r);
+				getcpu_on(v, f, p, cpu, &r);
 		}
 	} while (vk_monotonic() < deadline &&
 		 !vk_result_cut(v->rs, r.cpu, r.cpu->fails + (r.node ? r.node->fails : 0)));
@@ -275,6 +276,6 @@ void vk_verify_getcpu(struct vk_verify *v, enum vk_path p)
 	if (!sched_setaffinity(0, sizeof(saved), &saved) && v->moved)
 		v->moved(__func__, __LINE__, -1);
 	if (p != VK_PATH_LIBC)
-		null_args(v, p, VK_FN_GETCPU, getcpu2, (const char *const[]){ "cpu", "node" },
+		null_args(v, p, f, getcpu2, (const char *const[]){ "cpu", "node" },
 			  &cpu_null_args, &node_null_args);
 }

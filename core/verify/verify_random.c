@@ -504,13 +504,13 @@ static void straddle(struct rnd *g)
 	munmap(map, 2 * page);
 }
 
-void vk_verify_getrandom(struct vk_verify *v, enum vk_path p)
+void vk_verify_getrandom(struct vk_verify *v, enum vk_func f, enum vk_path p)
 {
 	struct rnd g = {
 		.v = v,
 		.p = p,
-		.fn = v->cs->fn[p][VK_FN_GETRANDOM].getrandom,
-		.sys = v->cs->fn[VK_PATH_SYSCALL][VK_FN_GETRANDOM].getrandom,
+		.fn = v->cs->fn[p][f].getrandom,
+		.sys = v->cs->fn[VK_PATH_SYSCALL][f].getrandom,
 	};
 
 	int stateful = p == VK_PATH_VDSO || p == VK_PATH_IMPL;

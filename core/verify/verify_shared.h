@@ -47,10 +47,12 @@ void vk_verify_clocks(struct vk_verify *v, const struct vk_target *t, enum vk_pa
 void vk_verify_getres(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_relations(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_threads(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
-void vk_verify_gettimeofday(struct vk_verify *v, enum vk_path p);
-void vk_verify_time(struct vk_verify *v, enum vk_path p);
-void vk_verify_getcpu(struct vk_verify *v, enum vk_path p);
-void vk_verify_getrandom(struct vk_verify *v, enum vk_path p);
+/* Those of the functions that take no clock: f is the target's function,
+ * of the family's kind, whose rules are named by the family. */
+void vk_verify_gettimeofday(struct vk_verify *v, enum vk_func f, enum vk_path p);
+void vk_verify_time(struct vk_verify *v, enum vk_func f, enum vk_path p);
+void vk_verify_getcpu(struct vk_verify *v, enum vk_func f, enum vk_path p);
+void vk_verify_getrandom(struct vk_verify *v, enum vk_func f, enum vk_path p);
 void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 void vk_verify_aux(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
 /* Whether vk_verify_aux may enable one of t's clocks: the process that

@@ -240,7 +240,7 @@ static long reading(const struct run *r, union vk_fn fn, int clock, int64_t *val
 	*value = INT64_MIN;
 	switch (vk_funcs[r->f].shape) {
 	case VK_SHAPE_CLOCK_TS:
-		if (r->f != VK_FN_CLOCK_GETTIME && r->f != VK_FN_CLOCK_GETTIME64)
+		if (vk_funcs[r->f].kind != VK_KIND_GETTIME)
 			break;
 		ret = vk_clock_call(fn.clock, r->time64, clock, &ts);
 		*value = vk_ts_ns(&ts);
@@ -675,7 +675,7 @@ void vk_verify_signals(struct vk_verify *v, const struct vk_target *t, enum vk_p
 			return;
 		}
 	}
-	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC)
+	if (vk_funcs[t->func].shape == VK_SHAPE_GETRANDOM && p != VK_PATH_LIBC)
 		vk_getrandom_state(run.fn.getrandom, &run.state, &run.state_len);
 	run.sh = mmap(NULL, sizeof(*run.sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (run.sh == MAP_FAILED) {

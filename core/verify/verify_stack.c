@@ -272,7 +272,8 @@ void vk_verify_stack(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		vk_result_skip(r, "%s", refused);
 		return;
 	}
-	if (t->func == VK_FN_GETRANDOM && p != VK_PATH_LIBC && p != VK_PATH_SYSCALL)
+	if (vk_funcs[t->func].shape == VK_SHAPE_GETRANDOM && p != VK_PATH_LIBC &&
+	    p != VK_PATH_SYSCALL)
 		vk_getrandom_state(pr.fn.getrandom, &pr.state, &pr.state_len);
 	if (vk_isolate(measure, &pr, TIMEOUT, &out)) {
 		char failed[160];

@@ -185,5 +185,5 @@ if [ -f "$IMG/arm-gnu.so" ]; then
 	expect_status 0 "info on the image as built" "$VK" info --image "$IMG/arm-gnu.so"
 	check "nothing is nulled there" sh -c "! grep -q 'nulled' '$TMP/out'"
 else
-	skip "an entry nulled out in place" "no arm image (arm-linux-gnueabihf-gcc is not installed)"
+	skip "an entry nulled out in place" "no arm image (${arch_cross[armhf]}gcc is not installed)"
 fi

@@ -95,7 +95,7 @@ trap - EXIT
 
 # Cross: the same package for another architecture, where its compiler is.
 for a in i386 arm64; do
-	case $a in i386) cc=i686-linux-gnu-gcc ;; arm64) cc=aarch64-linux-gnu-gcc ;; esac
+	cc=${arch_cross[${arch_of_debian[$a]}]}gcc
 	if [ "$a" = "$arch" ]; then
 		continue
 	elif ! need "$cc"; then

@@ -60,12 +60,15 @@ printf '#!/usr/bin/env bash\n' >"$bin/apt-cache"
 printf '#!/usr/bin/env bash\n[ "$1" = --fsys-tarfile ] && cat "$2"\n' >"$bin/dpkg-deb"
 # make ... OUTPUT: the binary run.sh asks for.
 printf '#!/usr/bin/env bash\nmkdir -p "$(dirname "${!#}")" && touch "${!#}"\n' >"$bin/make"
-for t in qemu-system-aarch64 qemu-system-arm qemu-system-ppc64 qemu-system-s390x \
-	qemu-system-riscv64 qemu-system-mipsel qemu-system-mips64el qemu-system-x86_64 \
-	qemu-system-i386 gcc i686-linux-gnu-gcc aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
-	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc riscv64-linux-gnu-gcc mipsel-linux-gnu-gcc \
-	mips64el-linux-gnuabi64-gcc qemu-system-ppc powerpc-linux-gnu-gcc powerpc64-linux-gnu-gcc \
-	qemu-system-sparc64 sparc64-linux-gnu-gcc; do
+# Each booted arch's qemu and compiler (core/base/arches.def's, as run.sh
+# names them); loongarch64's qemu is left out, so that its absence can be
+# tested and then its stand-in put in.
+tools=(gcc)
+for a in "${arches[@]}"; do
+	[ -n "${arch_qemu[$a]:-}" ] && [ "$a" != loongarch64 ] || continue
+	tools+=("${arch_qemu[$a]}" "$(arch_prefix "$a")gcc")
+done
+for t in "${tools[@]}"; do
 	printf '#!/usr/bin/env bash\nexit 1\n' >"$bin/$t"
 done
 # vdsokit info --image and list-apis --image: loongarch64's ABI and

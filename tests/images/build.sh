@@ -8,7 +8,8 @@
 # image also loses only DT_GNU_HASH (so they must come from DT_HASH).
 #
 # Usage: tests/images/build.sh OUTDIR
-# Needs $ELFPATCH (default $O/tests/tools/elfpatch, O defaulting to build).
+# Needs $ELFPATCH (default $O/tests/tools/elfpatch, O defaulting to build)
+# and $O/arches.sh, for each arch's compiler (make check-build writes both).
 # Prints "SKIP ABI: reason" for each ABI it cannot build and "# ..." notes;
 # exits 1 if an installed compiler fails to build or patch its images.
 set -u
@@ -25,6 +26,8 @@ if [ ! -x "$elfpatch" ]; then
 	echo "build.sh: $elfpatch is not built (make check-build)" >&2
 	exit 1
 fi
+# shellcheck source=/dev/null # generated
+. "${O:-$top/build}/arches.sh" || { echo "build.sh: no ${O:-$top/build}/arches.sh (make check-build)" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 rm -f "$out"/*.so "$out"/*.c "$out"/*.map "$manifest"
 cat >"$manifest" <<'EOF'
@@ -173,8 +176,10 @@ abi() {
 
 # The exported names and versions are those of each kernel's vDSO linker
 # script; the functions are the ones core/base/arch.c says the ABI exports.
+# The compilers are core/base/arches.def's (x32 and sparc are x86_64's and
+# sparc64's with their ABI's option).
 status=0
-abi x86_64 64 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc;gcc' '^x86_64-' \
+abi x86_64 64 little __vdso_ LINUX_2.6 "${arch_cross[x86_64]}gcc;gcc" '^x86_64-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_getcpu __vdso_time \
 	__vdso_clock_getres __vdso_getrandom \
 	__vdso_futex_robust_list64_try_unlock __vdso_futex_robust_list32_try_unlock \
@@ -183,38 +188,38 @@ abi x86_64 64 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc;gcc' '^x86_64-' \
 	getrandom=__vdso_getrandom \
 	futex_robust_list64_try_unlock=__vdso_futex_robust_list64_try_unlock \
 	futex_robust_list32_try_unlock=__vdso_futex_robust_list32_try_unlock || status=1
-abi x32 32 little __vdso_ LINUX_2.6 'x86_64-linux-gnu-gcc -mx32;gcc -mx32' '^x86_64-' \
+abi x32 32 little __vdso_ LINUX_2.6 "${arch_cross[x86_64]}gcc -mx32;gcc -mx32" '^x86_64-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_getcpu __vdso_time \
 	__vdso_clock_getres || status=1
-abi i386 32 little __vdso_ LINUX_2.6 'i686-linux-gnu-gcc;gcc -m32' '^(i.86|x86_64)-' \
+abi i386 32 little __vdso_ LINUX_2.6 "${arch_cross[i386]}gcc;gcc -m32" '^(i.86|x86_64)-' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_time __vdso_clock_getres \
 	__vdso_clock_gettime64 __vdso_clock_getres_time64 __vdso_getcpu \
 	__vdso_futex_robust_list32_try_unlock __kernel_vsyscall@@LINUX_2.5 __kernel_sigreturn@@LINUX_2.5 \
 	__kernel_rt_sigreturn@@LINUX_2.5 || status=1
-abi aarch64 64 little __kernel_ LINUX_2.6.39 'aarch64-linux-gnu-gcc' '^aarch64-' \
+abi aarch64 64 little __kernel_ LINUX_2.6.39 "${arch_cross[arm64]}gcc" '^aarch64-' \
 	__kernel_rt_sigreturn __kernel_gettimeofday __kernel_clock_gettime \
 	__kernel_clock_getres __kernel_getrandom || status=1
-abi arm 32 little __vdso_ LINUX_2.6 'arm-linux-gnueabihf-gcc' '^arm' \
+abi arm 32 little __vdso_ LINUX_2.6 "${arch_cross[armhf]}gcc" '^arm' \
 	__vdso_clock_gettime __vdso_gettimeofday __vdso_clock_getres \
 	__vdso_clock_gettime64 __vdso_clock_getres_time64 || status=1
-abi s390x 64 big __kernel_ LINUX_2.6.29 's390x-linux-gnu-gcc' '^s390x-' \
+abi s390x 64 big __kernel_ LINUX_2.6.29 "${arch_cross[s390x]}gcc" '^s390x-' \
 	__kernel_gettimeofday __kernel_clock_gettime __kernel_clock_getres \
 	__kernel_getcpu __kernel_restart_syscall __kernel_rt_sigreturn \
 	__kernel_sigreturn __kernel_getrandom || status=1
-abi ppc64 64 little __kernel_ LINUX_2.6.15 'powerpc64le-linux-gnu-gcc' '^powerpc64le-' \
+abi ppc64 64 little __kernel_ LINUX_2.6.15 "${arch_cross[ppc64le]}gcc" '^powerpc64le-' \
 	__kernel_get_syscall_map __kernel_gettimeofday __kernel_clock_gettime \
 	__kernel_clock_getres __kernel_get_tbfreq __kernel_sync_dicache \
 	__kernel_sigtramp_rt64 __kernel_getcpu __kernel_time __kernel_getrandom || status=1
-abi ppc 32 big __kernel_ LINUX_2.6.15 'powerpc-linux-gnu-gcc' '^powerpc-' \
+abi ppc 32 big __kernel_ LINUX_2.6.15 "${arch_cross[powerpc]}gcc" '^powerpc-' \
 	__kernel_get_syscall_map __kernel_gettimeofday __kernel_clock_gettime \
 	__kernel_clock_gettime64 __kernel_clock_getres __kernel_time \
 	__kernel_get_tbfreq __kernel_sync_dicache __kernel_sigtramp32 \
 	__kernel_sigtramp_rt32 __kernel_getcpu __kernel_getrandom || status=1
-abi sparc64 64 big __vdso_ LINUX_2.6 'sparc64-linux-gnu-gcc' '^sparc64-' \
+abi sparc64 64 big __vdso_ LINUX_2.6 "${arch_cross[sparc64]}gcc" '^sparc64-' \
 	__vdso_clock_gettime __vdso_clock_gettime_stick __vdso_gettimeofday \
 	__vdso_gettimeofday_stick clock_gettime=__vdso_clock_gettime \
 	gettimeofday=__vdso_gettimeofday || status=1
-abi sparc 32 big __vdso_ LINUX_2.6 'sparc64-linux-gnu-gcc -m32' '^sparc64-' \
+abi sparc 32 big __vdso_ LINUX_2.6 "${arch_cross[sparc64]}gcc -m32" '^sparc64-' \
 	__vdso_clock_gettime __vdso_clock_gettime_stick __vdso_gettimeofday \
 	__vdso_gettimeofday_stick clock_gettime=__vdso_clock_gettime \
 	gettimeofday=__vdso_gettimeofday || status=1

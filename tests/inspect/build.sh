@@ -5,12 +5,17 @@
 # a vDSO is, -nostdlib -shared, with the one flag or macro that plants it.
 #
 # Usage: tests/inspect/build.sh OUTDIR
+# Needs $O/arches.sh (O defaulting to build; make check-build writes it),
+# for each arch's compiler.
 # Prints "SKIP NAME: reason" for each image it cannot build (no compiler);
 # exits 1 if an installed compiler fails.
 set -u
 
 out=${1:?usage: build.sh OUTDIR}
 src=$(cd "$(dirname "$0")" && pwd)
+arches_sh=${O:-$src/../../build}/arches.sh
+# shellcheck source=/dev/null # generated
+. "$arches_sh" || { echo "build.sh: no $arches_sh (make check-build)" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 # shellcheck disable=SC2054 # -Wl,a,b is one word
 base=(-O2 -fPIC -fno-builtin -fno-stack-protector -shared -nostdlib
@@ -35,7 +40,7 @@ image() {
 # x86_64's images, by the host's gcc on an x86_64 host. gcc may default
 # to -fcf-protection; the images have none of it unless they ask (ibt).
 x86=gcc
-[[ $(gcc -dumpmachine 2>/dev/null) == x86_64-* ]] || x86=x86_64-linux-gnu-gcc
+[[ $(gcc -dumpmachine 2>/dev/null) == x86_64-* ]] || x86=${arch_cross[x86_64]}gcc
 host() {
 	local name=$1
 	shift
@@ -60,17 +65,17 @@ host wx -fasynchronous-unwind-tables -Wl,-N "$c"
 host ibt-no-pad -fasynchronous-unwind-tables -Wl,-z,ibt "$c"
 # i386's compat vDSO promises FDEs only for its assembly entries: C
 # entries without one pass, a __kernel_vsyscall without one fails.
-image i386-c-no-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables "$c" "$src/i386-vsyscall.S"
-image i386-no-vsyscall-fde i686-linux-gnu-gcc -fno-asynchronous-unwind-tables -DNO_CFI "$c" \
+image i386-c-no-fde "${arch_cross[i386]}gcc" -fno-asynchronous-unwind-tables "$c" "$src/i386-vsyscall.S"
+image i386-no-vsyscall-fde "${arch_cross[i386]}gcc" -fno-asynchronous-unwind-tables -DNO_CFI "$c" \
 	"$src/i386-vsyscall.S"
-image arm64-two-isb aarch64-linux-gnu-gcc "$src/arm64-isb.S"
-image arm64-one-isb aarch64-linux-gnu-gcc -DONE_ISB "$src/arm64-isb.S"
+image arm64-two-isb "${arch_cross[arm64]}gcc" "$src/arm64-isb.S"
+image arm64-one-isb "${arch_cross[arm64]}gcc" -DONE_ISB "$src/arm64-isb.S"
 # Each other arch's indirect-branch instructions: plant.c clean passes
-# no-indirect-branches, its table of function pointers fails it.
-for t in riscv64:riscv64-linux-gnu-gcc ppc64le:powerpc64le-linux-gnu-gcc ppc:powerpc-linux-gnu-gcc \
-	 s390x:s390x-linux-gnu-gcc mipsel:mipsel-linux-gnu-gcc mips64el:mips64el-linux-gnuabi64-gcc \
-	 armhf:arm-linux-gnueabihf-gcc; do
-	image "${t%%:*}-clean" "${t#*:}" "$c"
-	image "${t%%:*}-fptrs" "${t#*:}" -DPLANT_FPTRS "$c"
+# no-indirect-branches, its table of function pointers fails it. By the
+# images' name, then the arch whose compiler builds them.
+for t in riscv64:riscv64 ppc64le:ppc64le ppc:powerpc s390x:s390x mipsel:mipsel \
+	 mips64el:mips64el armhf:armhf; do
+	image "${t%%:*}-clean" "${arch_cross[${t#*:}]}gcc" "$c"
+	image "${t%%:*}-fptrs" "${arch_cross[${t#*:}]}gcc" -DPLANT_FPTRS "$c"
 done
 exit $status
