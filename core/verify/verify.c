@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/array.h"
 #include "core/base/isolate.h"
+#include "core/base/sysinfo.h"
 #include "core/verify/verify.h"
 
 typedef void (*family_fn)(struct vk_verify *v, const struct vk_target *t, enum vk_path p);
@@ -54,6 +56,25 @@ static const family_fn families[VK_NKINDS] = {
 	[VK_KIND_GETRANDOM] = getrandom_family,
 };
 
+/* The rules below that call a function as it is (flags 0): a getrandom
+ * before the CRNG is ready would block in them, as the kernel says it
+ * must, and read as a hang. Its family SKIPs then, and so do they. */
+static const char *const calling_rules[] = { "stack", "signal-call", "signal-unwind", "mlockall" };
+
+static int skip_if_blocking(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
+{
+	char name[40];
+
+	if (vk_funcs[t->func].kind != VK_KIND_GETRANDOM || vk_crng_ready())
+		return 0;
+	vk_target_name(name, sizeof(name), t);
+	for (size_t i = 0; i < ARRAY_SIZE(calling_rules); i++)
+		if (vk_verify_wants(v, calling_rules[i]))
+			vk_result_skip(vk_results_add(v->rs, name, p, calling_rules[i]),
+				       "the CRNG is not ready yet: getrandom would block");
+	return 1;
+}
+
 static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_path p)
 {
 	family_fn family = families[vk_funcs[t->func].kind];
@@ -62,6 +83,8 @@ static void run_path(struct vk_verify *v, const struct vk_target *t, enum vk_pat
 		return;
 	family(v, t, p);
 	vk_verify_settled(v);
+	if (skip_if_blocking(v, t, p))
+		return;
 	if (vk_verify_wants(v, "stack"))
 		vk_verify_stack(v, t, p);
 	vk_verify_settled(v);
