@@ -24,11 +24,11 @@ i386_ready() {
 i386_build() {
 	local extra=
 	[ "$1" = i386-time64 ] && extra="-D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64"
-	if variant "$1" CROSS_COMPILE="${arch_cross[i386]}" CFLAGS="-O2 -g $extra" \
+	if variant "v/$1" CROSS_COMPILE="${arch_cross[i386]}" CFLAGS="-O2 -g $extra" \
 		LDFLAGS="-Wl,--dynamic-linker=$i386_loader/ld-linux.so.2 -Wl,-rpath=$i386_loader"; then
 		ok "the $1 build ($extra)"
 	else
-		not_ok "the $1 build" "$(tail -n 5 "$TMP/variant-$1.log")"
+		not_ok "the $1 build" "$(tail -n 5 "$TMP/variant-v-$1.log")"
 		return 1
 	fi
 }
