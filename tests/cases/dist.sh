@@ -61,7 +61,13 @@ if need musl-gcc; then
 	(unset SANITIZE; make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/musl" CC=musl-gcc STATIC=1 "$O/musl/vdsokit") \
 		>>"$work/make-dist.log" 2>&1
 fi
-if make_locked -C "$TOP" O="$O" dist >>"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
+# make dist holds the lock of each directory it reads too, where a
+# variant may be writing its test programs' .d files, which make reads.
+locks=(flock "$O/.make.lock")
+for d in musl "${cross_arches[@]/#/cross/}"; do
+	mkdir -p "$O/$d" && locks+=(flock "$O/$d/.make.lock")
+done
+if "${locks[@]}" make -C "$TOP" O="$O" dist >>"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
 	ok "make dist builds vdsokit-$version.tar.gz"
 else
 	not_ok "make dist builds vdsokit-$version.tar.gz" "$(tail -n 10 "$work/make-dist.log")"
