@@ -110,16 +110,43 @@ schema_valid() {
 	check "$1" "$py" "$TOP/tests/tools/json_schema.py" "$TOP/doc/json-schema" "$2" "$3"
 }
 
-# variant NAME MAKE-ARGS...: builds vdsokit and its test programs into
-# $O/v/NAME (incrementally, so cases can share a build), with the parent
-# make's command-line variables (SANITIZE=1, O=...) kept out of it. The
-# log is $TMP/variant-NAME.log; false if the build fails.
+# variant DIR MAKE-ARGS...: builds vdsokit and its test programs into
+# $O/DIR (incrementally, so cases can share a build), with the parent
+# make's command-line variables (SANITIZE=1, O=...) kept out of it: DIR
+# is v/NAME, or where the flags are make cross's or make dist's own,
+# their cross/ARCH (cross_args) or musl, so that each is compiled once.
+# The log is $TMP/variant-DIR.log (a / made a -); false if the build fails.
 variant() {
-	local name=$1
+	local dir=$1
 	shift
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	 make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/v/$name" "$@" check-build) \
-		>"$TMP/variant-$name.log" 2>&1
+	 make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/$dir" "$@" check-build) \
+		>"$TMP/variant-${dir//\//-}.log" 2>&1
+}
+
+# cross_args ARCH: the make arguments with which make cross builds ARCH
+# (the Makefile's cross target: its compiler here, STATIC=1), one per
+# word, for a variant that shares $O/cross/ARCH with it; dist.sh checks
+# that they compile alike, as make cannot tell objects' flags apart.
+cross_args() {
+	local prefix
+	prefix=$(arch_prefix "$1")
+	echo ${prefix:+CROSS_COMPILE=$prefix} STATIC=1
+}
+
+# cross_variant ARCH: the variant in $O/cross/ARCH, built as make cross
+# builds it, with the test programs.
+cross_variant() {
+	# shellcheck disable=SC2046 # one word per argument
+	variant "cross/$1" $(cross_args "$1")
+}
+
+# make_cross ARCH: make cross ARCH=ARCH, under the lock of the directory
+# it writes, $O/cross/ARCH, which variants share (as builds.sh's do).
+make_cross() {
+	mkdir -p "$O/cross/$1" &&
+		(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
+		 flock "$O/cross/$1/.make.lock" make -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O" cross ARCH="$1")
 }
 
 # seed_images: $O/images, tests/images/build.sh's images for the cases
@@ -152,6 +179,17 @@ NO_I386="this kernel does not execute i386 binaries (IA-32 emulation is off)"
 # (scripts/arches.c says which).
 # shellcheck source=/dev/null # generated
 . "$O/arches.sh" || { echo "Bail out! no $O/arches.sh: make check-build writes it"; exit 1; }
+
+# static_dir: the variant directory of the static build with this
+# machine's own compiler (STATIC=1): make cross's for this machine's arch
+# (cross/x86_64 on x86_64), where make cross has one, else v/static.
+static_dir() {
+	local a
+	for a in "${cross_arches[@]}"; do
+		[ -n "$(arch_prefix "$a")" ] || { echo "cross/$a"; return; }
+	done
+	echo v/static
+}
 
 # need_cross NAME DESC: whether NAME's cross compiler is here; a SKIP for
 # DESC naming its Debian packages where not.
@@ -227,7 +265,7 @@ guest_kernel() {
 		return 1
 	fi
 	kernel=$(ls "$boot"/vmlinuz-* | head -n 1)
-	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	if ! make_cross x86_64 >"$TMP/cross.log" 2>&1; then
 		not_ok "make cross ARCH=x86_64" "$(tail -n 5 "$TMP/cross.log")"
 		return 1
 	fi

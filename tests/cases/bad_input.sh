@@ -86,8 +86,7 @@ if [ "$(uname -m)" != x86_64 ]; then
 	skip "vm --dtb refuses what is not a regular file" "this host is not x86_64: no guest vdsokit to give vm"
 elif [ ! -x "$static" ] && ! need make; then
 	skip "vm --dtb refuses what is not a regular file" "make is not installed: no static vdsokit for the guest"
-elif [ ! -x "$static" ] && ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+elif [ ! -x "$static" ] && ! make_cross x86_64 >"$TMP/cross.log" 2>&1; then
 	not_ok "make cross ARCH=x86_64, for vm --dtb" "$(tail -n 5 "$TMP/cross.log")"
 else
 	[ -x "$static" ] || static=$O/cross/x86_64/vdsokit

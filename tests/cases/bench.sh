@@ -89,19 +89,19 @@ check "only vdsotest's lines" test "$(grep -cvE "^$api: (syscall|   libc|   vdso
 check "syscall, then libc, then vdso" test "$(cut -d: -f2 "$TMP/out" | tr -d ' ' | tr '\n' ,)" = "syscall,libc,vdso,"
 if ! need_cross i386 "a path that cannot run is a SKIP line"; then
 	:
-elif ! variant i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
-	not_ok "the i386 build for the SKIP line" "$(tail -n 3 "$TMP/variant-i386.log")"
-elif ! runs_here "$O/v/i386/vdsokit"; then
+elif ! cross_variant i386; then
+	not_ok "the i386 build for the SKIP line" "$(tail -n 3 "$TMP/variant-cross-i386.log")"
+elif ! runs_here "$O/cross/i386/vdsokit"; then
 	skip "a path that cannot run is a SKIP line" "$NO_I386"
 else
 	# The i386 vDSO has clock_getres_time64 from Linux 7.0 on.
-	if "$O/v/i386/vdsokit" list-apis | grep -q '^clock-getres-time64-monotonic .* exported$'; then
+	if "$O/cross/i386/vdsokit" list-apis | grep -q '^clock-getres-time64-monotonic .* exported$'; then
 		expect_status 0 "the i386 vDSO's getres_time64 is measured" \
-			"$O/v/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
+			"$O/cross/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
 		contains "as a vdsotest line" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: [0-9]+ nsec/call$'
 	else
 		expect_status 4 "a bench with nothing to measure exits 4 (i386, no getres_time64)" \
-			"$O/v/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
+			"$O/cross/i386/vdsokit" bench -d 0.02 clock-getres-time64-monotonic --format vdsotest --paths vdso
 		contains "the missing getres_time64 is 'vdso: SKIP'" "$TMP/out" '^clock-getres-time64-monotonic:    vdso: SKIP$'
 		contains "and stderr says it was not tested, and why" "$TMP/err" '^clock-getres-time64-monotonic: vdso: not tested: .'
 	fi

@@ -3,21 +3,35 @@
 # qemu-user, where there is no vDSO: they must say so cleanly (exit 4).
 . "$TOP/tests/lib.sh"
 
-# build NAME MAKE-ARGS...: builds vdsokit and its test programs into $O/v/NAME.
+# build NAME MAKE-ARGS...: builds vdsokit and its test programs into
+# $O/${dir_of[NAME]}: the directory of make cross (cross/ARCH) or make
+# dist (musl) where ARGS are its flags, which dist.sh checks, so that
+# each is compiled once; v/NAME for the others.
+declare -A dir_of
 build() {
-	local name=$1
+	local name=$1 dir
 	shift
-	if variant "$name" "$@"; then
+	if [ "$name" = static ] && [ "$*" = STATIC=1 ]; then
+		dir=$(static_dir)
+	elif [ "$name" = musl ] && [ "$*" = "CC=musl-gcc STATIC=1" ]; then
+		dir=musl
+	elif [[ " ${cross_arches[*]} " = *" $name "* ]] && [ "$*" = "$(cross_args "$name")" ]; then
+		dir=cross/$name
+	else
+		dir=v/$name
+	fi
+	dir_of[$name]=$dir
+	if variant "$dir" "$@"; then
 		ok "the $name build ($*) compiles warning-free"
 	else
-		not_ok "the $name build ($*) compiles warning-free" "$(tail -n 5 "$TMP/variant-$name.log")"
+		not_ok "the $name build ($*) compiles warning-free" "$(tail -n 5 "$TMP/variant-${dir//\//-}.log")"
 		return 1
 	fi
 }
 
 # native NAME: the build runs here and finds its own vDSO's functions.
 native() {
-	local bin="$O/v/$1"
+	local bin="$O/${dir_of[$1]}"
 	expect_status 0 "the $1 build runs info" "$bin/vdsokit" info
 	# Kept: the checks below (and the caller's) overwrite $TMP/out.
 	cp "$TMP/out" "$TMP/info-$1.txt"
@@ -48,7 +62,7 @@ fi
 if need_cross i386 "the i386 build"; then
 	if ! build i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
 		:
-	elif ! runs_here "$O/v/i386/vdsokit"; then
+	elif ! runs_here "$O/${dir_of[i386]}/vdsokit"; then
 		skip "the i386 build runs here" "$NO_I386"
 	else
 		native i386
@@ -67,12 +81,12 @@ for name in arm64 armhf s390x ppc64le powerpc sparc64; do
 		skip "the $name build under qemu-user" "$qemu is not installed (Debian package qemu-user)"
 		continue
 	fi
-	expect_status 4 "the $name build under qemu-user reports no vDSO (exit 4)" "$qemu" "$O/v/$name/vdsokit" info
+	expect_status 4 "the $name build under qemu-user reports no vDSO (exit 4)" "$qemu" "$O/${dir_of[$name]}/vdsokit" info
 	contains "the $name build says why" "$TMP/err" 'no vDSO \(AT_SYSINFO_EHDR is 0\)'
 	contains "the $name build still describes the system" "$TMP/out" '^vDSO: +none: '
 	# sparc64's timeval has an int tv_usec (glibc's and the kernel's):
 	# read as a long, libc's gettimeofday was never normalized.
 	[ "$name" = sparc64 ] || continue
 	expect_status 0 "the sparc64 build's libc gettimeofday passes verify under qemu-user" \
-		"$qemu" "$O/v/$name/vdsokit" verify --paths libc -d 0.05 gettimeofday
+		"$qemu" "$O/${dir_of[$name]}/vdsokit" verify --paths libc -d 0.05 gettimeofday
 done

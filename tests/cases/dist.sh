@@ -21,7 +21,53 @@ version=$(awk -F'[()]' 'NR == 1 { print $2 }' "$TOP/debian/changelog")
 work=$TMP/dist
 mkdir -p "$work"
 tarball=$O/vdsokit-$version.tar.gz
-if make_locked -C "$TOP" O="$O" dist >"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
+
+# make dist builds into $O/cross/ARCH and $O/musl, which builds.sh's
+# variants share (with cross_args, and CC=musl-gcc STATIC=1); make
+# cannot tell objects built with other flags apart, so its commands and
+# theirs, as make -n prints them for an empty directory, must match.
+# made_in DIR LOG: LOG's commands that build in $work/n/DIR, but for the
+# arches table (made for real by the first make -n of a directory) and
+# make cross's own line, which names every directory.
+made_in() {
+	grep -F "$work/n/$1/" "$2" | grep -vE '/arches/arches( |$)|arches\.(sh|mk)|^make '
+}
+make -n --no-print-directory -C "$TOP" O="$work/n" dist >"$work/dist.n" 2>&1
+for d in musl "${cross_arches[@]/#/cross/}"; do
+	if [ "$d" != musl ]; then
+		read -ra args <<<"$(cross_args "${d#cross/}")"
+	elif need musl-gcc; then
+		args=(CC=musl-gcc STATIC=1)
+	else
+		continue
+	fi
+	make -n --no-print-directory -C "$TOP" O="$work/n/$d" "${args[@]}" "$work/n/$d/vdsokit" >"$work/variant.n" 2>&1
+	made_in "$d" "$work/dist.n" >"$work/dist.cmds"
+	made_in "$d" "$work/variant.n" >"$work/variant.cmds"
+	if [ -s "$work/dist.cmds" ] && cmp -s "$work/dist.cmds" "$work/variant.cmds"; then
+		ok "make dist builds $d as the variant with ${args[*]} does"
+	else
+		not_ok "make dist builds $d as the variant with ${args[*]} does" \
+			"$(diff "$work/dist.cmds" "$work/variant.cmds" | head -n 6)"
+	fi
+done
+
+# Each under its own directory's lock, which builds.sh's variants take:
+# make dist's own sub-makes then find them built.
+for a in "${cross_arches[@]}"; do
+	make_cross "$a" >>"$work/make-dist.log" 2>&1
+done
+if need musl-gcc; then
+	(unset SANITIZE; make_locked -C "$TOP" -j"$(nproc 2>/dev/null || echo 2)" O="$O/musl" CC=musl-gcc STATIC=1 "$O/musl/vdsokit") \
+		>>"$work/make-dist.log" 2>&1
+fi
+# make dist holds the lock of each directory it reads too, where a
+# variant may be writing its test programs' .d files, which make reads.
+locks=(flock "$O/.make.lock")
+for d in musl "${cross_arches[@]/#/cross/}"; do
+	mkdir -p "$O/$d" && locks+=(flock "$O/$d/.make.lock")
+done
+if "${locks[@]}" make -C "$TOP" O="$O" dist >>"$work/make-dist.log" 2>&1 && [ -f "$tarball" ]; then
 	ok "make dist builds vdsokit-$version.tar.gz"
 else
 	not_ok "make dist builds vdsokit-$version.tar.gz" "$(tail -n 10 "$work/make-dist.log")"

@@ -47,15 +47,11 @@ in_guest() {
 	esac
 }
 
-# guest_cases NAME: what the guest reruns on NAME's build, within CI's
-# time: all but images (it compiles them, and the guest has no
-# compilers) on i386-dyn; on i386-time64, whose builds differ in libc's
-# clock calls only, the cases that call libc's (about 8 of 25 min).
+# guest_cases NAME: what the guest reruns on NAME's build: i386_cases's
+# (on i386-time64 those that call libc's clock: about 8 of 25 min), but
+# for images (it compiles them, and the guest has no compilers).
 guest_cases() {
-	case $1 in
-	i386-dyn) i386_cases all | sed 's/\<images //' ;;
-	*) echo "${VDSOKIT_I386_CASES:-verify abi fallback timens}" ;;
-	esac
+	i386_cases "$1" all | sed 's/\<images //'
 }
 
 # unreached DESC WHY: what this host lacks to boot the guest; under CI,
@@ -77,6 +73,6 @@ for name in $i386_builds; do
 		continue
 	fi
 	# shellcheck disable=SC2046 # one word per case
-	i386_rerun "$name" $(i386_cases parallel)
+	i386_rerun "$name" $(i386_cases "$name" parallel)
 done
 [ ${#guest[@]} = 0 ] || in_guest "${guest[@]}"

@@ -1,5 +1,6 @@
 # serial: the reruns on i386 of the cases that measure time (verify's
-# threads, bench, compare), natively where the kernel runs i386 binaries;
+# threads, bench, compare; on i386-time64 those of them that call libc's
+# clock: tests/i386_lib.sh), natively where the kernel runs i386 binaries;
 # where it does not, i386.sh runs them in its x86_64 guest.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/i386_lib.sh"
@@ -12,5 +13,5 @@ for name in $i386_builds; do
 		continue
 	fi
 	# shellcheck disable=SC2046 # one word per case
-	i386_rerun "$name" $(i386_cases serial)
+	i386_rerun "$name" $(i386_cases "$name" serial)
 done

@@ -23,7 +23,7 @@ done
 # install_ksft DIR: the collection into DIR, beside the runner there.
 install_ksft() {
 	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
-	 make_locked -C "$TOP" O="$O/v/static" STATIC=1 kselftest-install KSFT_INSTALL_PATH="$1") \
+	 make_locked -C "$TOP" O="$O/$(static_dir)" STATIC=1 kselftest-install KSFT_INSTALL_PATH="$1") \
 		>"$TMP/install.log" 2>&1
 }
 # runner FILE ARGS...: the runner in $K (its shell $KSH) with ARGS into

@@ -73,11 +73,11 @@ mapped() {
 # A farm's install: the static vdsokit and the wrapper in testcases/bin.
 bin=$TMP/ltp/testcases/bin
 mkdir -p "$bin"
-if ! variant static STATIC=1; then
-	not_ok "the static build for LTP" "$(tail -n 3 "$TMP/variant-static.log")"
+if ! variant "$(static_dir)" STATIC=1; then
+	not_ok "the static build for LTP" "$(tail -n 3 "$TMP/variant-$(static_dir | tr / -).log")"
 	exit 0
 fi
-cp "$O/v/static/vdsokit" "$L/vdsokit_ltp.sh" "$bin/"
+cp "$O/$(static_dir)/vdsokit" "$L/vdsokit_ltp.sh" "$bin/"
 start=$SECONDS
 while read -r line; do
 	name=${line%% *}

@@ -161,7 +161,7 @@ unnamed_logs() {
 # named. A qemu that makes the socket's file and never boots stands in;
 # a header is kernel enough for it.
 if [ "$(uname -m)" = x86_64 ] &&
-	(unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH=x86_64) >"$TMP/cross.log" 2>&1; then
+	make_cross x86_64 >"$TMP/cross.log" 2>&1; then
 	mkdir -p "$TMP/qmpq" "$TMP/qmp"
 	cat >"$TMP/qmpq/qemu-system-x86_64" <<'EOF'
 #!/bin/sh

@@ -232,13 +232,13 @@ check "and every measurement name" test "$(farm_metrics "$REF/all.lines" | cut -
 # kernel's vDSO lacks clock_getres_time64 before Linux 7.0) is no failure.
 if ! need_cross i386 "vdsotest-all on i386"; then
 	:
-elif ! variant i386 CROSS_COMPILE="${arch_cross[i386]}" STATIC=1; then
-	not_ok "the i386 build" "$(tail -n 3 "$TMP/variant-i386.log")"
-elif ! runs_here "$O/v/i386/vdsokit"; then
+elif ! cross_variant i386; then
+	not_ok "the i386 build" "$(tail -n 3 "$TMP/variant-cross-i386.log")"
+elif ! runs_here "$O/cross/i386/vdsokit"; then
 	skip "vdsotest-all on i386" "$NO_I386"
 else
 	mkdir -p "$TMP/bin32"
-	for l in vdsotest vdsotest-all; do ln -s "$O/v/i386/vdsokit" "$TMP/bin32/$l"; done
+	for l in vdsotest vdsotest-all; do ln -s "$O/cross/i386/vdsokit" "$TMP/bin32/$l"; done
 	"$TMP/bin32/vdsotest" clock-getres-time64-monotonic verify >/dev/null 2>&1
 	one=$?
 	"$TMP/bin32/vdsotest-all" -d 0.02 -g -v >"$TMP/all32" 2>&1

@@ -68,11 +68,11 @@ expect_status 2 "--threads 0 is a usage error" "$VK" verify --threads 0
 expect_status 2 "--max-fails -1 is a usage error" "$VK" verify --max-fails -1
 if ! need make; then
 	skip "--impl in a static build is refused" "make is not installed: no static build here"
-elif variant static STATIC=1; then
-	expect_status 2 "--impl in a static build is refused" "$O/v/static/vdsokit" verify --impl /dev/null
+elif variant "$(static_dir)" STATIC=1; then
+	expect_status 2 "--impl in a static build is refused" "$O/$(static_dir)/vdsokit" verify --impl /dev/null
 	contains "the static build says why" "$TMP/err" 'unavailable in a static build'
 else
-	not_ok "--impl in a static build is refused" "the static build failed: $(tail -n 3 "$TMP/variant-static.log")"
+	not_ok "--impl in a static build is refused" "the static build failed: $(tail -n 3 "$TMP/variant-$(static_dir | tr / -).log")"
 fi
 
 # Every API name a result carries is one verify takes back: the

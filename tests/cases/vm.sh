@@ -498,7 +498,7 @@ for c in arm64:linux-image-cloud-arm64 ppc64le:linux-image-powerpc64le s390x:lin
 	elif ! boot=$("$TOP/tests/xarch/fetch.sh" bookworm "$deb" "$pkg" 2>"$TMP/fetch.err"); then
 		skip "$what" "Debian's $arch kernel could not be fetched: $(tail -n 1 "$TMP/fetch.err")"
 		continue
-	elif ! (unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE; make_locked -C "$TOP" O="$O" cross ARCH="$arch") >"$TMP/cross.log" 2>&1; then
+	elif ! make_cross "$arch" >"$TMP/cross.log" 2>&1; then
 		not_ok "make cross ARCH=$arch" "$(tail -n 5 "$TMP/cross.log")"
 		continue
 	fi
