@@ -454,9 +454,23 @@ for c in info:0 verify:124 info.2:0; do
 	contains "several commands: ${c%%:*} has its status" "$TMP/several/${c%%:*}.status" "^${c#*:}\$"
 done
 contains "several commands: info's output is kept" "$TMP/several/info.log" '^kernel: +Linux '
-contains "several commands: the one cut short says so" "$TMP/several/verify.log" 'timed out after 5 s of running'
-contains "several commands: the host told the guest to stop it" "$TMP/several/console.log" \
-	'^vdsokit vm: command 2 ran [0-9.]+ s .*, past its 5 s: told the guest to stop it$'
+# The host tells the guest to stop a command once qemu ran its 5 s; the
+# guest's own backstop, 4 times that on the clock, comes first only where
+# qemu had less than a quarter of a CPU (a host at load 12 on 2 CPUs):
+# the host's path was not reached then, which the host's own line of
+# what qemu ran (under 5 s) shows, and both checks SKIP saying so.
+ran2=$(sed -nE 's/^vdsokit vm: command 2 ran ([0-9.]+) s \(.* in ([0-9.]+) s on the clock\) of its 5 s$/\1 s of CPU in \2 s/p' \
+	"$TMP/several/console.log")
+if grep -q 'timed out after 20 s on the clock' "$TMP/several/verify.log" && [ -n "$ran2" ] &&
+	awk -v r="${ran2%% *}" 'BEGIN { exit !(r < 5) }'; then
+	for c in "the one cut short says so" "the host told the guest to stop it"; do
+		skip "several commands: $c" "the host starved qemu (it ran $ran2 on the clock): the guest's backstop came first"
+	done
+else
+	contains "several commands: the one cut short says so" "$TMP/several/verify.log" 'timed out after 5 s of running'
+	contains "several commands: the host told the guest to stop it" "$TMP/several/console.log" \
+		'^vdsokit vm: command 2 ran [0-9.]+ s .*, past its 5 s: told the guest to stop it$'
+fi
 contains "several commands: the console log is kept" "$TMP/several/console.log" 'vdsokit-vm:exit 124'
 contains "several commands: each one's running against its limit is in the console log" "$TMP/several/console.log" \
 	'^vdsokit vm: command 3 ran [0-9.]+ s \(qemu.s busiest thread, in [0-9.]+ s on the clock\) of its 5 s$'
