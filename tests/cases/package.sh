@@ -69,6 +69,10 @@ for f in /usr/bin/vdsokit /usr/bin/vdsotest /usr/bin/vdsotest-all /usr/bin/vdsot
 done
 
 # Installed, it runs from /usr/bin; removed and purged, nothing of it is left.
+# The package is the machine's, not the case's: a second suite running
+# here (two clones' make check at once) would purge it between these
+# checks, so they hold one lock of the machine's from install to purge.
+exec 8>/tmp/vdsokit-package.lock && flock 8
 trap 'dpkg --purge vdsokit >/dev/null 2>&1' EXIT
 check "dpkg -i installs it" dpkg -i "$deb"
 check "/usr/bin/vdsokit --version is the package's version" \
@@ -92,6 +96,7 @@ else
 	not_ok "nothing of the package is left" "$left"
 fi
 trap - EXIT
+exec 8>&-
 
 # Cross: the same package for another architecture, where its compiler is.
 for a in i386 arm64; do
