@@ -682,7 +682,7 @@ static void cases_name(char *buf, size_t len, const struct vk_abi_case *c, size_
  * getrandom. */
 static void not_ready(struct vk_abi *a, const char *all, enum vk_func f)
 {
-	const char *ready = "the CRNG is not ready yet: getrandom would block";
+	const char *ready = VK_CRNG_NOT_READY;
 
 	for (int p = 0; p < VK_NPATHS; p++) {
 		if (p != VK_PATH_SYSCALL && !(a->paths & VK_PATH_BIT(p)))

@@ -57,6 +57,8 @@ const char *vk_build_abi(void);
  * only hang.
  */
 int vk_crng_ready(void);
+/* The reason each getrandom check SKIPs with then. */
+#define VK_CRNG_NOT_READY "the CRNG is not ready yet: getrandom would block"
 /*
  * The NUMA node sysfs puts cpu in (its /sys/devices/system/cpu/cpuN/nodeM
  * link, as LTP's getcpu01 reads it); -1 where sysfs names none: no sysfs,

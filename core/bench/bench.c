@@ -394,7 +394,7 @@ static int arm_open(struct arm *a, const struct vk_callset *cs, const struct vk_
 		r->skipped = "vdsokit has no memory for getrandom's buffer";
 		r->own_error = 1;
 	} else if (is_random && !vk_crng_ready())
-		r->skipped = "the CRNG is not ready yet: getrandom would block";
+		r->skipped = VK_CRNG_NOT_READY;
 	else if (is_random && (p == VK_PATH_VDSO || p == VK_PATH_IMPL) &&
 		 getrandom_state(&a->s, page))
 		r->skipped = "its getrandom gives no usable state";

@@ -71,7 +71,7 @@ static int skip_if_blocking(struct vk_verify *v, const struct vk_target *t, enum
 	for (size_t i = 0; i < ARRAY_SIZE(calling_rules); i++)
 		if (vk_verify_wants(v, calling_rules[i]))
 			vk_result_skip(vk_results_add(v->rs, name, p, calling_rules[i]),
-				       "the CRNG is not ready yet: getrandom would block");
+				       VK_CRNG_NOT_READY);
 	return 1;
 }
 

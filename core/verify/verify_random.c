@@ -525,7 +525,7 @@ void vk_verify_getrandom(struct vk_verify *v, enum vk_func f, enum vk_path p)
 
 	if (!vk_crng_ready()) {
 		for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
-			vk_result_skip(add(&g, rules[i]), "the CRNG is not ready yet: getrandom would block");
+			vk_result_skip(add(&g, rules[i]), VK_CRNG_NOT_READY);
 		return;
 	}
 	g.buf = malloc(BUFLEN);
