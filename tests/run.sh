@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite's runner: runs each case under tests/cases (or the ones
-# named), shows its output and how long it took (CI has a time limit to
-# keep), and ends with the line CI reads:
+# named), shows its output, how long it took (CI has a time limit to
+# keep) and the CPU time it used, and ends with the line CI reads:
 #   N passed, N failed, N skipped
 # Exit status: 0 when nothing failed, 1 otherwise.
 #
@@ -53,7 +53,14 @@ launch() {
 	name=$(basename "$1" .sh)
 	mkdir -p "$RUN/$name"
 	start[$name]=$SECONDS path[$name]=$1
-	(cd "$RUN/$name" && TMP=$RUN/$name exec bash "$1") >"$RUN/$name.log" 2>&1 &
+	# times: the CPU its processes used, which tells a case that waits
+	# (for a watchdog, a guest) from one that computes.
+	(
+		cd "$RUN/$name" && TMP=$RUN/$name bash "$1"
+		s=$?
+		times >"$RUN/$name.cpu"
+		exit $s
+	) >"$RUN/$name.log" 2>&1 &
 	pids[$!]=$name
 }
 
@@ -86,6 +93,12 @@ quoted() {
 	echo "'$q'"
 }
 
+# cpu FILE: the user and system seconds that `times` wrote to FILE, summed.
+cpu() {
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } }
+	     END { printf "%d", n + 0.5 }' "$1" 2>/dev/null || echo "?"
+}
+
 # finish NAME STATUS: shows the case's output and time, and counts it.
 finish() {
 	local name=$1 status=$2 out=$RUN/$1.log p s f l
@@ -95,7 +108,7 @@ finish() {
 	fi
 	echo "# $name"
 	cat "$out"
-	echo "# $name took $((SECONDS - start[$name])) s"
+	echo "# $name took $((SECONDS - start[$name])) s (CPU: $(cpu "$RUN/$name.cpu") s)"
 	p=$(grep -cE '^ok ' "$out" | tr -d ' ')
 	s=$(grep -cE '^ok .*# SKIP' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$out" | tr -d ' ')

@@ -14,7 +14,7 @@ TMPDIR=$TMP "$TOP/tests/run.sh" "$planted/shows_ktap.sh" >"$TMP/run.out" 2>&1
 check "run.sh fails a run with a failure" test $? = 1
 contains "and counts the case's results alone" "$TMP/run.out" '^0 passed, 1 failed, 1 skipped$'
 contains "the shown report's lines are diagnostics" "$TMP/run.out" '^#   ok 2 b$'
-contains "and says how long each case took" "$TMP/run.out" '^# shows_ktap took [0-9]+ s$'
+contains "and says how long each case took" "$TMP/run.out" '^# shows_ktap took [0-9]+ s \(CPU: [0-9]+ s\)$'
 contains "and how to rerun a failed case alone" "$TMP/run.out" '^# rerun: tests/run.sh .*/shows_ktap\.sh$'
 contains "and names the failed check with its case at the end" "$TMP/run.out" '^#   shows_ktap: a failure that shows a report$'
 contains "with the command that reruns the failed cases" "$TMP/run.out" '^# rerun them: tests/run.sh .*/shows_ktap\.sh$'

@@ -81,7 +81,7 @@ fi
 	grep -o '"api": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/' | sort -u >"$TMP/names"
 refused=
 while read -r api; do
-	"$VK" verify -d 0.001 --paths syscall "$api" >/dev/null 2>&1
+	"$VK" verify -d 0.001 --paths syscall --rules errno "$api" >/dev/null 2>&1
 	[ $? = 2 ] && refused="$refused $api"
 done <"$TMP/names"
 if [ "$(wc -l <"$TMP/names")" -ge 70 ] && [ -z "$refused" ]; then
@@ -107,7 +107,7 @@ for p in no-threads:'clock-gettime-monotonic vdso threads: not tested: vdsokit c
 		continue
 	fi
 	expect_status 3 "$desc" env LD_PRELOAD="$so" "$VK" verify -d 0.05 --paths $paths \
-		clock-gettime-monotonic getcpu
+		--rules threads,cpu clock-gettime-monotonic getcpu
 	contains "and names what it could not do (${p%%:*})" "$TMP/out" "^  ${p#*:}"
 	contains "under vdsokit's own errors, not the failures (${p%%:*})" "$TMP/out" \
 		"^Not tested, vdsokit's own error \\(not the kernel's\\):\$"
@@ -119,10 +119,10 @@ done
 contains "the mlockall rule runs on the vdso path" "$TMP/ktap" \
 	'^(not )?ok [0-9]+ clock_gettime vdso mlockall( # SKIP .+)?$'
 check "and not on the syscall path, which reads no vDSO data" sh -c \
-	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap time | grep -q mlockall"
+	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap --rules mlockall time | grep -q mlockall"
 if [ "$(id -u)" = 0 ] && need setpriv; then
 	(ulimit -l 0 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$VK" verify -d 0.01 --paths vdso --format ktap time) >"$TMP/mlock" 2>&1
+		"$VK" verify -d 0.01 --paths vdso --format ktap --rules mlockall time) >"$TMP/mlock" 2>&1
 	contains "a refused mlockall() is a SKIP that says so" "$TMP/mlock" \
 		'^ok [0-9]+ time vdso mlockall # SKIP not tested: mlockall\(MCL_CURRENT\|MCL_FUTURE\) was refused \(Operation not permitted\)'
 else
@@ -145,10 +145,11 @@ for rule in signal-call signal-unwind; do
 		"^(not )?ok [0-9]+ clock_gettime vdso $rule( # SKIP .+)?\$"
 done
 check "and not on the syscall path" sh -c \
-	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap time | grep -q signal-"
+	"! \"$VK\" verify -d 0.01 --paths syscall --format ktap --rules signal-call,signal-unwind time | grep -q signal-"
 # The kernel's vDSO passes both, or signal-unwind is a SKIP naming the
 # code that has no unwind information (arm64's vDSO has no .eh_frame, the
 # i386 compat vDSO before Linux 7.0 no FDE for its C functions: doc/skips.md).
-"$VK" verify -d 0.05 --paths vdso --format ktap clock-gettime-monotonic time >"$TMP/sig" 2>&1
+"$VK" verify -d 0.05 --paths vdso --format ktap --rules signal-call,signal-unwind \
+	clock-gettime-monotonic time >"$TMP/sig" 2>&1
 check "the vDSO's clock_gettime and time pass the signal rules, or skip them" sh -c "! grep -A1 -E '^not ok [0-9]+ [^ ]+ vdso signal-' '$TMP/sig'"
 grep -A1 -E '^not ok |vdso signal-unwind # SKIP' "$TMP/sig" | sed 's/^/#   /'
