@@ -3,7 +3,8 @@
 # named), shows its output, how long it took (CI has a time limit to
 # keep) and the CPU time it used, and ends with the line CI reads:
 #   N passed, N failed, N skipped
-# Exit status: 0 when nothing failed, 1 otherwise.
+# Exit status: 0 when nothing failed, 1 otherwise; 130 (SIGINT) or 143
+# (SIGTERM) when interrupted, the running cases stopped with it.
 #
 # Usage: tests/run.sh [-j N] [--run NAME] [CASE...]
 # Cases run N at once (default: the CPU count), each in a scratch
@@ -42,6 +43,39 @@ export O VK
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/vdsokit-test.XXXXXX")
 trap 'rm -rf "$RUN"' EXIT
 
+# The running cases, by pid. Each runs in a process group of its own
+# (set -m), which an interrupt of the run ends whole: without it, cases
+# started with & ignore SIGINT and run on after the runner has gone.
+set -m
+declare -A pids=()
+
+# signal_cases SIGNAL: sends SIGNAL to each running case's processes;
+# false when none is left to send it to.
+signal_cases() {
+	local pid any=1
+	for pid in "${!pids[@]}"; do kill "-$1" -- "-$pid" 2>/dev/null && any=0; done
+	return $any
+}
+
+# interrupted SIGNAL: ends each running case's processes, then the run,
+# with the shell's status for SIGNAL (130 for SIGINT, 143 for SIGTERM).
+interrupted() {
+	local i
+	echo "# interrupted by SIG$1: stopping the running cases (${pids[*]})"
+	# Not bash's own notice of each job the signal ends.
+	exec 2>/dev/null
+	signal_cases TERM
+	# A moment to end, then SIGKILL for what is left.
+	for ((i = 0; i < 50; i++)); do
+		signal_cases 0 || break
+		sleep 0.1
+	done
+	signal_cases KILL
+	exit $((128 + $(kill -l "$1")))
+}
+trap 'interrupted INT' INT
+trap 'interrupted TERM' TERM
+
 passed=0 failed=0 skipped=0
 declare -A start path
 # The failed checks ("CASE: check") and their cases, said again at the end.
@@ -55,12 +89,14 @@ launch() {
 	start[$name]=$SECONDS path[$name]=$1
 	# times: the CPU its processes used, which tells a case that waits
 	# (for a watchdog, a guest) from one that computes.
+	# </dev/null: under set -m a case would read the runner's input (a
+	# terminal, where it would be stopped for it) as no case may.
 	(
 		cd "$RUN/$name" && TMP=$RUN/$name bash "$1"
 		s=$?
 		times >"$RUN/$name.cpu"
 		exit $s
-	) >"$RUN/$name.log" 2>&1 &
+	) </dev/null >"$RUN/$name.log" 2>&1 &
 	pids[$!]=$name
 }
 
@@ -133,7 +169,6 @@ finish() {
 run_all() {
 	local max=$1 c pid status
 	shift
-	declare -A pids=()
 	for c in "$@" ""; do
 		while [ ${#pids[@]} -ge "$max" ] || { [ -z "$c" ] && [ ${#pids[@]} -gt 0 ]; }; do
 			wait -n -p pid "${!pids[@]}"

@@ -81,3 +81,35 @@ contains "--run takes a pattern" "$TMP/run.out" '^1 passed, 1 failed, 0 skipped$
 TMPDIR=$TMP "$TOP/tests/run.sh" --run four "$planted/named.sh" >"$TMP/run.out" 2>&1
 check "--run of a check no case has fails" test $? = 1
 contains "and says so" "$TMP/run.out" '^not ok - no check of named is named four$'
+
+# An interrupt (SIGINT from a terminal, SIGTERM from a job's limit) ends
+# the cases that run, with everything they started, and the run, with
+# the shell's status for it: no case runs on after the runner. A case
+# started by a script with & ignores SIGINT, as the runner started here
+# does: SIGTERM reaches the same handler.
+cat >"$planted/waits.sh" <<CASE
+. "\$TOP/tests/lib.sh"
+ok "waits begins"
+sleep 300 &
+echo \$! >"$TMP/child"
+wait
+CASE
+TMPDIR=$TMP "$TOP/tests/run.sh" "$planted/waits.sh" >"$TMP/run.out" 2>&1 &
+runner=$!
+for ((i = 0; i < 300; i++)); do
+	[ -s "$TMP/child" ] && break
+	sleep 0.1
+done
+kill -TERM "$runner"
+wait "$runner"
+check "an interrupted run exits with the signal's status (143)" test $? = 143
+contains "and says what it stopped" "$TMP/run.out" '^# interrupted by SIGTERM: stopping the running cases \(waits\)$'
+child=$(cat "$TMP/child" 2>/dev/null)
+if [ -z "$child" ]; then
+	not_ok "and what the cases started ends with them" "the planted case started nothing in 30 s"
+elif kill -0 "$child" 2>/dev/null; then
+	not_ok "and what the cases started ends with them" "pid $child (sleep 300) still runs"
+	kill "$child"
+else
+	ok "and what the cases started ends with them"
+fi
