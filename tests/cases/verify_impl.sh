@@ -71,10 +71,11 @@ elif [ ! -d "$IMPL" ] && [ "${SANITIZE:-}" = 1 ]; then
 	why="SANITIZE=1: the --impl libraries were not built ($IMPL)"
 fi
 
-# families_of RULES: the families (verify --list-rules) of RULES, an ERE
-# of rule names (a|b), as a list for --rules.
+# families_of RULES: the families (verify --list-rules, read once) of
+# RULES, an ERE of rule names (a|b), as a list for --rules.
+rule_list=$("$VK" verify --list-rules)
 families_of() {
-	"$VK" verify --list-rules | awk -v rules="$1" '
+	echo "$rule_list" | awk -v rules="$1" '
 		BEGIN { n = split(rules, r, "|") }
 		{ for (i = 1; i <= n; i++) if ($2 == r[i] && !seen[$1]++) out = out (out ? "," : "") $1 }
 		END { print out }'
